@@ -1,0 +1,11 @@
+//! Pure types, no I/O: tenors, timestamps, records of the interface and their
+//! Arrow form.
+
+pub mod arrow;
+pub mod decode;
+mod lenient;
+pub mod records;
+pub mod redact;
+pub mod rows;
+pub mod tenor;
+pub mod timestamp;

@@ -1,0 +1,25 @@
+//! marketcurves: the client for the market curve data service.
+//!
+//! The Rust core ([`domain`]) knows nothing of Python; the binding layer in
+//! `python/` is compiled only with the `python` feature, which maturin enables.
+
+pub mod domain;
+
+#[cfg(feature = "python")]
+mod python;
+
+#[cfg(feature = "python")]
+#[pyo3::pymodule]
+mod _core {
+    #[pymodule_export]
+    use crate::python::tenor::PyTenor;
+
+    #[pymodule_export]
+    use crate::python::tables::{decode_table, table_schema};
+
+    #[pymodule_init]
+    fn init(module: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
+        use pyo3::types::PyModuleMethods;
+        module.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
+}
