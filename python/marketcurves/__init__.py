@@ -1,0 +1,37 @@
+"""marketcurves: forward-curve prices of oil products as Arrow tables.
+
+>>> import marketcurves as mc
+>>> sorted(mc.Tenor.parse(n) for n in ["Feb 25", "Q1 25", "C 00", "Jan 25"])
+[Tenor('C 00', kind='continuous'), Tenor('Jan 25', kind='month', start=2025-01-01, end=2025-01-31), Tenor('Q1 25', kind='quarter', start=2025-01-01, end=2025-03-31), Tenor('Feb 25', kind='month', start=2025-02-01, end=2025-02-28)]
+"""
+
+from marketcurves import exceptions
+from marketcurves._core import Tenor, __version__
+from marketcurves.exceptions import (
+    AccessDenied,
+    AuthError,
+    BulkJobFailed,
+    DecodeError,
+    InvalidRequest,
+    LiveFeedError,
+    MarketCurvesError,
+    NotFound,
+    RateLimited,
+    ServiceError,
+)
+
+__all__ = [
+    "AccessDenied",
+    "AuthError",
+    "BulkJobFailed",
+    "DecodeError",
+    "InvalidRequest",
+    "LiveFeedError",
+    "MarketCurvesError",
+    "NotFound",
+    "RateLimited",
+    "ServiceError",
+    "Tenor",
+    "__version__",
+    "exceptions",
+]

@@ -1,0 +1,93 @@
+"""The compiled core of marketcurves. Import from ``marketcurves``, not from here."""
+
+import datetime
+from typing import Literal, final
+
+import pyarrow
+
+__version__: str
+
+TenorKind = Literal["month", "quarter", "window", "continuous", "other"]
+PriceEndpoint = Literal[
+    "last_settlement",
+    "last_settlement_all",
+    "last_assessments",
+    "last_assessments_all",
+    "intraday",
+    "settlements",
+    "intraday_history",
+]
+
+@final
+class Tenor:
+    """A contract period (tenor) name, parsed.
+
+    The four shapes of the interface are read as calendar periods: monthly
+    ``Jan 25``, quarterly ``Q1 25``, 5-day windows ``1-5 Jan 25`` … ``26-EOM Feb 24``
+    (EOM is the month's last day) and continuous ``C 00``/``C 01``/``C 02``.
+    Two-digit years are years of this century. Any other name (the live feed has
+    shapes the interface does not show) is kind ``"other"``.
+
+    Tenors sort in calendar order: continuous first, then calendar periods by
+    start date and, for the same start, shorter first, then other names; the
+    name breaks ties. Equality and hashing follow the exact name, and a tenor
+    equals its name as a ``str``. ``str(tenor)`` gives the name back unchanged.
+    """
+
+    def __new__(cls, name: str) -> Tenor:
+        """Parse ``name`` strictly, as :meth:`parse` does by default."""
+
+    @staticmethod
+    def parse(name: str, strict: bool = True) -> Tenor:
+        """Parse a tenor name.
+
+        Raises :class:`~marketcurves.exceptions.InvalidRequest` for a known shape
+        with impossible values (``Q5 24``, ``3-7 Jan 24``, ``Foo 24``,
+        ``32-EOM Jan 24``), naming the reason. With ``strict=False`` such a name is
+        kept as kind ``"other"`` instead, as the package does for names the
+        service sends.
+        """
+
+    @property
+    def name(self) -> str:
+        """The name exactly as given."""
+
+    @property
+    def kind(self) -> TenorKind:
+        """``"month"``, ``"quarter"``, ``"window"``, ``"continuous"`` or ``"other"``."""
+
+    @property
+    def start(self) -> datetime.date | None:
+        """First day of the period; ``None`` for continuous and other tenors."""
+
+    @property
+    def end(self) -> datetime.date | None:
+        """Last day of the period (inclusive); ``None`` for continuous and other tenors."""
+
+    @property
+    def sort_key(self) -> tuple[int, int, int, str]:
+        """A key that orders names as tenors order: ``sorted(names, key=lambda n:
+        Tenor.parse(n, strict=False).sort_key)``."""
+
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __ne__(self, other: object) -> bool: ...
+    def __lt__(self, other: Tenor) -> bool: ...
+    def __le__(self, other: Tenor) -> bool: ...
+    def __gt__(self, other: Tenor) -> bool: ...
+    def __ge__(self, other: Tenor) -> bool: ...
+    def __reduce__(self) -> tuple[object, tuple[str, bool]]: ...
+
+def table_schema(kind: Literal["prices", "settlements", "assessments"]) -> pyarrow.Schema:
+    """The schema of a table kind: ``prices`` (last settlement, intraday),
+    ``settlements`` (adds ``date``) or ``assessments`` (adds ``snapshot``)."""
+
+def decode_table(
+    endpoint: PriceEndpoint, body: bytes, curve_id: str, tenor: str | None = None
+) -> pyarrow.Table:
+    """Decode the JSON body of a price endpoint into a table of the design's schema.
+
+    ``tenor`` is the tenor of the request path, used for records that leave it
+    out. A body that does not follow the interface raises
+    :class:`~marketcurves.exceptions.DecodeError` naming the endpoint and field.
+    """

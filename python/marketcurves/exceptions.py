@@ -1,0 +1,66 @@
+"""The exceptions of marketcurves: every error the package raises is a
+:class:`MarketCurvesError`, so one ``except`` clause can catch them all."""
+
+from __future__ import annotations
+
+__all__ = [
+    "AccessDenied",
+    "AuthError",
+    "BulkJobFailed",
+    "DecodeError",
+    "InvalidRequest",
+    "LiveFeedError",
+    "MarketCurvesError",
+    "NotFound",
+    "RateLimited",
+    "ServiceError",
+]
+
+
+class MarketCurvesError(Exception):
+    """Base class of every error raised by marketcurves."""
+
+
+class AuthError(MarketCurvesError):
+    """The service refused the credentials, even after fetching a fresh token."""
+
+
+class AccessDenied(MarketCurvesError):
+    """The account's licence does not cover the request (``NO_ACCESS`` on the live feed)."""
+
+
+class NotFound(MarketCurvesError):
+    """The curve, tenor or job does not exist."""
+
+
+class InvalidRequest(MarketCurvesError, ValueError):
+    """An argument is wrong. Raised before anything is sent; the message names the argument."""
+
+
+class RateLimited(MarketCurvesError):
+    """The service kept answering 429 after every retry."""
+
+
+class ServiceError(MarketCurvesError):
+    """The service failed (5xx, dropped connection, timeout) after every retry."""
+
+
+class BulkJobFailed(MarketCurvesError):
+    """A bulk download job ended in FAILED, or its files could not be fetched."""
+
+
+class LiveFeedError(MarketCurvesError):
+    """The live feed failed in a way reconnecting cannot mend."""
+
+
+class DecodeError(MarketCurvesError):
+    """A response did not have the shape the interface describes.
+
+    ``endpoint`` names the endpoint as the interface does and ``field`` the path
+    of the offending field in the body (``items[3].price``; ``.`` for the body).
+    """
+
+    def __init__(self, message: str, *, endpoint: str | None = None, field: str | None = None):
+        super().__init__(message)
+        self.endpoint = endpoint
+        self.field = field

@@ -1,0 +1,36 @@
+//! Core errors into the exception tree of `marketcurves.exceptions`.
+//!
+//! The exception classes are defined in Python (docstrings, attributes) and
+//! imported here on first use.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::domain::decode::DecodeError;
+use crate::domain::tenor::TenorError;
+
+pyo3::import_exception!(marketcurves.exceptions, InvalidRequest);
+
+/// Bad input from the caller, raised before anything is sent.
+pub fn invalid_request(message: impl Into<String>) -> PyErr {
+    InvalidRequest::new_err(message.into())
+}
+
+impl From<TenorError> for PyErr {
+    fn from(error: TenorError) -> PyErr {
+        invalid_request(error.to_string())
+    }
+}
+
+/// A `DecodeError` carrying the endpoint and field as attributes.
+pub fn decode_error(py: Python<'_>, error: &DecodeError) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let class = py.import("marketcurves.exceptions")?.getattr("DecodeError")?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("endpoint", &error.endpoint)?;
+        kwargs.set_item("field", &error.field)?;
+        let instance = class.call((error.to_string(),), Some(&kwargs))?;
+        Ok(PyErr::from_value(instance))
+    };
+    build().unwrap_or_else(|import_failure| import_failure)
+}

@@ -1,0 +1,6 @@
+//! The PyO3 binding layer: argument conversion, error mapping and Arrow export.
+//! No logic of its own lives here.
+
+pub mod errors;
+pub mod tables;
+pub mod tenor;

@@ -1,0 +1,102 @@
+//! `marketcurves.Tenor`: the Python face of [`crate::domain::tenor::Tenor`].
+
+use chrono::NaiveDate;
+use pyo3::basic::CompareOp;
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+use crate::domain::tenor::Tenor;
+
+#[pyclass(frozen, name = "Tenor", module = "marketcurves")]
+pub struct PyTenor(pub Tenor);
+
+#[pymethods]
+impl PyTenor {
+    #[new]
+    fn new(name: &str) -> PyResult<Self> {
+        Ok(PyTenor(Tenor::parse(name)?))
+    }
+
+    #[staticmethod]
+    #[pyo3(signature = (name, strict = true))]
+    fn parse(name: &str, strict: bool) -> PyResult<Self> {
+        if strict {
+            Ok(PyTenor(Tenor::parse(name)?))
+        } else {
+            Ok(PyTenor(Tenor::parse_lenient(name)))
+        }
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.0.kind().as_str()
+    }
+
+    #[getter]
+    fn start(&self) -> Option<NaiveDate> {
+        self.0.start()
+    }
+
+    #[getter]
+    fn end(&self) -> Option<NaiveDate> {
+        self.0.end()
+    }
+
+    #[getter]
+    fn sort_key(&self) -> (u8, i32, i32, &str) {
+        let (rank, a, b) = self.0.sort_key();
+        (rank, a, b, self.0.name())
+    }
+
+    fn __str__(&self) -> &str {
+        self.0.name()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let name = PyString::new(py, self.0.name()).repr()?;
+        let kind = self.kind();
+        Ok(match (self.0.start(), self.0.end()) {
+            (Some(start), Some(end)) => {
+                format!("Tenor({name}, kind='{kind}', start={start}, end={end})")
+            }
+            _ => format!("Tenor({name}, kind='{kind}')"),
+        })
+    }
+
+    /// Equal names hash alike, and a tenor equals its name as a `str`.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyString::new(py, self.0.name()).hash()
+    }
+
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
+        let py = other.py();
+        let outcome = if let Ok(other) = other.cast::<PyTenor>() {
+            Some(op.matches(self.0.cmp(&other.get().0)))
+        } else if let Ok(name) = other.extract::<String>() {
+            match op {
+                CompareOp::Eq => Some(self.0.name() == name),
+                CompareOp::Ne => Some(self.0.name() != name),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        match outcome {
+            Some(result) => result.into_pyobject(py).expect("bool").to_owned().into_any().unbind(),
+            None => py.NotImplemented(),
+        }
+    }
+
+    /// Pickles by name, restored without the strict check so that a name kept
+    /// as `other` comes back as it was.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let parse = slf.get_type().getattr("parse")?;
+        let args = (slf.get().0.name(), false);
+        PyTuple::new(slf.py(), [parse, args.into_pyobject(slf.py())?.into_any()])
+    }
+}
