@@ -5,10 +5,12 @@ from typing import Literal, final
 
 import pyarrow
 
+__all__ = ["Tenor", "__version__", "decode_table", "table_schema"]
+
 __version__: str
 
-TenorKind = Literal["month", "quarter", "window", "continuous", "other"]
-PriceEndpoint = Literal[
+_TenorKind = Literal["month", "quarter", "window", "continuous", "other"]
+_PriceEndpoint = Literal[
     "last_settlement",
     "last_settlement_all",
     "last_assessments",
@@ -53,7 +55,7 @@ class Tenor:
         """The name exactly as given."""
 
     @property
-    def kind(self) -> TenorKind:
+    def kind(self) -> _TenorKind:
         """``"month"``, ``"quarter"``, ``"window"``, ``"continuous"`` or ``"other"``."""
 
     @property
@@ -70,12 +72,12 @@ class Tenor:
         Tenor.parse(n, strict=False).sort_key)``."""
 
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def __lt__(self, other: Tenor) -> bool: ...
-    def __le__(self, other: Tenor) -> bool: ...
-    def __gt__(self, other: Tenor) -> bool: ...
-    def __ge__(self, other: Tenor) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: Tenor, /) -> bool: ...
+    def __le__(self, other: Tenor, /) -> bool: ...
+    def __gt__(self, other: Tenor, /) -> bool: ...
+    def __ge__(self, other: Tenor, /) -> bool: ...
     def __reduce__(self) -> tuple[object, tuple[str, bool]]: ...
 
 def table_schema(kind: Literal["prices", "settlements", "assessments"]) -> pyarrow.Schema:
@@ -83,7 +85,7 @@ def table_schema(kind: Literal["prices", "settlements", "assessments"]) -> pyarr
     ``settlements`` (adds ``date``) or ``assessments`` (adds ``snapshot``)."""
 
 def decode_table(
-    endpoint: PriceEndpoint, body: bytes, curve_id: str, tenor: str | None = None
+    endpoint: _PriceEndpoint, body: bytes, curve_id: str, tenor: str | None = None
 ) -> pyarrow.Table:
     """Decode the JSON body of a price endpoint into a table of the design's schema.
 

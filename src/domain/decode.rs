@@ -195,7 +195,11 @@ impl RowMaker<'_> {
     ) -> Result<Vec<PriceRow>, DecodeError> {
         let tenor = set.tenor.as_deref().or(tenor);
         let snapshots = [
-            (Snapshot::Singapore, "singaporeSnapshot", set.singapore_snapshot),
+            (
+                Snapshot::Singapore,
+                "singaporeSnapshot",
+                set.singapore_snapshot,
+            ),
             (Snapshot::London, "londonSnapshot", set.london_snapshot),
             (Snapshot::NewYork, "newYorkSnapshot", set.new_york_snapshot),
         ];
@@ -228,7 +232,8 @@ impl RowMaker<'_> {
     }
 
     fn date(&self, text: &str, field: String) -> Result<NaiveDate, DecodeError> {
-        parse_date(text).map_err(|_| self.error(field, format!("{text:?} is not a YYYY-MM-DD date")))
+        parse_date(text)
+            .map_err(|_| self.error(field, format!("{text:?} is not a YYYY-MM-DD date")))
     }
 }
 

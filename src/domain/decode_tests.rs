@@ -73,19 +73,32 @@ fn a_record_without_price_or_tenor_names_the_field() {
     assert_eq!(err.field, "items[1].price");
     assert_eq!(err.endpoint, "GET /ongoing/last-settlement/<curve_id>");
 
-    let err = decode(PriceEndpoint::LastSettlementAll, r#"{"items":[{"price":1}]}"#, None)
-        .unwrap_err();
+    let err = decode(
+        PriceEndpoint::LastSettlementAll,
+        r#"{"items":[{"price":1}]}"#,
+        None,
+    )
+    .unwrap_err();
     assert_eq!(err.field, "items[0].tenor");
 
-    let err = decode(PriceEndpoint::LastSettlement, r#"{"price":null,"tenor":"Jan 26"}"#, None)
-        .unwrap_err();
+    let err = decode(
+        PriceEndpoint::LastSettlement,
+        r#"{"price":null,"tenor":"Jan 26"}"#,
+        None,
+    )
+    .unwrap_err();
     assert_eq!(err.field, "price");
     assert!(err.to_string().contains("`price`"), "{err}");
 }
 
 #[test]
 fn a_missing_tenor_is_taken_from_the_request_path() {
-    let rows = decode(PriceEndpoint::LastSettlement, r#"{"price":3}"#, Some("Mar 26")).unwrap();
+    let rows = decode(
+        PriceEndpoint::LastSettlement,
+        r#"{"price":3}"#,
+        Some("Mar 26"),
+    )
+    .unwrap();
     assert_eq!(rows[0].tenor.name(), "Mar 26");
 }
 
@@ -110,8 +123,12 @@ fn wrong_types_and_bad_timestamps_name_the_field() {
 
     let err = decode(PriceEndpoint::LastSettlement, "<html>502</html>", None).unwrap_err();
     assert_eq!(err.field, ".");
-    let err = decode(PriceEndpoint::LastSettlement, r#"{"price":1,"tenor":"x"} trailing"#, None)
-        .unwrap_err();
+    let err = decode(
+        PriceEndpoint::LastSettlement,
+        r#"{"price":1,"tenor":"x"} trailing"#,
+        None,
+    )
+    .unwrap_err();
     assert_eq!(err.field, ".");
 }
 
@@ -127,8 +144,12 @@ fn historical_settlements_carry_their_date() {
     assert_eq!(rows[0].date, chrono::NaiveDate::from_ymd_opt(2025, 6, 13));
     assert_eq!(rows[1].date, None);
 
-    let err = decode(PriceEndpoint::HistoricalSettlements, r#"[{"date":"2025-06-13"}]"#, None)
-        .unwrap_err();
+    let err = decode(
+        PriceEndpoint::HistoricalSettlements,
+        r#"[{"date":"2025-06-13"}]"#,
+        None,
+    )
+    .unwrap_err();
     assert_eq!(err.field, "[0].value");
     let err = decode(
         PriceEndpoint::HistoricalSettlements,
@@ -172,8 +193,18 @@ fn assessments_give_one_row_per_published_snapshot() {
 
 #[test]
 fn an_empty_or_null_body_gives_no_rows() {
-    assert!(decode(PriceEndpoint::HistoricalSettlements, "[]", None).unwrap().is_empty());
-    assert!(decode(PriceEndpoint::HistoricalSettlements, "null", None).unwrap().is_empty());
-    assert!(decode(PriceEndpoint::OngoingIntraday, r#"{"items":[]}"#, None).unwrap().is_empty());
-    assert!(decode(PriceEndpoint::LastSettlementAll, "{}", None).unwrap().is_empty());
+    assert!(decode(PriceEndpoint::HistoricalSettlements, "[]", None)
+        .unwrap()
+        .is_empty());
+    assert!(decode(PriceEndpoint::HistoricalSettlements, "null", None)
+        .unwrap()
+        .is_empty());
+    assert!(
+        decode(PriceEndpoint::OngoingIntraday, r#"{"items":[]}"#, None)
+            .unwrap()
+            .is_empty()
+    );
+    assert!(decode(PriceEndpoint::LastSettlementAll, "{}", None)
+        .unwrap()
+        .is_empty());
 }

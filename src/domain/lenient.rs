@@ -11,9 +11,8 @@ use serde_json::Value;
 pub fn opt_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
     let value = Option::<Value>::deserialize(deserializer)?;
     value.map_or(Ok(None), |v| {
-        scalar_text(v).map_err(|found| {
-            serde::de::Error::custom(format!("expected a string, found {found}"))
-        })
+        scalar_text(v)
+            .map_err(|found| serde::de::Error::custom(format!("expected a string, found {found}")))
     })
 }
 
@@ -37,7 +36,9 @@ pub fn opt_string_map<'de, D: Deserializer<'de>>(
     let mut map = BTreeMap::new();
     for (key, value) in object {
         let text = scalar_text(value).map_err(|found| {
-            serde::de::Error::custom(format!("value of {key:?}: expected a string, found {found}"))
+            serde::de::Error::custom(format!(
+                "value of {key:?}: expected a string, found {found}"
+            ))
         })?;
         if let Some(text) = text {
             map.insert(key, text);

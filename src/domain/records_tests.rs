@@ -101,7 +101,10 @@ fn envelopes_settlements_assessments_and_bulk_objects() {
         "job_id": "j-1", "date_range": {"effective_start": "2024-03", "effective_end": "2024-12"}
     }))
     .unwrap();
-    assert_eq!(submitted.date_range.unwrap().effective_start.as_deref(), Some("2024-03"));
+    assert_eq!(
+        submitted.date_range.unwrap().effective_start.as_deref(),
+        Some("2024-03")
+    );
 
     let status: BulkStatus = serde_json::from_value(json!({
         "status": "SUCCEEDED",
@@ -111,5 +114,8 @@ fn envelopes_settlements_assessments_and_bulk_objects() {
     let file = &status.presigned_urls.unwrap()[0];
     assert_eq!(file.size, Some(1234));
     let shown = format!("{file:?}");
-    assert!(!shown.contains("secret") && shown.contains("x.parquet"), "{shown}");
+    assert!(
+        !shown.contains("secret") && shown.contains("x.parquet"),
+        "{shown}"
+    );
 }

@@ -260,7 +260,8 @@ fn is_window_word(s: &str) -> bool {
     let Some((first, last)) = s.split_once('-') else {
         return false;
     };
-    let short_number = |p: &str| (1..=2).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    let short_number =
+        |p: &str| (1..=2).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
     short_number(first) && (short_number(last) || last.eq_ignore_ascii_case("eom"))
 }
 

@@ -37,10 +37,22 @@ fn parses_the_four_shapes_of_the_interface() {
 
 #[test]
 fn end_of_month_follows_leap_years() {
-    assert_eq!(Tenor::parse("26-EOM Feb 24").unwrap().end(), Some(date(2024, 2, 29)));
-    assert_eq!(Tenor::parse("26-EOM Feb 25").unwrap().end(), Some(date(2025, 2, 28)));
-    assert_eq!(Tenor::parse("26-EOM Apr 25").unwrap().end(), Some(date(2025, 4, 30)));
-    assert_eq!(Tenor::parse("Feb 00").unwrap().end(), Some(date(2000, 2, 29)));
+    assert_eq!(
+        Tenor::parse("26-EOM Feb 24").unwrap().end(),
+        Some(date(2024, 2, 29))
+    );
+    assert_eq!(
+        Tenor::parse("26-EOM Feb 25").unwrap().end(),
+        Some(date(2025, 2, 28))
+    );
+    assert_eq!(
+        Tenor::parse("26-EOM Apr 25").unwrap().end(),
+        Some(date(2025, 4, 30))
+    );
+    assert_eq!(
+        Tenor::parse("Feb 00").unwrap().end(),
+        Some(date(2000, 2, 29))
+    );
 }
 
 #[test]
@@ -63,7 +75,15 @@ fn impossible_values_of_a_known_shape_are_errors_with_a_reason() {
 
 #[test]
 fn names_of_no_known_shape_are_other() {
-    for name in ["Cal-25", "H1 Jan 25", "BOM", "", "Jan  25", "Dec 2025", "1H Jan 25"] {
+    for name in [
+        "Cal-25",
+        "H1 Jan 25",
+        "BOM",
+        "",
+        "Jan  25",
+        "Dec 2025",
+        "1H Jan 25",
+    ] {
         let t = Tenor::parse(name).unwrap();
         assert_eq!(t.kind(), TenorKind::Other, "{name:?}");
         assert_eq!(t.start(), None);
@@ -90,8 +110,18 @@ fn month_names_are_case_insensitive_but_the_name_is_kept() {
 #[test]
 fn sorts_in_calendar_order() {
     let mut names = vec![
-        "Feb 25", "Q1 25", "weird", "26-EOM Jan 25", "C 01", "Jan 25", "6-10 Jan 25",
-        "1-5 Jan 25", "C 00", "Another", "Q2 25", "Dec 24",
+        "Feb 25",
+        "Q1 25",
+        "weird",
+        "26-EOM Jan 25",
+        "C 01",
+        "Jan 25",
+        "6-10 Jan 25",
+        "1-5 Jan 25",
+        "C 00",
+        "Another",
+        "Q2 25",
+        "Dec 24",
     ];
     names.reverse();
     let mut tenors: Vec<Tenor> = names.iter().map(|n| Tenor::parse(n).unwrap()).collect();
@@ -100,8 +130,18 @@ fn sorts_in_calendar_order() {
     assert_eq!(
         sorted,
         [
-            "C 00", "C 01", "Dec 24", "1-5 Jan 25", "Jan 25", "Q1 25", "6-10 Jan 25",
-            "26-EOM Jan 25", "Feb 25", "Q2 25", "Another", "weird",
+            "C 00",
+            "C 01",
+            "Dec 24",
+            "1-5 Jan 25",
+            "Jan 25",
+            "Q1 25",
+            "6-10 Jan 25",
+            "26-EOM Jan 25",
+            "Feb 25",
+            "Q2 25",
+            "Another",
+            "weird",
         ]
     );
 }
@@ -117,8 +157,11 @@ fn any_tenor_name() -> impl Strategy<Value = String> {
     prop_oneof![
         (2000i32..2100, 1u32..=12).prop_map(|(y, m)| Tenor::month_name(y, m)),
         (2000i32..2100, 1u32..=4).prop_map(|(y, q)| format!("Q{q} {:02}", y % 100)),
-        (2000i32..2100, 1u32..=12, 0usize..6)
-            .prop_map(|(y, m, w)| Tenor::window_name(y, m, WINDOWS[w].0)),
+        (2000i32..2100, 1u32..=12, 0usize..6).prop_map(|(y, m, w)| Tenor::window_name(
+            y,
+            m,
+            WINDOWS[w].0
+        )),
         (0u8..3).prop_map(|n| format!("C {n:02}")),
         "[A-Za-z0-9 -]{0,12}",
     ]

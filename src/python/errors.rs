@@ -25,7 +25,9 @@ impl From<TenorError> for PyErr {
 /// A `DecodeError` carrying the endpoint and field as attributes.
 pub fn decode_error(py: Python<'_>, error: &DecodeError) -> PyErr {
     let build = || -> PyResult<PyErr> {
-        let class = py.import("marketcurves.exceptions")?.getattr("DecodeError")?;
+        let class = py
+            .import("marketcurves.exceptions")?
+            .getattr("DecodeError")?;
         let kwargs = PyDict::new(py);
         kwargs.set_item("endpoint", &error.endpoint)?;
         kwargs.set_item("field", &error.field)?;

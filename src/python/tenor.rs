@@ -87,7 +87,12 @@ impl PyTenor {
             None
         };
         match outcome {
-            Some(result) => result.into_pyobject(py).expect("bool").to_owned().into_any().unbind(),
+            Some(result) => result
+                .into_pyobject(py)
+                .expect("bool")
+                .to_owned()
+                .into_any()
+                .unbind(),
             None => py.NotImplemented(),
         }
     }

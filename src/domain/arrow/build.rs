@@ -36,7 +36,8 @@ pub fn build_batch(kind: TableKind, mut rows: Vec<PriceRow>) -> Result<RecordBat
             columns.push(strings(rows.iter().map(|r| r.snapshot.map(|s| s.as_str()))))
         }
     }
-    let mut generated_on = TimestampMicrosecondBuilder::with_capacity(rows.len()).with_timezone("UTC");
+    let mut generated_on =
+        TimestampMicrosecondBuilder::with_capacity(rows.len()).with_timezone("UTC");
     let mut price = Float64Builder::with_capacity(rows.len());
     for row in &rows {
         generated_on.append_option(row.generated_on);

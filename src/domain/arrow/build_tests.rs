@@ -25,13 +25,23 @@ fn row(curve: &str, tenor: &str, micros: i64, price: f64) -> PriceRow {
 }
 
 fn names(kind: TableKind) -> Vec<String> {
-    schema(kind).fields().iter().map(|f| f.name().clone()).collect()
+    schema(kind)
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect()
 }
 
 #[test]
 fn columns_are_in_the_order_of_the_design() {
     let common_tail = ["generated_on", "price", "units", "dependencies", "metadata"];
-    let head = ["curve_id", "tenor", "tenor_kind", "tenor_start", "tenor_end"];
+    let head = [
+        "curve_id",
+        "tenor",
+        "tenor_kind",
+        "tenor_start",
+        "tenor_end",
+    ];
     let prices: Vec<&str> = head.iter().chain(&common_tail).copied().collect();
     assert_eq!(names(TableKind::Prices), prices);
     let mut settlements = prices.clone();
@@ -44,7 +54,11 @@ fn columns_are_in_the_order_of_the_design() {
 
 #[test]
 fn no_rows_give_an_empty_batch_with_the_full_schema() {
-    for kind in [TableKind::Prices, TableKind::Settlements, TableKind::Assessments] {
+    for kind in [
+        TableKind::Prices,
+        TableKind::Settlements,
+        TableKind::Assessments,
+    ] {
         let batch = build_batch(kind, vec![]).unwrap();
         assert_eq!(batch.num_rows(), 0);
         assert_eq!(batch.schema(), schema(kind));
@@ -81,7 +95,10 @@ fn every_column_holds_its_value() {
         units: None,
         tenor_name: Some("Mar 24".into()),
     }]);
-    settled.metadata = Some(vec![("loadDate".into(), Some("2024-02-26T00:00:00.000Z".into()))]);
+    settled.metadata = Some(vec![(
+        "loadDate".into(),
+        Some("2024-02-26T00:00:00.000Z".into()),
+    )]);
     let mut bare = row("c", "Cal 25", 0, 1.0);
     bare.generated_on = None;
     bare.units = None;
@@ -91,13 +108,19 @@ fn every_column_holds_its_value() {
     let kinds = batch.column(2).as_dictionary::<Int8Type>();
     let kind_values = kinds.values().as_string::<i32>();
     let kind_of = |i: usize| kind_values.value(kinds.keys().value(i) as usize).to_owned();
-    assert_eq!((kind_of(0), kind_of(1)), ("window".to_owned(), "other".to_owned()));
+    assert_eq!(
+        (kind_of(0), kind_of(1)),
+        ("window".to_owned(), "other".to_owned())
+    );
 
     let start = batch.column(3).as_primitive::<Date32Type>();
     let end = batch.column(4).as_primitive::<Date32Type>();
     assert_eq!((start.value(0), end.value(0)), (19_779, 19_782)); // 2024-02-26 .. 2024-02-29
     assert!(start.is_null(1) && end.is_null(1));
-    assert_eq!(batch.column(5).as_primitive::<Date32Type>().value(0), 19_781);
+    assert_eq!(
+        batch.column(5).as_primitive::<Date32Type>().value(0),
+        19_781
+    );
 
     let generated = batch.column(6).as_primitive::<TimestampMicrosecondType>();
     assert_eq!(generated.value(0), 1_709_135_400_000_000);
@@ -128,9 +151,16 @@ fn assessments_carry_the_snapshot_name() {
     singapore.snapshot = Some(Snapshot::Singapore);
     let batch = build_batch(TableKind::Assessments, vec![london, singapore]).unwrap();
     let snapshot = batch.column_by_name("snapshot").unwrap().as_string::<i32>();
-    assert_eq!((snapshot.value(0), snapshot.value(1)), ("singapore", "london"));
     assert_eq!(
-        batch.schema().field_with_name("generated_on").unwrap().data_type(),
+        (snapshot.value(0), snapshot.value(1)),
+        ("singapore", "london")
+    );
+    assert_eq!(
+        batch
+            .schema()
+            .field_with_name("generated_on")
+            .unwrap()
+            .data_type(),
         &DataType::Timestamp(arrow_schema::TimeUnit::Microsecond, Some("UTC".into()))
     );
 }

@@ -1,0 +1,42 @@
+import pytest
+
+import marketcurves as mc
+from marketcurves import exceptions
+
+NAMES = [
+    "AuthError",
+    "AccessDenied",
+    "NotFound",
+    "InvalidRequest",
+    "RateLimited",
+    "ServiceError",
+    "BulkJobFailed",
+    "LiveFeedError",
+    "DecodeError",
+]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_error_is_a_market_curves_error(name):
+    cls = getattr(exceptions, name)
+    assert issubclass(cls, mc.MarketCurvesError)
+    assert getattr(mc, name) is cls
+    assert cls.__doc__
+    assert str(cls("something went wrong")) == "something went wrong"
+
+
+def test_the_tree_is_exactly_the_designs():
+    assert sorted(exceptions.__all__) == sorted([*NAMES, "MarketCurvesError"])
+
+
+def test_invalid_request_is_also_a_value_error():
+    assert issubclass(mc.InvalidRequest, ValueError)
+
+
+def test_decode_error_names_endpoint_and_field():
+    with pytest.raises(mc.DecodeError) as caught:
+        mc._core.decode_table("intraday", b'{"items":[{"tenor":"Jan 26","price":"n/a"}]}', "c")
+    error = caught.value
+    assert error.endpoint == "GET /ongoing/intraday/<curve_id>/<tenor>"
+    assert error.field == "items[0].price"
+    assert "items[0].price" in str(error) and error.endpoint in str(error)
