@@ -4,6 +4,7 @@
 //! `python/` is compiled only with the `python` feature, which maturin enables.
 
 pub mod domain;
+pub mod emulator;
 
 #[cfg(feature = "python")]
 mod python;

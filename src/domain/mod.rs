@@ -9,3 +9,4 @@ pub mod redact;
 pub mod rows;
 pub mod tenor;
 pub mod timestamp;
+pub mod vocabulary;

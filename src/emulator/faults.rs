@@ -1,0 +1,153 @@
+//! Faults a test can inject: failing the next requests with a status, adding
+//! latency, and resetting connections in the middle of a response.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The next `remaining` requests whose path matches fail with `status`.
+#[derive(Clone, Debug)]
+struct Failure {
+    remaining: u32,
+    status: u16,
+    prefix: Option<String>,
+    retry_after: Option<u32>,
+}
+
+#[derive(Clone, Debug)]
+struct Reset {
+    remaining: u32,
+    prefix: Option<String>,
+}
+
+/// What to do with one request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Injected {
+    None,
+    Fail {
+        status: u16,
+        retry_after: Option<u32>,
+    },
+    Reset,
+}
+
+#[derive(Default)]
+pub struct Faults {
+    failures: Mutex<Vec<Failure>>,
+    resets: Mutex<Vec<Reset>>,
+    latency_micros: AtomicU64,
+}
+
+/// A prefix matches the path with or without its `/v2` version segment.
+fn matches(prefix: &Option<String>, path: &str) -> bool {
+    match prefix {
+        None => true,
+        Some(prefix) => {
+            path.starts_with(prefix.as_str())
+                || path
+                    .strip_prefix("/v2")
+                    .is_some_and(|rest| rest.starts_with(prefix.as_str()))
+        }
+    }
+}
+
+impl Faults {
+    pub fn fail_next(
+        &self,
+        count: u32,
+        status: u16,
+        prefix: Option<String>,
+        retry_after: Option<u32>,
+    ) {
+        self.failures.lock().expect("faults lock").push(Failure {
+            remaining: count,
+            status,
+            prefix,
+            retry_after,
+        });
+    }
+
+    pub fn reset_next(&self, count: u32, prefix: Option<String>) {
+        self.resets.lock().expect("faults lock").push(Reset {
+            remaining: count,
+            prefix,
+        });
+    }
+
+    pub fn set_latency(&self, latency: Duration) {
+        self.latency_micros
+            .store(latency.as_micros() as u64, Ordering::SeqCst);
+    }
+
+    pub fn latency(&self) -> Duration {
+        Duration::from_micros(self.latency_micros.load(Ordering::SeqCst))
+    }
+
+    /// Removes every pending fault and the latency.
+    pub fn clear(&self) {
+        self.failures.lock().expect("faults lock").clear();
+        self.resets.lock().expect("faults lock").clear();
+        self.set_latency(Duration::ZERO);
+    }
+
+    /// Decides (and counts down) the fault for a request to `path`.
+    pub fn take(&self, path: &str) -> Injected {
+        let mut failures = self.failures.lock().expect("faults lock");
+        if let Some(i) = failures.iter().position(|f| matches(&f.prefix, path)) {
+            let failure = &mut failures[i];
+            let injected = Injected::Fail {
+                status: failure.status,
+                retry_after: failure.retry_after,
+            };
+            failure.remaining -= 1;
+            if failure.remaining == 0 {
+                failures.remove(i);
+            }
+            return injected;
+        }
+        drop(failures);
+        let mut resets = self.resets.lock().expect("faults lock");
+        if let Some(i) = resets.iter().position(|r| matches(&r.prefix, path)) {
+            resets[i].remaining -= 1;
+            if resets[i].remaining == 0 {
+                resets.remove(i);
+            }
+            return Injected::Reset;
+        }
+        Injected::None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_count_down_and_match_prefixes() {
+        let faults = Faults::default();
+        faults.fail_next(2, 503, Some("/catalogue".into()), Some(1));
+        assert_eq!(faults.take("/v2/ongoing/intraday/x/y"), Injected::None);
+        let fail = Injected::Fail {
+            status: 503,
+            retry_after: Some(1),
+        };
+        assert_eq!(faults.take("/v2/catalogue"), fail);
+        assert_eq!(faults.take("/v2/catalogue"), fail);
+        assert_eq!(faults.take("/v2/catalogue"), Injected::None);
+    }
+
+    #[test]
+    fn resets_and_clear() {
+        let faults = Faults::default();
+        faults.reset_next(1, None);
+        faults.fail_next(1, 500, Some("/v2/historical".into()), None);
+        assert_eq!(faults.take("/v2/catalogue"), Injected::Reset);
+        faults.set_latency(Duration::from_millis(5));
+        faults.clear();
+        assert_eq!(
+            faults.take("/v2/historical/settlements/a/b"),
+            Injected::None
+        );
+        assert_eq!(faults.latency(), Duration::ZERO);
+    }
+}

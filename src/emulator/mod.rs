@@ -1,0 +1,14 @@
+//! An emulator of the whole service, in process, on loopback: the synthetic
+//! world, its clock, accounts and licences, fault injection, and the HTTP
+//! routes of the interface under `/v2`.
+
+pub mod accounts;
+pub mod calendar;
+pub mod clock;
+pub mod faults;
+mod hash;
+mod routes;
+mod server;
+pub mod world;
+
+pub use server::{Emulator, EmulatorConfig};

@@ -1,0 +1,69 @@
+//! `POST /v2/authenticate` and the bearer check of every data endpoint.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequestParts, State};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::error::ApiError;
+use crate::emulator::accounts::Licence;
+use crate::emulator::server::AppState;
+
+#[derive(Deserialize)]
+pub struct Login {
+    email: String,
+    password: String,
+}
+
+pub async fn authenticate(
+    State(state): State<Arc<AppState>>,
+    body: Result<Json<Login>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(login) = body.map_err(|e| {
+        ApiError::bad_request(format!(
+            "body must be JSON {{\"email\", \"password\"}}: {e}"
+        ))
+    })?;
+    let token = state
+        .accounts
+        .login(&login.email, &login.password, state.clock.now())
+        .ok_or_else(|| ApiError::unauthorized("invalid email or password"))?;
+    Ok(Json(json!({ "token": token })))
+}
+
+/// The authenticated account of a request.
+pub struct Caller {
+    pub licence: Licence,
+}
+
+impl FromRequestParts<Arc<AppState>> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Arc<AppState>,
+    ) -> Result<Self, ApiError> {
+        let header = parts
+            .headers
+            .get(AUTHORIZATION)
+            .and_then(|h| h.to_str().ok())
+            .ok_or_else(|| ApiError::unauthorized("missing bearer token"))?;
+        let token = header
+            .split_once(' ')
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim())
+            .ok_or_else(|| ApiError::unauthorized("Authorization must be 'Bearer <token>'"))?;
+        let email = state
+            .accounts
+            .verify(token, state.clock.now())
+            .map_err(|e| ApiError::unauthorized(e.to_string()))?;
+        Ok(Caller {
+            licence: state.accounts.licence(&email),
+        })
+    }
+}

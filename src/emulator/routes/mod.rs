@@ -1,0 +1,60 @@
+//! The HTTP face of the emulator: every REST endpoint of the interface under
+//! `/v2`, with the design's choices for status codes and error bodies.
+
+mod auth;
+mod catalogue;
+mod data;
+mod error;
+mod faults;
+mod paging;
+mod query;
+
+use std::sync::Arc;
+
+use axum::routing::{get, post};
+use axum::{middleware, Router};
+
+use super::server::AppState;
+use error::ApiError;
+
+pub fn router(state: Arc<AppState>) -> Router {
+    let v2 = Router::new()
+        .route("/authenticate", post(auth::authenticate))
+        .route("/catalogue", get(catalogue::list))
+        .route(
+            "/historical/settlements/{curve_id}/{tenor}",
+            get(data::historical_settlements),
+        )
+        .route(
+            "/historical/intraday/{curve_id}/{tenor}",
+            get(data::historical_intraday),
+        )
+        .route(
+            "/ongoing/last-settlement/{curve_id}",
+            get(data::last_settlement_all),
+        )
+        .route(
+            "/ongoing/last-settlement/{curve_id}/{tenor}",
+            get(data::last_settlement),
+        )
+        .route(
+            "/ongoing/last-assessments/{curve_id}",
+            get(data::last_assessments_all),
+        )
+        .route(
+            "/ongoing/last-assessments/{curve_id}/{tenor}",
+            get(data::last_assessments),
+        )
+        .route(
+            "/ongoing/intraday/{curve_id}/{tenor}",
+            get(data::ongoing_intraday),
+        );
+    Router::new()
+        .nest("/v2", v2)
+        .fallback(|| async { ApiError::not_found("no such endpoint") })
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&state),
+            faults::inject,
+        ))
+        .with_state(state)
+}

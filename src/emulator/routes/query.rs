@@ -1,0 +1,83 @@
+//! Query strings: parsed once, each parameter checked with a message that
+//! names it.
+
+use axum::extract::RawQuery;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use super::error::ApiError;
+
+/// The decoded parameters of a request, in order.
+pub struct Params(pub Vec<(String, String)>);
+
+impl Params {
+    pub fn from(query: RawQuery) -> Params {
+        let raw = query.0.unwrap_or_default();
+        Params(
+            form_urlencoded::parse(raw.as_bytes())
+                .into_owned()
+                .collect(),
+        )
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// A `YYYY-MM-DD` date that must be present.
+    pub fn required_date(&self, name: &str) -> Result<NaiveDate, ApiError> {
+        let value = self
+            .get(name)
+            .ok_or_else(|| ApiError::bad_request(format!("{name} is required (YYYY-MM-DD)")))?;
+        NaiveDate::parse_from_str(value, "%Y-%m-%d").map_err(|_| {
+            ApiError::bad_request(format!(
+                "{name} must be a date as YYYY-MM-DD, not {value:?}"
+            ))
+        })
+    }
+
+    /// A positive integer up to `max`, or `default` when absent.
+    pub fn positive(&self, name: &str, default: usize, max: usize) -> Result<usize, ApiError> {
+        let Some(value) = self.get(name) else {
+            return Ok(default);
+        };
+        match value.parse::<usize>() {
+            Ok(n) if (1..=max).contains(&n) => Ok(n),
+            _ => Err(ApiError::bad_request(format!(
+                "{name} must be an integer from 1 to {max}, not {value:?}"
+            ))),
+        }
+    }
+
+    /// Both dates, checked to be in order.
+    pub fn date_range(&self) -> Result<(NaiveDate, NaiveDate), ApiError> {
+        let start = self.required_date("startDate")?;
+        let end = self.required_date("endDate")?;
+        if end < start {
+            return Err(ApiError::bad_request(format!(
+                "endDate {end} is before startDate {start}"
+            )));
+        }
+        Ok((start, end))
+    }
+}
+
+/// A 200 response with `value` as its JSON body.
+pub fn json_response<T: Serialize>(value: &T) -> Response {
+    match serde_json::to_vec(value) {
+        Ok(body) => ([(CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(e) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+/// The path of the request as it was sent (still percent-encoded).
+pub fn raw_path(uri: &Uri) -> &str {
+    uri.path()
+}

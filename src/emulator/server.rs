@@ -1,0 +1,131 @@
+//! Starting and stopping the emulator on a loopback port.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use super::accounts::Accounts;
+use super::calendar::{Calendar, EarlyClose};
+use super::clock::Clock;
+use super::faults::Faults;
+use super::routes;
+use super::world::World;
+
+#[derive(Clone, Debug)]
+pub struct EmulatorConfig {
+    pub seed: u64,
+    /// Emulated seconds per real second; 0 stops the clock.
+    pub time_scale: f64,
+    /// Where the clock starts; `None` is the real time.
+    pub start: Option<DateTime<Utc>>,
+    pub early_close: EarlyClose,
+    /// Port 0 picks a free one.
+    pub bind: SocketAddr,
+}
+
+impl Default for EmulatorConfig {
+    fn default() -> Self {
+        EmulatorConfig {
+            seed: 0,
+            time_scale: 1.0,
+            start: None,
+            early_close: EarlyClose::ChristmasAndNewYearsEve,
+            bind: SocketAddr::from(([127, 0, 0, 1], 0)),
+        }
+    }
+}
+
+/// Everything the routes share.
+pub struct AppState {
+    pub world: World,
+    pub clock: Clock,
+    pub accounts: Accounts,
+    pub faults: Faults,
+}
+
+/// A running emulator. Dropping it stops the server.
+pub struct Emulator {
+    addr: SocketAddr,
+    state: Arc<AppState>,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<io::Result<()>>>,
+}
+
+impl Emulator {
+    /// Binds the port and serves on the current tokio runtime.
+    pub async fn start(config: EmulatorConfig) -> io::Result<Emulator> {
+        let listener = TcpListener::bind(config.bind).await?;
+        let addr = listener.local_addr()?;
+        let state = Arc::new(AppState {
+            world: World::new(config.seed, Calendar::new(config.early_close)),
+            clock: Clock::new(config.start, config.time_scale),
+            accounts: Accounts::new(config.seed),
+            faults: Faults::default(),
+        });
+        let app = routes::router(Arc::clone(&state));
+        let (shutdown, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = stopped.await;
+                })
+                .await
+        });
+        Ok(Emulator {
+            addr,
+            state,
+            shutdown: Some(shutdown),
+            task: Some(task),
+        })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:<port>/v2`, the REST base address.
+    pub fn base_url(&self) -> String {
+        format!("http://{}/v2", self.addr)
+    }
+
+    /// `ws://127.0.0.1:<port>`, the live feed base address.
+    pub fn live_url(&self) -> String {
+        format!("ws://{}", self.addr)
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Stops accepting connections and waits (up to 2 s) for open ones to end.
+    pub async fn stop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(mut task) = self.task.take() {
+            if tokio::time::timeout(Duration::from_secs(2), &mut task)
+                .await
+                .is_err()
+            {
+                task.abort();
+            }
+        }
+    }
+}
+
+impl Drop for Emulator {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}
