@@ -16,6 +16,9 @@ mod _core {
     use crate::python::tenor::PyTenor;
 
     #[pymodule_export]
+    use crate::python::emulator::PyEmulator;
+
+    #[pymodule_export]
     use crate::python::tables::{decode_table, table_schema};
 
     #[pymodule_init]

@@ -5,7 +5,7 @@ from typing import Literal, final
 
 import pyarrow
 
-__all__ = ["Tenor", "__version__", "decode_table", "table_schema"]
+__all__ = ["EmulatorServer", "Tenor", "__version__", "decode_table", "table_schema"]
 
 __version__: str
 
@@ -93,3 +93,49 @@ def decode_table(
     out. A body that does not follow the interface raises
     :class:`~marketcurves.exceptions.DecodeError` naming the endpoint and field.
     """
+
+@final
+class EmulatorServer:
+    """The service emulator, serving on loopback from the shared runtime.
+    Use :class:`marketcurves.testing.Emulator`, which wraps it."""
+
+    def __new__(
+        cls,
+        seed: int = 0,
+        time_scale: float = 1.0,
+        start: datetime.datetime | None = None,
+        port: int = 0,
+        early_close: list[datetime.date] | None = None,
+    ) -> EmulatorServer: ...
+    @property
+    def base_url(self) -> str: ...
+    @property
+    def live_url(self) -> str: ...
+    @property
+    def credentials(self) -> tuple[str, str]:
+        """The demo account's (email, password)."""
+    @property
+    def running(self) -> bool: ...
+    @property
+    def time_scale(self) -> float: ...
+    def token(self, email: str | None = None) -> str:
+        """A fresh token for an account (default: the demo account)."""
+    def now(self) -> datetime.datetime: ...
+    def set_time(self, to: datetime.datetime) -> None: ...
+    def advance(self, seconds: float) -> None: ...
+    def set_time_scale(self, time_scale: float) -> None: ...
+    def fail_next(
+        self,
+        count: int = 1,
+        status: int = 503,
+        path: str | None = None,
+        retry_after: int | None = None,
+    ) -> None: ...
+    def reset_next(self, count: int = 1, path: str | None = None) -> None: ...
+    def set_latency(self, seconds: float) -> None: ...
+    def clear_faults(self) -> None: ...
+    def expire_tokens(self) -> None: ...
+    def revoke_licence(self, email: str | None = None, quotation: str | None = None) -> None: ...
+    def restore_licence(self, email: str | None = None) -> None: ...
+    def stop(self) -> None:
+        """Stops the server; open connections get up to 2 s to finish."""

@@ -11,4 +11,4 @@ mod routes;
 mod server;
 pub mod world;
 
-pub use server::{Emulator, EmulatorConfig};
+pub use server::{AppState, Emulator, EmulatorConfig};

@@ -103,6 +103,11 @@ impl Emulator {
         &self.state
     }
 
+    /// The state, to keep controlling clock, accounts and faults from elsewhere.
+    pub fn shared_state(&self) -> Arc<AppState> {
+        Arc::clone(&self.state)
+    }
+
     /// Stops accepting connections and waits (up to 2 s) for open ones to end.
     pub async fn stop(&mut self) {
         if let Some(shutdown) = self.shutdown.take() {

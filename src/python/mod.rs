@@ -1,6 +1,8 @@
 //! The PyO3 binding layer: argument conversion, error mapping and Arrow export.
 //! No logic of its own lives here.
 
+pub mod emulator;
 pub mod errors;
+pub mod runtime;
 pub mod tables;
 pub mod tenor;

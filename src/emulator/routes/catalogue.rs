@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use axum::extract::{RawQuery, State};
-use axum::http::{HeaderMap, Uri};
+use axum::extract::{OriginalUri, RawQuery, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Serialize;
 
@@ -36,7 +36,7 @@ pub async fn list(
     State(state): State<Arc<AppState>>,
     _caller: Caller,
     headers: HeaderMap,
-    uri: Uri,
+    uri: OriginalUri,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     let params = Params::from(query);

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, Uri};
+use axum::extract::{OriginalUri, Path, RawQuery, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -98,7 +98,7 @@ pub async fn historical_intraday(
     caller: Caller,
     path: TenorPath,
     headers: HeaderMap,
-    uri: Uri,
+    uri: OriginalUri,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     let Path((id, name)) = path.map_err(bad_path)?;
@@ -135,7 +135,7 @@ pub async fn ongoing_intraday(
     caller: Caller,
     path: TenorPath,
     headers: HeaderMap,
-    uri: Uri,
+    uri: OriginalUri,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     let Path((id, name)) = path.map_err(bad_path)?;

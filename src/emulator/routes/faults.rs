@@ -2,6 +2,7 @@
 
 use std::io;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -10,6 +11,7 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
+use futures_util::stream::{self, StreamExt};
 
 use super::error::ApiError;
 use crate::emulator::faults::Injected;
@@ -50,12 +52,14 @@ async fn cut_short(response: Response) -> Response {
         .headers
         .insert(CONTENT_LENGTH, HeaderValue::from(bytes.len()));
     let half: Bytes = bytes.slice(..bytes.len() / 2);
-    let chunks: Vec<Result<Bytes, io::Error>> = vec![
-        Ok(half),
+    let first = stream::once(async move { Ok::<Bytes, io::Error>(half) });
+    // The pause lets the headers and the first half reach the client before the break.
+    let then_break = stream::once(async {
+        tokio::time::sleep(Duration::from_millis(50)).await;
         Err(io::Error::new(
             io::ErrorKind::ConnectionReset,
             "injected reset",
-        )),
-    ];
-    Response::from_parts(parts, Body::from_stream(futures_util::stream::iter(chunks)))
+        ))
+    });
+    Response::from_parts(parts, Body::from_stream(first.chain(then_break)))
 }

@@ -1,9 +1,9 @@
 //! Query strings: parsed once, each parameter checked with a message that
 //! names it.
 
-use axum::extract::RawQuery;
+use axum::extract::{OriginalUri, RawQuery};
 use axum::http::header::CONTENT_TYPE;
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -77,7 +77,7 @@ pub fn json_response<T: Serialize>(value: &T) -> Response {
     }
 }
 
-/// The path of the request as it was sent (still percent-encoded).
-pub fn raw_path(uri: &Uri) -> &str {
-    uri.path()
+/// The path of the request as it was sent (still percent-encoded), with `/v2`.
+pub fn raw_path(uri: &OriginalUri) -> &str {
+    uri.0.path()
 }

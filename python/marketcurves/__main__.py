@@ -1,0 +1,5 @@
+import sys
+
+from marketcurves.cli import main
+
+sys.exit(main())

@@ -1,0 +1,165 @@
+"""An emulator of the whole market curve service, for tests and offline work.
+
+>>> from marketcurves.testing import Emulator
+>>> with Emulator(seed=0) as emulator:
+...     url = emulator.base_url          # http://127.0.0.1:<port>/v2
+...     token = emulator.token()         # a JWT of the demo account
+
+The emulator runs in this process on a loopback port. Its world is a pure
+function of ``seed``: the same seed gives the same catalogue and prices. Its
+clock reads real time unless ``start`` and ``time_scale`` say otherwise.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from marketcurves import _core
+from marketcurves.exceptions import InvalidRequest
+
+__all__ = ["Emulator"]
+
+
+def _utc(value: _dt.datetime | str | None, name: str) -> _dt.datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise InvalidRequest(f"{name} must be an ISO 8601 date-time, not {value!r}") from None
+    if not isinstance(value, _dt.datetime):
+        raise InvalidRequest(f"{name} must be a datetime or ISO string, not {type(value).__name__}")
+    if value.tzinfo is None:
+        return value.replace(tzinfo=_dt.timezone.utc)
+    return value.astimezone(_dt.timezone.utc)
+
+
+class Emulator:
+    """The service on loopback, started at construction and stopped by
+    :meth:`stop` or at the end of a ``with`` block.
+
+    Args:
+        seed: chooses the synthetic world (catalogue, prices).
+        time_scale: emulated seconds per real second; 0 stops the clock.
+        start: where the clock starts (naive times are UTC); default now.
+        port: the port to listen on; 0 picks a free one.
+        early_close: days whose snapshots are taken at 12:30 (13:30 in New
+            York); default 24 and 31 December.
+
+    Accounts: ``credentials`` (the demo account) is licensed for every
+    quotation except ``Sales``; ``full@marketcurves.test`` with password
+    ``full-password`` for everything.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        time_scale: float = 1.0,
+        *,
+        start: _dt.datetime | str | None = None,
+        port: int = 0,
+        early_close: list[_dt.date] | None = None,
+    ) -> None:
+        self._server = _core.EmulatorServer(
+            seed=seed,
+            time_scale=time_scale,
+            start=_utc(start, "start"),
+            port=port,
+            early_close=early_close,
+        )
+
+    def __enter__(self) -> Emulator:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = "running" if self._server.running else "stopped"
+        return f"Emulator(base_url={self.base_url!r}, {state})"
+
+    @property
+    def base_url(self) -> str:
+        """The REST base address, ending in ``/v2``."""
+        return self._server.base_url
+
+    @property
+    def live_url(self) -> str:
+        """The live feed base address (``ws://127.0.0.1:<port>``)."""
+        return self._server.live_url
+
+    @property
+    def credentials(self) -> dict[str, str]:
+        """``{"email", "password"}`` of the demo account, for ``POST /authenticate``."""
+        email, password = self._server.credentials
+        return {"email": email, "password": password}
+
+    def token(self, email: str | None = None) -> str:
+        """A fresh JWT (valid 12 hours on the emulator's clock) for an account,
+        by default the demo account."""
+        return self._server.token(email)
+
+    # The clock.
+
+    def now(self) -> _dt.datetime:
+        """The emulator's current time (UTC)."""
+        return self._server.now()
+
+    def set_time(self, when: _dt.datetime | str) -> None:
+        """Moves the clock to ``when``; it keeps its speed."""
+        self._server.set_time(_utc(when, "when"))
+
+    def advance(self, seconds: float) -> None:
+        """Moves the clock forward by ``seconds`` (back, if negative)."""
+        self._server.advance(seconds)
+
+    @property
+    def time_scale(self) -> float:
+        """Emulated seconds per real second."""
+        return self._server.time_scale
+
+    @time_scale.setter
+    def time_scale(self, value: float) -> None:
+        self._server.set_time_scale(value)
+
+    # Faults.
+
+    def fail_next(
+        self,
+        count: int = 1,
+        status: int = 503,
+        *,
+        path: str | None = None,
+        retry_after: int | None = None,
+    ) -> None:
+        """The next ``count`` requests (whose path starts with ``path``, with or
+        without ``/v2``) fail with ``status``, with a ``Retry-After`` header if given."""
+        self._server.fail_next(count, status, path, retry_after)
+
+    def reset_next(self, count: int = 1, *, path: str | None = None) -> None:
+        """The next ``count`` matching responses break off halfway through the body."""
+        self._server.reset_next(count, path)
+
+    def set_latency(self, seconds: float) -> None:
+        """Delays every response by ``seconds`` of real time (0 removes it)."""
+        self._server.set_latency(seconds)
+
+    def clear_faults(self) -> None:
+        """Removes pending failures, resets and latency."""
+        self._server.clear_faults()
+
+    def expire_tokens(self) -> None:
+        """Every token issued so far stops working (401 on the next request)."""
+        self._server.expire_tokens()
+
+    def revoke_licence(self, email: str | None = None, *, quotation: str | None = None) -> None:
+        """Takes ``quotation`` (or, if None, everything) out of an account's licence."""
+        self._server.revoke_licence(email, quotation)
+
+    def restore_licence(self, email: str | None = None) -> None:
+        """Gives an account a licence for everything."""
+        self._server.restore_licence(email)
+
+    def stop(self) -> None:
+        """Stops the server. Calling it again does nothing."""
+        self._server.stop()

@@ -1,0 +1,209 @@
+//! `marketcurves._core.EmulatorServer`: the emulator run on the shared
+//! runtime, with its controls. `marketcurves.testing.Emulator` wraps it.
+
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use pyo3::prelude::*;
+
+use super::errors::invalid_request;
+use super::runtime::block_on;
+use crate::emulator::accounts::{DEMO_EMAIL, DEMO_PASSWORD};
+use crate::emulator::calendar::EarlyClose;
+use crate::emulator::{AppState, Emulator, EmulatorConfig};
+
+#[pyclass(frozen, name = "EmulatorServer", module = "marketcurves._core")]
+pub struct PyEmulator {
+    server: Mutex<Option<Emulator>>,
+    state: Arc<AppState>,
+    base_url: String,
+    live_url: String,
+}
+
+fn check_scale(time_scale: f64) -> PyResult<f64> {
+    if time_scale.is_finite() && time_scale >= 0.0 {
+        Ok(time_scale)
+    } else {
+        Err(invalid_request(format!(
+            "time_scale must be a finite number >= 0, not {time_scale}"
+        )))
+    }
+}
+
+fn check_seconds(name: &str, seconds: f64) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(seconds).map_err(|_| {
+        invalid_request(format!(
+            "{name} must be a number of seconds >= 0, not {seconds}"
+        ))
+    })
+}
+
+#[pymethods]
+impl PyEmulator {
+    #[new]
+    #[pyo3(signature = (seed = 0, time_scale = 1.0, start = None, port = 0, early_close = None))]
+    fn new(
+        py: Python<'_>,
+        seed: u64,
+        time_scale: f64,
+        start: Option<DateTime<Utc>>,
+        port: u16,
+        early_close: Option<Vec<NaiveDate>>,
+    ) -> PyResult<Self> {
+        let config = EmulatorConfig {
+            seed,
+            time_scale: check_scale(time_scale)?,
+            start,
+            early_close: match early_close {
+                Some(days) => EarlyClose::Days(days.into_iter().collect::<BTreeSet<_>>()),
+                None => EarlyClose::ChristmasAndNewYearsEve,
+            },
+            bind: SocketAddr::from(([127, 0, 0, 1], port)),
+        };
+        let server = block_on(py, Emulator::start(config)).map_err(|e| {
+            pyo3::exceptions::PyOSError::new_err(format!(
+                "cannot start the emulator on port {port}: {e}"
+            ))
+        })?;
+        Ok(PyEmulator {
+            state: server.shared_state(),
+            base_url: server.base_url(),
+            live_url: server.live_url(),
+            server: Mutex::new(Some(server)),
+        })
+    }
+
+    #[getter]
+    fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    #[getter]
+    fn live_url(&self) -> &str {
+        &self.live_url
+    }
+
+    /// The demo account's email and password.
+    #[getter]
+    fn credentials(&self) -> (&'static str, &'static str) {
+        (DEMO_EMAIL, DEMO_PASSWORD)
+    }
+
+    /// A fresh token for an account (default: the demo account).
+    #[pyo3(signature = (email = None))]
+    fn token(&self, email: Option<&str>) -> String {
+        let email = email.unwrap_or(DEMO_EMAIL);
+        self.state.accounts.issue(email, self.state.clock.now())
+    }
+
+    fn now(&self) -> DateTime<Utc> {
+        self.state.clock.now_utc()
+    }
+
+    fn set_time(&self, to: DateTime<Utc>) {
+        self.state.clock.set(to.timestamp_micros());
+    }
+
+    fn advance(&self, seconds: f64) -> PyResult<()> {
+        if !seconds.is_finite() {
+            return Err(invalid_request("seconds must be a finite number"));
+        }
+        self.state.clock.advance((seconds * 1e6) as i64);
+        Ok(())
+    }
+
+    #[getter]
+    fn time_scale(&self) -> f64 {
+        self.state.clock.scale()
+    }
+
+    fn set_time_scale(&self, time_scale: f64) -> PyResult<()> {
+        self.state.clock.set_scale(check_scale(time_scale)?);
+        Ok(())
+    }
+
+    #[pyo3(signature = (count = 1, status = 503, path = None, retry_after = None))]
+    fn fail_next(
+        &self,
+        count: u32,
+        status: u16,
+        path: Option<String>,
+        retry_after: Option<u32>,
+    ) -> PyResult<()> {
+        if !(100..=599).contains(&status) {
+            return Err(invalid_request(format!(
+                "status must be an HTTP status from 100 to 599, not {status}"
+            )));
+        }
+        if count == 0 {
+            return Err(invalid_request("count must be at least 1"));
+        }
+        self.state
+            .faults
+            .fail_next(count, status, path, retry_after);
+        Ok(())
+    }
+
+    #[pyo3(signature = (count = 1, path = None))]
+    fn reset_next(&self, count: u32, path: Option<String>) -> PyResult<()> {
+        if count == 0 {
+            return Err(invalid_request("count must be at least 1"));
+        }
+        self.state.faults.reset_next(count, path);
+        Ok(())
+    }
+
+    fn set_latency(&self, seconds: f64) -> PyResult<()> {
+        self.state
+            .faults
+            .set_latency(check_seconds("latency", seconds)?);
+        Ok(())
+    }
+
+    fn clear_faults(&self) {
+        self.state.faults.clear();
+    }
+
+    fn expire_tokens(&self) {
+        self.state.accounts.expire_all();
+    }
+
+    #[pyo3(signature = (email = None, quotation = None))]
+    fn revoke_licence(&self, email: Option<&str>, quotation: Option<&str>) -> PyResult<()> {
+        let email = email.unwrap_or(DEMO_EMAIL);
+        if !self.state.accounts.revoke(email, quotation) {
+            return Err(invalid_request(format!("no account {email:?}")));
+        }
+        Ok(())
+    }
+
+    #[pyo3(signature = (email = None))]
+    fn restore_licence(&self, email: Option<&str>) -> PyResult<()> {
+        let email = email.unwrap_or(DEMO_EMAIL);
+        if !self.state.accounts.restore(email) {
+            return Err(invalid_request(format!("no account {email:?}")));
+        }
+        Ok(())
+    }
+
+    #[getter]
+    fn running(&self) -> bool {
+        self.server.lock().expect("server lock").is_some()
+    }
+
+    /// Stops the server; open connections get up to 2 s to finish.
+    fn stop(&self, py: Python<'_>) {
+        let server = self.server.lock().expect("server lock").take();
+        if let Some(mut server) = server {
+            block_on(py, async move { server.stop().await });
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let state = if self.running() { "running" } else { "stopped" };
+        format!("EmulatorServer(base_url={:?}, {state})", self.base_url)
+    }
+}
