@@ -13,6 +13,7 @@ clock reads real time unless ``start`` and ``time_scale`` say otherwise.
 from __future__ import annotations
 
 import datetime as _dt
+
 from marketcurves import _core
 from marketcurves.exceptions import InvalidRequest
 
