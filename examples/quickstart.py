@@ -1,14 +1,18 @@
 """A tour of marketcurves.
 
 Run it with ``bash scripts/quickstart`` (see the README). It grows with the
-package: today it shows how tenor names are read and ordered, and how a
-response of the service becomes an Arrow table and a DataFrame.
+package: today it shows how tenor names are read and ordered, how a response
+of the service becomes an Arrow table, and the service emulator that runs in
+this process, queried over plain HTTP.
 """
 
 import json
 import random
+import urllib.parse
+import urllib.request
 
 import marketcurves as mc
+from marketcurves.testing import Emulator
 
 # The contracts of a curve, as the catalogue lists them (in no useful order).
 CONTRACTS = [
@@ -57,6 +61,41 @@ def show_table() -> None:
     print(table.select(["tenor", "tenor_kind", "date", "generated_on", "price"]).to_pandas())
 
 
+def get(emulator: Emulator, path: str, token: str, **params: str) -> bytes:
+    query = f"?{urllib.parse.urlencode(params)}" if params else ""
+    request = urllib.request.Request(
+        f"{emulator.base_url}{path}{query}", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.read()
+
+
+def show_emulator() -> None:
+    # A stopped clock on a Friday evening, after the London close.
+    with Emulator(seed=0, time_scale=0, start="2025-06-13T17:00:00Z") as emulator:
+        print(
+            f"\nThe emulator serves {emulator.base_url} (clock {emulator.now():%Y-%m-%d %H:%M} UTC)"
+        )
+        login = json.dumps(emulator.credentials).encode()
+        request = urllib.request.Request(
+            f"{emulator.base_url}/authenticate",
+            data=login,
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            token = json.load(response)["token"]
+        page = json.loads(get(emulator, "/catalogue", token, **{"filter[vertical]": "Jet"}))
+        curve = next(c for c in page["items"] if c["quotation"] == "Fob")
+        print(f"{curve['name']} ({curve['units']}), {len(curve['contracts'])} contracts")
+        tenor = next(t for t in curve["contracts"] if mc.Tenor.parse(t).kind == "month")
+        path = f"/historical/settlements/{curve['id']}/{urllib.parse.quote(tenor)}"
+        body = get(emulator, path, token, startDate="2025-06-02", endDate="2025-06-13")
+        table = mc._core.decode_table("settlements", body, curve["id"], tenor)
+        print(f"Two weeks of {tenor} settlements:")
+        print(table.select(["date", "generated_on", "price", "units"]).to_pandas())
+
+
 if __name__ == "__main__":
     show_tenors()
     show_table()
+    show_emulator()
