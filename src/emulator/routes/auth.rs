@@ -22,13 +22,16 @@ pub struct Login {
 
 pub async fn authenticate(
     State(state): State<Arc<AppState>>,
-    body: Result<Json<Login>, JsonRejection>,
+    body: Result<Json<Value>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Json(login) = body.map_err(|e| {
-        ApiError::bad_request(format!(
-            "body must be JSON {{\"email\", \"password\"}}: {e}"
-        ))
-    })?;
+    let expected = "body must be a JSON object {\"email\", \"password\"}";
+    let Json(body) = body.map_err(|e| ApiError::bad_request(format!("{expected}: {e}")))?;
+    // serde would also read a struct from an array; the interface's body is an object.
+    if !body.is_object() {
+        return Err(ApiError::bad_request(expected));
+    }
+    let login: Login = serde_json::from_value(body)
+        .map_err(|e| ApiError::bad_request(format!("{expected}: {e}")))?;
     let token = state
         .accounts
         .login(&login.email, &login.password, state.clock.now())

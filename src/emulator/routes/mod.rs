@@ -11,6 +11,7 @@ mod query;
 
 use std::sync::Arc;
 
+use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{middleware, Router};
 
@@ -52,6 +53,12 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .nest("/v2", v2)
         .fallback(|| async { ApiError::not_found("no such endpoint") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method not allowed on this endpoint",
+            )
+        })
         .layer(middleware::from_fn_with_state(
             Arc::clone(&state),
             faults::inject,
