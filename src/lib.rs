@@ -3,6 +3,7 @@
 //! The Rust core ([`domain`]) knows nothing of Python; the binding layer in
 //! `python/` is compiled only with the `python` feature, which maturin enables.
 
+pub mod client;
 pub mod domain;
 pub mod emulator;
 
@@ -17,6 +18,9 @@ mod _core {
 
     #[pymodule_export]
     use crate::python::emulator::PyEmulator;
+
+    #[pymodule_export]
+    use crate::python::client::PyRestClient;
 
     #[pymodule_export]
     use crate::python::tables::{decode_table, table_schema};

@@ -7,6 +7,8 @@
 
 from marketcurves import exceptions
 from marketcurves._core import Tenor, __version__
+from marketcurves.catalogue import Catalogue, Curve
+from marketcurves.client import Client
 from marketcurves.exceptions import (
     AccessDenied,
     AuthError,
@@ -19,11 +21,15 @@ from marketcurves.exceptions import (
     RateLimited,
     ServiceError,
 )
+from marketcurves.frames import forward_curve, to_pandas
 
 __all__ = [
     "AccessDenied",
     "AuthError",
     "BulkJobFailed",
+    "Catalogue",
+    "Client",
+    "Curve",
     "DecodeError",
     "InvalidRequest",
     "LiveFeedError",
@@ -34,4 +40,6 @@ __all__ = [
     "Tenor",
     "__version__",
     "exceptions",
+    "forward_curve",
+    "to_pandas",
 ]

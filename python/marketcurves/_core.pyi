@@ -1,11 +1,12 @@
 """The compiled core of marketcurves. Import from ``marketcurves``, not from here."""
 
 import datetime
+from collections.abc import Awaitable, Callable
 from typing import Literal, final
 
 import pyarrow
 
-__all__ = ["EmulatorServer", "Tenor", "__version__", "decode_table", "table_schema"]
+__all__ = ["EmulatorServer", "RestClient", "Tenor", "__version__", "decode_table", "table_schema"]
 
 __version__: str
 
@@ -139,3 +140,90 @@ class EmulatorServer:
     def restore_licence(self, email: str | None = None) -> None: ...
     def stop(self) -> None:
         """Stops the server; open connections get up to 2 s to finish."""
+
+_CurveRow = tuple[
+    str | None,
+    str | None,
+    str | None,
+    str | None,
+    dict[str, str] | None,
+    dict[str, str] | None,
+    list[str] | None,
+]
+_Progress = Callable[[int, int], object] | None
+
+@final
+class RestClient:
+    """The REST client. Use :class:`marketcurves.Client`, which checks the
+    arguments and reads the environment.
+
+    Blocking methods release the GIL and answer Ctrl-C within 0.1 s, cancelling
+    the requests in flight; ``progress`` is called with (done, total) requests.
+    """
+
+    def __new__(
+        cls,
+        base_url: str,
+        *,
+        token: str | None = None,
+        token_provider: Callable[[], str] | None = None,
+        email: str | None = None,
+        password: str | None = None,
+        max_concurrency: int = 16,
+        timeout: float = 30.0,
+        max_retries: int = 5,
+    ) -> RestClient: ...
+    def catalogue(
+        self,
+        vertical: str | None = None,
+        quotation: str | None = None,
+        region: str | None = None,
+        custom: list[tuple[str, str]] = ...,
+    ) -> list[_CurveRow]: ...
+    def catalogue_async(
+        self,
+        vertical: str | None = None,
+        quotation: str | None = None,
+        region: str | None = None,
+        custom: list[tuple[str, str]] = ...,
+    ) -> Awaitable[list[_CurveRow]]: ...
+    def last_settlement(self, curve_id: str, tenor: str | None = None) -> pyarrow.Table: ...
+    def last_settlement_async(
+        self, curve_id: str, tenor: str | None = None
+    ) -> Awaitable[pyarrow.Table]: ...
+    def last_assessments(self, curve_id: str, tenor: str | None = None) -> pyarrow.Table: ...
+    def last_assessments_async(
+        self, curve_id: str, tenor: str | None = None
+    ) -> Awaitable[pyarrow.Table]: ...
+    def intraday(self, curve_id: str, tenor: str, progress: _Progress = None) -> pyarrow.Table: ...
+    def intraday_async(self, curve_id: str, tenor: str) -> Awaitable[pyarrow.Table]: ...
+    def settlements(
+        self,
+        curve_id: str,
+        start: datetime.date,
+        end: datetime.date,
+        tenors: list[str] | None = None,
+        progress: _Progress = None,
+    ) -> pyarrow.Table: ...
+    def settlements_async(
+        self,
+        curve_id: str,
+        start: datetime.date,
+        end: datetime.date,
+        tenors: list[str] | None = None,
+    ) -> Awaitable[pyarrow.Table]: ...
+    def intraday_history(
+        self,
+        curve_id: str,
+        start: datetime.date,
+        end: datetime.date,
+        tenors: list[str] | None = None,
+        progress: _Progress = None,
+    ) -> pyarrow.Table: ...
+    def intraday_history_async(
+        self,
+        curve_id: str,
+        start: datetime.date,
+        end: datetime.date,
+        tenors: list[str] | None = None,
+    ) -> Awaitable[pyarrow.Table]: ...

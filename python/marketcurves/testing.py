@@ -13,9 +13,13 @@ clock reads real time unless ``start`` and ``time_scale`` say otherwise.
 from __future__ import annotations
 
 import datetime as _dt
+from typing import TYPE_CHECKING, Any
 
 from marketcurves import _core
 from marketcurves.exceptions import InvalidRequest
+
+if TYPE_CHECKING:
+    from marketcurves.client import Client
 
 __all__ = ["Emulator"]
 
@@ -99,6 +103,17 @@ class Emulator:
         """A fresh JWT (valid 12 hours on the emulator's clock) for an account,
         by default the demo account."""
         return self._server.token(email)
+
+    def client(self, **kwargs: Any) -> Client:
+        """A :class:`marketcurves.Client` of this emulator, logged in as the demo
+        account unless ``kwargs`` bring other credentials."""
+        from marketcurves.client import Client
+
+        kwargs.setdefault("base_url", self.base_url)
+        kwargs.setdefault("live_url", self.live_url)
+        if not {"token", "token_provider", "email", "password"} & kwargs.keys():
+            kwargs.update(self.credentials)
+        return Client(**kwargs)
 
     # The clock.
 

@@ -119,6 +119,19 @@ pub fn decode_price_rows(
     }
 }
 
+/// Rows of the `items` of a page already decoded (the paged endpoints).
+pub fn page_rows(
+    endpoint: PriceEndpoint,
+    items: Option<Vec<PriceRecord>>,
+    request: RequestContext<'_>,
+) -> Result<Vec<PriceRow>, DecodeError> {
+    let rows = RowMaker {
+        curve_id: Arc::from(request.curve_id),
+        endpoint: endpoint.describe(),
+    };
+    rows.prices(items, request.tenor)
+}
+
 /// Turns records into rows for one curve, naming fields as `<prefix><field>`.
 struct RowMaker<'a> {
     curve_id: Arc<str>,

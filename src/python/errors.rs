@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::client::ClientError;
 use crate::domain::decode::DecodeError;
 use crate::domain::tenor::TenorError;
 
@@ -35,4 +36,24 @@ pub fn decode_error(py: Python<'_>, error: &DecodeError) -> PyErr {
         Ok(PyErr::from_value(instance))
     };
     build().unwrap_or_else(|import_failure| import_failure)
+}
+
+pyo3::import_exception!(marketcurves.exceptions, AuthError);
+pyo3::import_exception!(marketcurves.exceptions, AccessDenied);
+pyo3::import_exception!(marketcurves.exceptions, NotFound);
+pyo3::import_exception!(marketcurves.exceptions, RateLimited);
+pyo3::import_exception!(marketcurves.exceptions, ServiceError);
+
+/// A client error as the exception of the design's tree.
+pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
+    let message = error.to_string();
+    match error {
+        ClientError::InvalidRequest(_) => InvalidRequest::new_err(message),
+        ClientError::Auth(_) => AuthError::new_err(message),
+        ClientError::AccessDenied { .. } => AccessDenied::new_err(message),
+        ClientError::NotFound { .. } => NotFound::new_err(message),
+        ClientError::RateLimited { .. } => RateLimited::new_err(message),
+        ClientError::Service { .. } | ClientError::Closed => ServiceError::new_err(message),
+        ClientError::Decode(decode) => decode_error(py, &decode),
+    }
 }

@@ -1,0 +1,248 @@
+"""The client of the market curve service: :class:`Client`."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from typing import TYPE_CHECKING, Any, Callable
+
+from marketcurves import _args, _core, _progress
+from marketcurves.catalogue import Catalogue, Curve
+from marketcurves.exceptions import InvalidRequest
+
+if TYPE_CHECKING:
+    import pyarrow
+
+
+def _env(name: str) -> str | None:
+    value = os.environ.get(name)
+    return value if value and value.strip() else None
+
+
+class Client:
+    """A client of the service's REST endpoints.
+
+    Args:
+        base_url: the REST base address, ending in ``/v2``; default
+            ``$MARKETCURVES_BASE_URL``.
+        live_url: the live feed base address; default ``$MARKETCURVES_LIVE_URL``.
+        token: a JWT; default ``$MARKETCURVES_TOKEN``. It cannot be renewed.
+        token_provider: a callable returning a fresh token, called when one
+            is needed and when the service refuses the current one.
+        email, password: a login for ``POST {base_url}/authenticate``; default
+            ``$MARKETCURVES_EMAIL`` and ``$MARKETCURVES_PASSWORD``.
+        max_concurrency: requests in flight at once.
+        timeout: seconds for one attempt of one request.
+        max_retries: retries of a request after connection errors, timeouts,
+            429 and 5xx, with exponential backoff.
+
+    Explicit arguments win over the environment; among credentials,
+    ``token_provider`` wins over ``token``, which wins over a login.
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        live_url: str | None = None,
+        token: str | None = None,
+        token_provider: Callable[[], str] | None = None,
+        email: str | None = None,
+        password: str | None = None,
+        max_concurrency: int = 16,
+        timeout: float = 30.0,
+        max_retries: int = 5,
+    ) -> None:
+        base = base_url if base_url is not None else _env("MARKETCURVES_BASE_URL")
+        if base is None:
+            raise InvalidRequest("base_url is required (or set MARKETCURVES_BASE_URL)")
+        self.base_url = _args.url(base, "base_url", ("http://", "https://"))
+        live = live_url if live_url is not None else _env("MARKETCURVES_LIVE_URL")
+        self.live_url = None if live is None else _args.url(live, "live_url", ("ws://", "wss://"))
+        credentials = self._credentials(token, token_provider, email, password)
+        self._auth = next(iter(credentials))
+        self._core = _core.RestClient(
+            self.base_url,
+            **credentials,
+            max_concurrency=_args.positive_int(max_concurrency, "max_concurrency"),
+            timeout=_args.seconds(timeout, "timeout"),
+            max_retries=_args.positive_int(max_retries, "max_retries", minimum=0),
+        )
+
+    @staticmethod
+    def _credentials(token: Any, token_provider: Any, email: Any, password: Any) -> dict[str, Any]:
+        if token_provider is not None:
+            if not callable(token_provider):
+                raise InvalidRequest("token_provider must be a callable returning a token")
+            return {"token_provider": token_provider}
+        if token is not None:
+            return {"token": _args.optional_text(token, "token")}
+        if email is not None or password is not None:
+            if email is None or password is None:
+                raise InvalidRequest("email and password go together: give both")
+            return {
+                "email": _args.optional_text(email, "email"),
+                "password": _args.optional_text(password, "password"),
+            }
+        if (env_token := _env("MARKETCURVES_TOKEN")) is not None:
+            return {"token": env_token}
+        env_email, env_password = _env("MARKETCURVES_EMAIL"), _env("MARKETCURVES_PASSWORD")
+        if env_email is not None and env_password is not None:
+            return {"email": env_email, "password": env_password}
+        raise InvalidRequest(
+            "no credentials: pass token=, token_provider= or email= and password= "
+            "(or set MARKETCURVES_TOKEN, or MARKETCURVES_EMAIL and MARKETCURVES_PASSWORD)"
+        )
+
+    def __repr__(self) -> str:
+        auth = {"token_provider": "token provider", "token": "fixed token", "email": "login"}
+        return f"Client(base_url={self.base_url!r}, auth={auth[self._auth]!r})"
+
+    # The catalogue.
+
+    @staticmethod
+    def _catalogue_args(
+        vertical: Any, quotation: Any, region: Any, filters: dict[str, Any]
+    ) -> dict[str, Any]:
+        custom = []
+        for key, value in filters.items():
+            custom.append((key, _args.optional_text(value, key)))
+        return {
+            "vertical": _args.optional_text(vertical, "vertical"),
+            "quotation": _args.optional_text(quotation, "quotation"),
+            "region": _args.optional_text(region, "region"),
+            "custom": custom,
+        }
+
+    def catalogue(
+        self,
+        vertical: str | None = None,
+        quotation: str | None = None,
+        region: str | None = None,
+        **filters: str,
+    ) -> Catalogue:
+        """Every curve quotation matching the filters, all pages.
+
+        ``vertical``, ``quotation`` and ``region`` take the interface's values
+        (any case; ``FUEL_OIL`` too); other keywords filter on custom keys
+        such as ``grade`` or ``loadPort``.
+        """
+        rows = self._core.catalogue(**self._catalogue_args(vertical, quotation, region, filters))
+        return Catalogue([Curve._from_core(row) for row in rows])
+
+    async def catalogue_async(
+        self,
+        vertical: str | None = None,
+        quotation: str | None = None,
+        region: str | None = None,
+        **filters: str,
+    ) -> Catalogue:
+        """The awaitable form of :meth:`catalogue`."""
+        args = self._catalogue_args(vertical, quotation, region, filters)
+        rows = await self._core.catalogue_async(**args)
+        return Catalogue([Curve._from_core(row) for row in rows])
+
+    # Current-day data.
+
+    def last_settlement(self, curve_id: str | Curve, tenor: str | None = None) -> pyarrow.Table:
+        """Today's London snapshot of one tenor, or of every tenor (``tenor=None``)."""
+        return self._core.last_settlement(_args.curve_id(curve_id), _args.optional_tenor(tenor))
+
+    async def last_settlement_async(
+        self, curve_id: str | Curve, tenor: str | None = None
+    ) -> pyarrow.Table:
+        """The awaitable form of :meth:`last_settlement`."""
+        args = (_args.curve_id(curve_id), _args.optional_tenor(tenor))
+        return await self._core.last_settlement_async(*args)
+
+    def last_assessments(self, curve_id: str | Curve, tenor: str | None = None) -> pyarrow.Table:
+        """Today's Singapore, London and New York assessments: one row per
+        tenor and published snapshot (column ``snapshot``)."""
+        return self._core.last_assessments(_args.curve_id(curve_id), _args.optional_tenor(tenor))
+
+    async def last_assessments_async(
+        self, curve_id: str | Curve, tenor: str | None = None
+    ) -> pyarrow.Table:
+        """The awaitable form of :meth:`last_assessments`."""
+        args = (_args.curve_id(curve_id), _args.optional_tenor(tenor))
+        return await self._core.last_assessments_async(*args)
+
+    def intraday(
+        self, curve_id: str | Curve, tenor: str, *, progress: bool = False
+    ) -> pyarrow.Table:
+        """Today's intraday values of one tenor, every page."""
+        bar = _progress.progress_bar(progress, "intraday")
+        try:
+            return self._core.intraday(_args.curve_id(curve_id), _args.tenor(tenor), bar)
+        finally:
+            _progress.close(bar)
+
+    async def intraday_async(self, curve_id: str | Curve, tenor: str) -> pyarrow.Table:
+        """The awaitable form of :meth:`intraday`."""
+        return await self._core.intraday_async(_args.curve_id(curve_id), _args.tenor(tenor))
+
+    # History.
+
+    def settlements(
+        self,
+        curve_id: str | Curve,
+        start: _dt.date | _dt.datetime | str,
+        end: _dt.date | _dt.datetime | str,
+        tenors: str | list[str] | None = None,
+        *,
+        progress: bool = False,
+    ) -> pyarrow.Table:
+        """End-of-day snapshots from ``start`` to ``end`` (inclusive UTC days).
+
+        ``tenors=None`` pulls every contract the catalogue lists for the curve;
+        one request per tenor, run concurrently.
+        """
+        first, last = _args.date_range(start, end)
+        args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
+        bar = _progress.progress_bar(progress, "settlements")
+        try:
+            return self._core.settlements(*args, bar)
+        finally:
+            _progress.close(bar)
+
+    async def settlements_async(
+        self,
+        curve_id: str | Curve,
+        start: _dt.date | _dt.datetime | str,
+        end: _dt.date | _dt.datetime | str,
+        tenors: str | list[str] | None = None,
+    ) -> pyarrow.Table:
+        """The awaitable form of :meth:`settlements`."""
+        first, last = _args.date_range(start, end)
+        args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
+        return await self._core.settlements_async(*args)
+
+    def intraday_history(
+        self,
+        curve_id: str | Curve,
+        start: _dt.date | _dt.datetime | str,
+        end: _dt.date | _dt.datetime | str,
+        tenors: str | list[str] | None = None,
+        *,
+        progress: bool = False,
+    ) -> pyarrow.Table:
+        """Intraday values from ``start`` to ``end`` (inclusive UTC days), split
+        into windows of at most 30 days, every page of each, run concurrently."""
+        first, last = _args.date_range(start, end)
+        args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
+        bar = _progress.progress_bar(progress, "intraday history")
+        try:
+            return self._core.intraday_history(*args, bar)
+        finally:
+            _progress.close(bar)
+
+    async def intraday_history_async(
+        self,
+        curve_id: str | Curve,
+        start: _dt.date | _dt.datetime | str,
+        end: _dt.date | _dt.datetime | str,
+        tenors: str | list[str] | None = None,
+    ) -> pyarrow.Table:
+        """The awaitable form of :meth:`intraday_history`."""
+        first, last = _args.date_range(start, end)
+        args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
+        return await self._core.intraday_history_async(*args)

@@ -1,0 +1,43 @@
+//! The errors of the REST client, one variant per exception of the design.
+//! Messages name the endpoint, the status and the attempts; never a token.
+
+use crate::domain::decode::DecodeError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// Bad input, found before anything was sent (or refused by the service with 400).
+    #[error("{0}")]
+    InvalidRequest(String),
+    #[error("{0}")]
+    Auth(String),
+    #[error("{endpoint}: access denied: {message}")]
+    AccessDenied { endpoint: String, message: String },
+    #[error("{endpoint}: not found: {message}")]
+    NotFound { endpoint: String, message: String },
+    #[error("{endpoint}: still rate limited (HTTP 429) after {attempts} attempts")]
+    RateLimited { endpoint: String, attempts: u32 },
+    #[error("{endpoint}: {message} after {attempts} attempts")]
+    Service {
+        endpoint: String,
+        status: Option<u16>,
+        attempts: u32,
+        message: String,
+    },
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    #[error("the client is closed")]
+    Closed,
+}
+
+/// The first words of an error body, enough to explain a refusal.
+pub fn body_message(body: &[u8]) -> String {
+    let text = serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_owned))
+        .unwrap_or_else(|| String::from_utf8_lossy(body).into_owned());
+    let text = text.trim();
+    match text.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}

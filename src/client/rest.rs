@@ -1,0 +1,387 @@
+//! The REST client: the catalogue, current-day and historical prices as Arrow
+//! record batches, with windows, pages and tenors fetched concurrently.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arrow_array::RecordBatch;
+use chrono::NaiveDate;
+use futures_util::stream::{self, StreamExt, TryStreamExt};
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use tokio::sync::Mutex;
+
+use super::error::ClientError;
+use super::http::{Http, HttpConfig};
+use super::paging::all_pages;
+use super::progress::Progress;
+use super::validate;
+use super::windows::{split, MAX_INTRADAY_DAYS};
+use crate::domain::arrow::{build_batch, TableKind};
+use crate::domain::decode::{decode_price_rows, page_rows, PriceEndpoint, RequestContext};
+use crate::domain::records::{CurveQuotation, PriceRecord};
+use crate::domain::rows::PriceRow;
+use crate::domain::tenor::{Tenor, TenorKind};
+
+/// Characters left as they are in a path segment (RFC 3986 unreserved).
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+/// How long a fetched catalogue serves tenor look-ups.
+const CATALOGUE_TTL: Duration = Duration::from_secs(600);
+
+fn segment(text: &str) -> String {
+    utf8_percent_encode(text, SEGMENT).to_string()
+}
+
+/// The catalogue filters: the interface's three and any custom key.
+#[derive(Clone, Debug, Default)]
+pub struct CatalogueQuery {
+    pub vertical: Option<String>,
+    pub quotation: Option<String>,
+    pub region: Option<String>,
+    pub custom: Vec<(String, String)>,
+}
+
+pub struct RestClient {
+    http: Http,
+    concurrency: usize,
+    catalogue: Mutex<Option<(Instant, Arc<Vec<CurveQuotation>>)>>,
+}
+
+impl RestClient {
+    pub fn new(config: HttpConfig) -> Result<RestClient, ClientError> {
+        if config.max_concurrency == 0 {
+            return Err(ClientError::InvalidRequest(
+                "max_concurrency must be at least 1".into(),
+            ));
+        }
+        Ok(RestClient {
+            concurrency: config.max_concurrency,
+            http: Http::new(config)?,
+            catalogue: Mutex::new(None),
+        })
+    }
+
+    /// Every curve quotation matching the filters, all pages.
+    pub async fn catalogue(
+        &self,
+        query: &CatalogueQuery,
+    ) -> Result<Vec<CurveQuotation>, ClientError> {
+        let vertical = query
+            .vertical
+            .as_deref()
+            .map(validate::vertical)
+            .transpose()?;
+        let mut params: Vec<(&str, String)> = Vec::new();
+        if let Some(v) = vertical {
+            params.push(("filter[vertical]", v.name.to_owned()));
+        }
+        if let Some(q) = &query.quotation {
+            let q = validate::vocabulary_value("quotation", q, vertical, |v| v.quotations)?;
+            params.push(("filter[quotation]", q.to_owned()));
+        }
+        if let Some(r) = &query.region {
+            let r = validate::vocabulary_value("region", r, vertical, |v| v.regions)?;
+            params.push(("filter[region]", r.to_owned()));
+        }
+        let custom: Vec<(String, String)> = query
+            .custom
+            .iter()
+            .map(|(k, v)| (format!("filter[{k}]"), v.clone()))
+            .collect();
+        params.extend(custom.iter().map(|(k, v)| (k.as_str(), v.clone())));
+        let progress = Progress::default();
+        all_pages(
+            &self.http,
+            "GET /catalogue",
+            "/catalogue",
+            &params,
+            self.concurrency,
+            &progress,
+        )
+        .await
+    }
+
+    /// The whole catalogue, fetched at most every ten minutes.
+    async fn known_curves(&self) -> Result<Arc<Vec<CurveQuotation>>, ClientError> {
+        let mut cached = self.catalogue.lock().await;
+        if let Some((at, curves)) = cached.as_ref() {
+            if at.elapsed() < CATALOGUE_TTL {
+                return Ok(Arc::clone(curves));
+            }
+        }
+        let curves = Arc::new(self.catalogue(&CatalogueQuery::default()).await?);
+        *cached = Some((Instant::now(), Arc::clone(&curves)));
+        Ok(curves)
+    }
+
+    /// The tenors to pull: the curve's contracts, or those asked for, checked
+    /// against the shapes the curve offers.
+    async fn tenors_of(
+        &self,
+        curve_id: &str,
+        tenors: Option<Vec<String>>,
+    ) -> Result<Vec<Tenor>, ClientError> {
+        let asked = tenors
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|n| validate::tenor(n))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        if asked.as_ref().is_some_and(Vec::is_empty) {
+            return Err(ClientError::InvalidRequest(
+                "tenors must name at least one tenor, or be None for all".into(),
+            ));
+        }
+        let curves = self.known_curves().await?;
+        let curve = curves
+            .iter()
+            .find(|c| c.id.as_deref() == Some(curve_id))
+            .ok_or_else(|| ClientError::NotFound {
+                endpoint: "GET /catalogue".into(),
+                message: format!("no curve {curve_id:?} in the catalogue"),
+            })?;
+        let contracts: Vec<Tenor> = curve
+            .contracts
+            .iter()
+            .flatten()
+            .map(|c| Tenor::parse_lenient(c))
+            .collect();
+        let Some(asked) = asked else {
+            return Ok(contracts);
+        };
+        let kinds: HashSet<TenorKind> = contracts.iter().map(Tenor::kind).collect();
+        for tenor in &asked {
+            if !kinds.contains(&tenor.kind()) && !contracts.contains(tenor) {
+                let listed: Vec<&str> = contracts.iter().map(Tenor::name).collect();
+                return Err(ClientError::InvalidRequest(format!(
+                    "tenor {:?} is not a tenor of curve {curve_id} (its contracts: {})",
+                    tenor.name(),
+                    listed.join(", ")
+                )));
+            }
+        }
+        Ok(asked)
+    }
+
+    async fn get_rows(
+        &self,
+        endpoint: PriceEndpoint,
+        curve_id: &str,
+        tenor: Option<&str>,
+        query: &[(&str, String)],
+    ) -> Result<Vec<PriceRow>, ClientError> {
+        let path = price_path(endpoint, curve_id, tenor);
+        let body = self.http.get(endpoint.describe(), &path, query).await?;
+        let request = RequestContext { curve_id, tenor };
+        Ok(decode_price_rows(endpoint, &body, request)?)
+    }
+
+    async fn paged_rows(
+        &self,
+        endpoint: PriceEndpoint,
+        curve_id: &str,
+        tenor: &str,
+        query: &[(&str, String)],
+        progress: &Progress,
+    ) -> Result<Vec<PriceRow>, ClientError> {
+        let path = price_path(endpoint, curve_id, Some(tenor));
+        let items: Vec<PriceRecord> = all_pages(
+            &self.http,
+            endpoint.describe(),
+            &path,
+            query,
+            self.concurrency,
+            progress,
+        )
+        .await?;
+        let request = RequestContext {
+            curve_id,
+            tenor: Some(tenor),
+        };
+        Ok(page_rows(endpoint, Some(items), request)?)
+    }
+
+    /// Today's London snapshot: of one tenor, or of every tenor.
+    pub async fn last_settlement(
+        &self,
+        curve_id: &str,
+        tenor: Option<&str>,
+    ) -> Result<RecordBatch, ClientError> {
+        let curve_id = validate::curve_id(curve_id)?;
+        let tenor = tenor.map(validate::tenor).transpose()?;
+        let endpoint = match tenor {
+            Some(_) => PriceEndpoint::LastSettlement,
+            None => PriceEndpoint::LastSettlementAll,
+        };
+        let rows = self
+            .get_rows(endpoint, &curve_id, tenor.as_ref().map(Tenor::name), &[])
+            .await?;
+        batch(TableKind::Prices, rows)
+    }
+
+    /// Today's assessments, one row per tenor and snapshot.
+    pub async fn last_assessments(
+        &self,
+        curve_id: &str,
+        tenor: Option<&str>,
+    ) -> Result<RecordBatch, ClientError> {
+        let curve_id = validate::curve_id(curve_id)?;
+        let tenor = tenor.map(validate::tenor).transpose()?;
+        let endpoint = match tenor {
+            Some(_) => PriceEndpoint::LastAssessments,
+            None => PriceEndpoint::LastAssessmentsAll,
+        };
+        let rows = self
+            .get_rows(endpoint, &curve_id, tenor.as_ref().map(Tenor::name), &[])
+            .await?;
+        batch(TableKind::Assessments, rows)
+    }
+
+    /// Today's intraday values of one tenor, every page.
+    pub async fn intraday(
+        &self,
+        curve_id: &str,
+        tenor: &str,
+        progress: &Progress,
+    ) -> Result<RecordBatch, ClientError> {
+        let curve_id = validate::curve_id(curve_id)?;
+        let tenor = validate::tenor(tenor)?;
+        let rows = self
+            .paged_rows(
+                PriceEndpoint::OngoingIntraday,
+                &curve_id,
+                tenor.name(),
+                &[],
+                progress,
+            )
+            .await?;
+        batch(TableKind::Prices, rows)
+    }
+
+    /// End-of-day snapshots from `start` to `end`, one request per tenor.
+    pub async fn settlements(
+        &self,
+        curve_id: &str,
+        start: NaiveDate,
+        end: NaiveDate,
+        tenors: Option<Vec<String>>,
+        progress: &Progress,
+    ) -> Result<RecordBatch, ClientError> {
+        let curve_id = validate::curve_id(curve_id)?;
+        validate::date_range(start, end)?;
+        let tenors = self.tenors_of(&curve_id, tenors).await?;
+        let query = [
+            ("startDate", start.to_string()),
+            ("endDate", end.to_string()),
+        ];
+        progress.plan(tenors.len() as u64);
+        let (curve_id, query) = (&curve_id, &query);
+        let per_tenor: Vec<Vec<PriceRow>> = stream::iter(tenors)
+            .map(|tenor: Tenor| async move {
+                let endpoint = PriceEndpoint::HistoricalSettlements;
+                let rows = self
+                    .get_rows(endpoint, curve_id, Some(tenor.name()), query)
+                    .await;
+                progress.finish(1);
+                rows
+            })
+            .buffer_unordered(self.concurrency)
+            .try_collect()
+            .await?;
+        batch(
+            TableKind::Settlements,
+            per_tenor.into_iter().flatten().collect(),
+        )
+    }
+
+    /// Intraday values from `start` to `end`: windows of at most 30 days,
+    /// every page of each, for every tenor, all concurrently.
+    pub async fn intraday_history(
+        &self,
+        curve_id: &str,
+        start: NaiveDate,
+        end: NaiveDate,
+        tenors: Option<Vec<String>>,
+        progress: &Progress,
+    ) -> Result<RecordBatch, ClientError> {
+        let curve_id = validate::curve_id(curve_id)?;
+        validate::date_range(start, end)?;
+        let tenors = self.tenors_of(&curve_id, tenors).await?;
+        let windows = split(start, end, MAX_INTRADAY_DAYS);
+        let jobs: Vec<(Tenor, NaiveDate, NaiveDate)> = tenors
+            .iter()
+            .flat_map(|t| {
+                windows
+                    .iter()
+                    .map(move |&(first, last)| (t.clone(), first, last))
+            })
+            .collect();
+        let curve_id = &curve_id;
+        let per_job: Vec<Vec<PriceRow>> = stream::iter(jobs)
+            .map(
+                |(tenor, first, last): (Tenor, NaiveDate, NaiveDate)| async move {
+                    let query = [
+                        ("startDate", first.to_string()),
+                        ("endDate", last.to_string()),
+                    ];
+                    let endpoint = PriceEndpoint::HistoricalIntraday;
+                    self.paged_rows(endpoint, curve_id, tenor.name(), &query, progress)
+                        .await
+                },
+            )
+            .buffer_unordered(self.concurrency)
+            .try_collect()
+            .await?;
+        batch(TableKind::Prices, per_job.into_iter().flatten().collect())
+    }
+}
+
+fn price_path(endpoint: PriceEndpoint, curve_id: &str, tenor: Option<&str>) -> String {
+    let base = match endpoint {
+        PriceEndpoint::LastSettlement | PriceEndpoint::LastSettlementAll => {
+            "/ongoing/last-settlement"
+        }
+        PriceEndpoint::LastAssessments | PriceEndpoint::LastAssessmentsAll => {
+            "/ongoing/last-assessments"
+        }
+        PriceEndpoint::OngoingIntraday => "/ongoing/intraday",
+        PriceEndpoint::HistoricalSettlements => "/historical/settlements",
+        PriceEndpoint::HistoricalIntraday => "/historical/intraday",
+    };
+    match tenor {
+        Some(tenor) => format!("{base}/{}/{}", segment(curve_id), segment(tenor)),
+        None => format!("{base}/{}", segment(curve_id)),
+    }
+}
+
+fn batch(kind: TableKind, rows: Vec<PriceRow>) -> Result<RecordBatch, ClientError> {
+    build_batch(kind, rows)
+        .map_err(|e| ClientError::InvalidRequest(format!("cannot build the table: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tenors_and_ids_are_encoded_as_one_path_segment() {
+        let path = price_path(
+            PriceEndpoint::HistoricalSettlements,
+            "abc-1",
+            Some("26-EOM Feb 24"),
+        );
+        assert_eq!(path, "/historical/settlements/abc-1/26-EOM%20Feb%2024");
+        let odd = price_path(PriceEndpoint::LastSettlement, "a/b?c", Some("x+y"));
+        assert_eq!(odd, "/ongoing/last-settlement/a%2Fb%3Fc/x%2By");
+        assert_eq!(
+            price_path(PriceEndpoint::LastAssessmentsAll, "id", None),
+            "/ongoing/last-assessments/id"
+        );
+    }
+}

@@ -1,0 +1,35 @@
+//! A string that is never shown: tokens and passwords.
+
+use std::fmt;
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Secret {
+        Secret(value.into())
+    }
+
+    /// The value itself, for the one place that sends it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_hides_the_value() {
+        let secret = Secret::new("eyJhbGciOi.secret.sig");
+        assert_eq!(format!("{secret:?}"), "Secret(***)");
+        assert_eq!(secret.expose(), "eyJhbGciOi.secret.sig");
+    }
+}

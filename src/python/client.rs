@@ -1,0 +1,368 @@
+//! `marketcurves._core.RestClient`: the REST client with blocking and
+//! awaitable methods over the same Rust futures. `marketcurves.Client`
+//! resolves arguments and environment, then calls it.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arrow_array::RecordBatch;
+use chrono::NaiveDate;
+use pyo3::prelude::*;
+use pyo3_arrow::PyTable;
+
+use super::errors::{client_error, invalid_request};
+use super::runtime::wait_interruptibly;
+use crate::client::{
+    CatalogueQuery, ClientError, Credentials, HttpConfig, Progress, RestClient, Secret,
+    TokenProvider,
+};
+use crate::domain::records::CurveQuotation;
+
+/// A Python callable returning a token.
+struct PyTokenProvider(Py<PyAny>);
+
+impl TokenProvider for PyTokenProvider {
+    fn token(&self) -> Result<String, String> {
+        Python::attach(|py| {
+            let value = self.0.call0(py).map_err(|e| {
+                format!(
+                    "it raised {}",
+                    e.get_type(py)
+                        .name()
+                        .map_or("an exception".into(), |n| n.to_string())
+                )
+            })?;
+            value.extract::<String>(py).map_err(|_| {
+                let kind = value
+                    .bind(py)
+                    .get_type()
+                    .name()
+                    .map_or("?".into(), |n| n.to_string());
+                format!("it must return a str, not {kind}")
+            })
+        })
+    }
+}
+
+type CurveTuple = (
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<BTreeMap<String, String>>,
+    Option<BTreeMap<String, String>>,
+    Option<Vec<String>>,
+);
+
+fn curve_tuple(c: CurveQuotation) -> CurveTuple {
+    (
+        c.id,
+        c.name,
+        c.quotation,
+        c.units,
+        c.filters,
+        c.properties,
+        c.contracts,
+    )
+}
+
+fn to_pyarrow(py: Python<'_>, batch: RecordBatch) -> PyResult<Py<PyAny>> {
+    let schema = batch.schema();
+    Ok(PyTable::try_new(vec![batch], schema)?
+        .into_pyarrow(py)?
+        .unbind())
+}
+
+#[pyclass(frozen, name = "RestClient", module = "marketcurves._core")]
+pub struct PyRestClient {
+    inner: Arc<RestClient>,
+}
+
+/// Runs a table-producing call to the end, showing progress through `progress(done, total)`.
+fn blocking_table<F>(
+    py: Python<'_>,
+    progress: Option<Py<PyAny>>,
+    counts: Arc<Progress>,
+    call: F,
+) -> PyResult<Py<PyAny>>
+where
+    F: Future<Output = Result<RecordBatch, ClientError>> + Send + 'static,
+{
+    let report = |py: Python<'_>| -> PyResult<()> {
+        if let Some(callback) = &progress {
+            let (done, total) = counts.read();
+            callback.call1(py, (done, total))?;
+        }
+        Ok(())
+    };
+    let batch = wait_interruptibly(py, call, report)?.map_err(|e| client_error(py, e))?;
+    to_pyarrow(py, batch)
+}
+
+/// The awaitable form of a table-producing call.
+fn awaitable_table<'py, F>(py: Python<'py>, call: F) -> PyResult<Bound<'py, PyAny>>
+where
+    F: Future<Output = Result<RecordBatch, ClientError>> + Send + 'static,
+{
+    pyo3_async_runtimes::tokio::future_into_py(py, async move {
+        let result = call.await;
+        Python::attach(|py| to_pyarrow(py, result.map_err(|e| client_error(py, e))?))
+    })
+}
+
+#[pymethods]
+impl PyRestClient {
+    #[new]
+    #[pyo3(signature = (base_url, *, token = None, token_provider = None, email = None, password = None, max_concurrency = 16, timeout = 30.0, max_retries = 5))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        base_url: String,
+        token: Option<String>,
+        token_provider: Option<Py<PyAny>>,
+        email: Option<String>,
+        password: Option<String>,
+        max_concurrency: usize,
+        timeout: f64,
+        max_retries: u32,
+    ) -> PyResult<Self> {
+        let credentials = match (token, token_provider, email, password) {
+            (Some(token), None, None, None) => Credentials::Token(Secret::new(token)),
+            (None, Some(provider), None, None) => {
+                Credentials::Provider(Arc::new(PyTokenProvider(provider)))
+            }
+            (None, None, Some(email), Some(password)) => Credentials::Login {
+                email,
+                password: Secret::new(password),
+            },
+            _ => {
+                return Err(invalid_request(
+                    "give exactly one of token, token_provider, or email with password",
+                ))
+            }
+        };
+        let timeout = Duration::try_from_secs_f64(timeout)
+            .ok()
+            .filter(|t| !t.is_zero())
+            .ok_or_else(|| {
+                invalid_request(format!(
+                    "timeout must be a number of seconds > 0, not {timeout}"
+                ))
+            })?;
+        let config = HttpConfig {
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            credentials,
+            max_concurrency,
+            timeout,
+            max_retries,
+        };
+        let inner =
+            RestClient::new(config).map_err(|e| Python::attach(|py| client_error(py, e)))?;
+        Ok(PyRestClient {
+            inner: Arc::new(inner),
+        })
+    }
+
+    #[pyo3(signature = (vertical = None, quotation = None, region = None, custom = Vec::new()))]
+    fn catalogue(
+        &self,
+        py: Python<'_>,
+        vertical: Option<String>,
+        quotation: Option<String>,
+        region: Option<String>,
+        custom: Vec<(String, String)>,
+    ) -> PyResult<Vec<CurveTuple>> {
+        let query = CatalogueQuery {
+            vertical,
+            quotation,
+            region,
+            custom,
+        };
+        let inner = Arc::clone(&self.inner);
+        let curves =
+            wait_interruptibly(py, async move { inner.catalogue(&query).await }, |_| Ok(()))?
+                .map_err(|e| client_error(py, e))?;
+        Ok(curves.into_iter().map(curve_tuple).collect())
+    }
+
+    #[pyo3(signature = (vertical = None, quotation = None, region = None, custom = Vec::new()))]
+    fn catalogue_async<'py>(
+        &self,
+        py: Python<'py>,
+        vertical: Option<String>,
+        quotation: Option<String>,
+        region: Option<String>,
+        custom: Vec<(String, String)>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let query = CatalogueQuery {
+            vertical,
+            quotation,
+            region,
+            custom,
+        };
+        let inner = Arc::clone(&self.inner);
+        pyo3_async_runtimes::tokio::future_into_py(py, async move {
+            let curves = inner.catalogue(&query).await;
+            Python::attach(|py| {
+                let curves = curves.map_err(|e| client_error(py, e))?;
+                Ok(curves.into_iter().map(curve_tuple).collect::<Vec<_>>())
+            })
+        })
+    }
+
+    #[pyo3(signature = (curve_id, tenor = None))]
+    fn last_settlement(
+        &self,
+        py: Python<'_>,
+        curve_id: String,
+        tenor: Option<String>,
+    ) -> PyResult<Py<PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        let call = async move { inner.last_settlement(&curve_id, tenor.as_deref()).await };
+        blocking_table(py, None, Arc::default(), call)
+    }
+
+    #[pyo3(signature = (curve_id, tenor = None))]
+    fn last_settlement_async<'py>(
+        &self,
+        py: Python<'py>,
+        curve_id: String,
+        tenor: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        awaitable_table(py, async move {
+            inner.last_settlement(&curve_id, tenor.as_deref()).await
+        })
+    }
+
+    #[pyo3(signature = (curve_id, tenor = None))]
+    fn last_assessments(
+        &self,
+        py: Python<'_>,
+        curve_id: String,
+        tenor: Option<String>,
+    ) -> PyResult<Py<PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        let call = async move { inner.last_assessments(&curve_id, tenor.as_deref()).await };
+        blocking_table(py, None, Arc::default(), call)
+    }
+
+    #[pyo3(signature = (curve_id, tenor = None))]
+    fn last_assessments_async<'py>(
+        &self,
+        py: Python<'py>,
+        curve_id: String,
+        tenor: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        awaitable_table(py, async move {
+            inner.last_assessments(&curve_id, tenor.as_deref()).await
+        })
+    }
+
+    #[pyo3(signature = (curve_id, tenor, progress = None))]
+    fn intraday(
+        &self,
+        py: Python<'_>,
+        curve_id: String,
+        tenor: String,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        let counts = Arc::new(Progress::default());
+        let shared = Arc::clone(&counts);
+        let call = async move { inner.intraday(&curve_id, &tenor, &shared).await };
+        blocking_table(py, progress, counts, call)
+    }
+
+    fn intraday_async<'py>(
+        &self,
+        py: Python<'py>,
+        curve_id: String,
+        tenor: String,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        awaitable_table(py, async move {
+            inner
+                .intraday(&curve_id, &tenor, &Progress::default())
+                .await
+        })
+    }
+
+    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None))]
+    fn settlements(
+        &self,
+        py: Python<'_>,
+        curve_id: String,
+        start: NaiveDate,
+        end: NaiveDate,
+        tenors: Option<Vec<String>>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        let counts = Arc::new(Progress::default());
+        let shared = Arc::clone(&counts);
+        let call = async move {
+            inner
+                .settlements(&curve_id, start, end, tenors, &shared)
+                .await
+        };
+        blocking_table(py, progress, counts, call)
+    }
+
+    #[pyo3(signature = (curve_id, start, end, tenors = None))]
+    fn settlements_async<'py>(
+        &self,
+        py: Python<'py>,
+        curve_id: String,
+        start: NaiveDate,
+        end: NaiveDate,
+        tenors: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        awaitable_table(py, async move {
+            inner
+                .settlements(&curve_id, start, end, tenors, &Progress::default())
+                .await
+        })
+    }
+
+    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None))]
+    fn intraday_history(
+        &self,
+        py: Python<'_>,
+        curve_id: String,
+        start: NaiveDate,
+        end: NaiveDate,
+        tenors: Option<Vec<String>>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        let counts = Arc::new(Progress::default());
+        let shared = Arc::clone(&counts);
+        let call = async move {
+            inner
+                .intraday_history(&curve_id, start, end, tenors, &shared)
+                .await
+        };
+        blocking_table(py, progress, counts, call)
+    }
+
+    #[pyo3(signature = (curve_id, start, end, tenors = None))]
+    fn intraday_history_async<'py>(
+        &self,
+        py: Python<'py>,
+        curve_id: String,
+        start: NaiveDate,
+        end: NaiveDate,
+        tenors: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let inner = Arc::clone(&self.inner);
+        awaitable_table(py, async move {
+            inner
+                .intraday_history(&curve_id, start, end, tenors, &Progress::default())
+                .await
+        })
+    }
+}
