@@ -1,101 +1,112 @@
 """A tour of marketcurves.
 
-Run it with ``bash scripts/quickstart`` (see the README). It grows with the
-package: today it shows how tenor names are read and ordered, how a response
-of the service becomes an Arrow table, and the service emulator that runs in
-this process, queried over plain HTTP.
+Run it with ``bash scripts/quickstart`` (see the README). With
+``MARKETCURVES_BASE_URL`` and a token (``MARKETCURVES_TOKEN``, or
+``MARKETCURVES_EMAIL`` and ``MARKETCURVES_PASSWORD``) set it talks to the
+service; otherwise to the emulator that ships with the package, started here
+in-process.
 """
 
-import json
-import random
-import urllib.parse
-import urllib.request
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
-# The contracts of a curve, as the catalogue lists them (in no useful order).
-CONTRACTS = [
-    "Q1 26", "Dec 25", "C 01", "1-5 Dec 25", "26-EOM Nov 25", "Jan 26", "C 00",
-    "6-10 Dec 25", "Feb 26", "26-EOM Feb 28", "Q2 26",
-]  # fmt: skip
-
-# A day of `/historical/settlements/<curve_id>/<tenor>`, newest first, with
-# fractional seconds of varying length, as the service writes them.
-SETTLEMENTS = [
-    {
-        "date": "2025-11-21",
-        "value": {
-            "generatedOn": "2025-11-21T16:30:00.123456",
-            "price": 742.25,
-            "units": "$/mt",
-            "tenor": "Jan 26",
-            "dependencies": [
-                {"id": "f-1", "name": "Freight AG-SING", "value": 18.5, "units": "$/mt", "tenorName": "Dec 25"}
-            ],
-            "metadata": [{"name": "monthName", "value": "January"}],
-        },
-    },
-    {"date": "2025-11-20", "value": {"generatedOn": "2025-11-20T16:30:00.5", "price": 739.0, "tenor": "Jan 26"}},
-    {"date": "2025-11-19", "value": {"generatedOn": "2025-11-19T16:30:00", "price": 741.75, "tenor": "Jan 26"}},
-]  # fmt: skip
+PLOT = "forward_curve.png"
 
 
-def show_tenors() -> None:
-    print(f"marketcurves {mc.__version__}\n")
-    shuffled = random.Random(7).sample(CONTRACTS, len(CONTRACTS))
-    print("Contracts in calendar order:")
-    for tenor in sorted(mc.Tenor.parse(name) for name in shuffled):
-        span = f"{tenor.start} .. {tenor.end}" if tenor.start else "-"
-        print(f"  {tenor.name:<14} {tenor.kind:<11} {span}")
-    try:
-        mc.Tenor.parse("Q5 25")
-    except mc.InvalidRequest as error:
-        print(f"\nA name that cannot exist is refused: {error}")
-
-
-def show_table() -> None:
-    body = json.dumps(SETTLEMENTS).encode()
-    table = mc._core.decode_table("settlements", body, "jet-fob-ag", "Jan 26")
-    print(f"\nSettlements as an Arrow table ({table.num_rows} rows, oldest first):")
-    print(table.select(["tenor", "tenor_kind", "date", "generated_on", "price"]).to_pandas())
-
-
-def get(emulator: Emulator, path: str, token: str, **params: str) -> bytes:
-    query = f"?{urllib.parse.urlencode(params)}" if params else ""
-    request = urllib.request.Request(
-        f"{emulator.base_url}{path}{query}", headers={"Authorization": f"Bearer {token}"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return response.read()
-
-
-def show_emulator() -> None:
-    # A stopped clock on a Friday evening, after the London close.
-    with Emulator(seed=0, time_scale=0, start="2025-06-13T17:00:00Z") as emulator:
+@contextlib.contextmanager
+def connect() -> Iterator[mc.Client]:
+    has_token = os.environ.get("MARKETCURVES_TOKEN") or os.environ.get("MARKETCURVES_PASSWORD")
+    if os.environ.get("MARKETCURVES_BASE_URL") and has_token:
+        print(f"Using the service at {os.environ['MARKETCURVES_BASE_URL']}")
+        yield mc.Client()
+        return
+    with Emulator(seed=0) as emulator:
         print(
-            f"\nThe emulator serves {emulator.base_url} (clock {emulator.now():%Y-%m-%d %H:%M} UTC)"
+            f"Using the emulator at {emulator.base_url} (clock {emulator.now():%Y-%m-%d %H:%M} UTC)"
         )
-        login = json.dumps(emulator.credentials).encode()
-        request = urllib.request.Request(
-            f"{emulator.base_url}/authenticate",
-            data=login,
-            headers={"Content-Type": "application/json"},
+        yield emulator.client()
+
+
+def timed(label: str, pull):  # type: ignore[no-untyped-def]
+    started = time.perf_counter()
+    result = pull()
+    print(f"{label}: {result.num_rows:,} rows in {time.perf_counter() - started:.2f} s")
+    return result
+
+
+def main() -> int:
+    print(f"marketcurves {mc.__version__}")
+    with connect() as client:
+        catalogue = client.catalogue()
+        per_vertical = Counter(curve.vertical for curve in catalogue)
+        print(f"\nThe catalogue has {len(catalogue)} curves:")
+        print("  " + ", ".join(f"{v} {n}" for v, n in sorted(per_vertical.items(), key=str)))
+
+        jet = client.catalogue(vertical="Jet", quotation="Fob")
+        curve = max(jet, key=lambda c: len(c.contracts))
+        print(f"\n{curve.name} ({curve.units}), {len(curve.contracts)} contracts:")
+        print("  " + ", ".join(t.name for t in curve.tenors[:12]) + ", …")
+
+        today = dt.datetime.now(dt.timezone.utc).date()
+        print()
+        year = timed(
+            "A year of settlements, every tenor",
+            lambda: client.settlements(curve, today - dt.timedelta(days=365), today),
         )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            token = json.load(response)["token"]
-        page = json.loads(get(emulator, "/catalogue", token, **{"filter[vertical]": "Jet"}))
-        curve = next(c for c in page["items"] if c["quotation"] == "Fob")
-        print(f"{curve['name']} ({curve['units']}), {len(curve['contracts'])} contracts")
-        tenor = next(t for t in curve["contracts"] if mc.Tenor.parse(t).kind == "month")
-        path = f"/historical/settlements/{curve['id']}/{urllib.parse.quote(tenor)}"
-        body = get(emulator, path, token, startDate="2025-06-02", endDate="2025-06-13")
-        table = mc._core.decode_table("settlements", body, curve["id"], tenor)
-        print(f"Two weeks of {tenor} settlements:")
-        print(table.select(["date", "generated_on", "price", "units"]).to_pandas())
+        front = next(t for t in curve.tenors if t.kind == "month")
+        intraday = timed(
+            f"90 days of intraday values of {front}",
+            lambda: client.intraday_history(
+                curve, today - dt.timedelta(days=90), today, [front.name]
+            ),
+        )
+
+        frame = mc.to_pandas(year)
+        print("\nSettlements per tenor (first rows):")
+        summary = frame.groupby("tenor", observed=True)["price"].agg(
+            ["count", "min", "max", "last"]
+        )
+        print(summary.head(8).round(2).to_string())
+        ticks = mc.to_pandas(intraday)
+        print(
+            f"\nIntraday {front}: {len(ticks):,} values from {ticks['generated_on'].min():%Y-%m-%d %H:%M}"
+            f" to {ticks['generated_on'].max():%Y-%m-%d %H:%M} UTC"
+        )
+
+        curve_today = mc.forward_curve(year)
+        print(f"\nForward curve on {curve_today.name}: {len(curve_today)} tenors")
+        print(curve_today.head(6).to_string())
+        save_plot(curve_today, f"{curve.name}, {curve_today.name}", curve.units or "")
+    return 0
+
+
+def save_plot(series, title: str, units: str) -> None:  # type: ignore[no-untyped-def]
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("\n(matplotlib is not installed: no plot)")
+        return
+    months = series[[mc.Tenor.parse(str(t), strict=False).kind == "month" for t in series.index]]
+    axes = months.plot(marker=".", figsize=(10, 4), title=title, rot=60)
+    axes.set_ylabel(units)
+    axes.set_xlabel("monthly tenor")
+    plt.tight_layout()
+    plt.savefig(PLOT, dpi=100)
+    print(f"\nSaved the forward curve to {PLOT}")
 
 
 if __name__ == "__main__":
-    show_tenors()
-    show_table()
-    show_emulator()
+    sys.exit(main())

@@ -28,6 +28,9 @@ mod _core {
     #[pymodule_init]
     fn init(module: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
         use pyo3::types::PyModuleMethods;
+        // Loggers are looked up once; levels are read at each record, so
+        // `logging.getLogger("marketcurves").setLevel(...)` takes effect at once.
+        let _ = pyo3_log::Logger::new(module.py(), pyo3_log::Caching::Loggers)?.install();
         module.add("__version__", env!("CARGO_PKG_VERSION"))
     }
 }

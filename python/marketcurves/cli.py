@@ -29,6 +29,38 @@ def _emulator(args: argparse.Namespace) -> int:
     return 0
 
 
+def _catalogue(args: argparse.Namespace) -> int:
+    from marketcurves import Client
+
+    curves = Client().catalogue(
+        vertical=args.vertical, quotation=args.quotation, region=args.region
+    )
+    for curve in curves:
+        print(f"{curve.id}  {curve.units:<6}  {curve.name}")
+    print(f"{len(curves)} curves", file=sys.stderr)
+    return 0
+
+
+def _history(args: argparse.Namespace) -> int:
+    from marketcurves import Client
+
+    client = Client()
+    pull = client.intraday_history if args.intraday else client.settlements
+    table = pull(args.curve_id, args.start, args.end, tenors=args.tenors, progress=True)
+    # Nested columns do not fit CSV; Parquet keeps them.
+    if args.output and args.output.endswith(".parquet"):
+        import pyarrow.parquet as pq
+
+        pq.write_table(table, args.output)
+    else:
+        import pyarrow.csv as pacsv
+
+        flat = table.drop_columns(["dependencies", "metadata"])
+        pacsv.write_csv(flat, args.output or sys.stdout.buffer)
+    print(f"{table.num_rows} rows", file=sys.stderr)
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="marketcurves", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -41,13 +73,37 @@ def _parser() -> argparse.ArgumentParser:
         "--time-scale", type=float, default=1.0, help="emulated seconds per second"
     )
     emulator.add_argument("--start", default=None, help="ISO date-time the clock starts at (UTC)")
+    emulator.add_argument("--latency-ms", type=float, default=0.0, help="delay of every response")
     emulator.set_defaults(run=_emulator)
+
+    catalogue = commands.add_parser(
+        "catalogue", help="list curves (credentials from the environment)"
+    )
+    catalogue.add_argument("--vertical")
+    catalogue.add_argument("--quotation")
+    catalogue.add_argument("--region")
+    catalogue.set_defaults(run=_catalogue)
+
+    history = commands.add_parser("history", help="pull history of a curve to CSV or Parquet")
+    history.add_argument("curve_id")
+    history.add_argument("start", help="first day, YYYY-MM-DD")
+    history.add_argument("end", help="last day, YYYY-MM-DD")
+    history.add_argument("--tenor", action="append", dest="tenors", help="repeat; default all")
+    history.add_argument("--intraday", action="store_true", help="intraday values, not settlements")
+    history.add_argument("--output", "-o", help="a .csv or .parquet file; default CSV to stdout")
+    history.set_defaults(run=_history)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from marketcurves.exceptions import MarketCurvesError
+
     args = _parser().parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except MarketCurvesError as error:
+        print(f"marketcurves: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -53,6 +53,7 @@ def forward_curve(
     latest = rows.groupby("tenor", observed=True)["price"].last()
     order = _calendar_order(latest.index.astype(str))
     curve = latest.reindex(order)
-    curve.index = pd.CategoricalIndex(order, categories=order, ordered=True, name="tenor")
+    # A plain index in calendar order: it survives filtering and plots as it reads.
+    curve.index = pd.Index(order, name="tenor")
     curve.name = f"{day}"
     return curve

@@ -114,6 +114,7 @@ impl Authenticator {
     }
 
     async fn fetch(&self) -> Result<Secret, ClientError> {
+        log::debug!(target: "marketcurves.auth", "fetching a token");
         match &self.credentials {
             Credentials::Token(token) => Ok(token.clone()),
             Credentials::Provider(provider) => {

@@ -115,7 +115,11 @@ impl Http {
             };
             let (outcome, failure) = match attempt {
                 Ok((status, _, body)) if (200..300).contains(&status) => return Ok(body),
-                Ok((401 | 403, _, _)) if !renewed && self.auth.can_renew() => {
+                Ok((status @ (401 | 403), _, _)) if !renewed && self.auth.can_renew() => {
+                    log::info!(
+                        target: "marketcurves.auth",
+                        "{endpoint}: token refused (HTTP {status}); fetching a new one"
+                    );
                     renewed = true;
                     self.auth.renew(&token).await?;
                     continue;
@@ -134,6 +138,14 @@ impl Http {
             };
             match self.policy.wait(retries, outcome, fastrand::f64()) {
                 Some(wait) => {
+                    log::warn!(
+                        target: "marketcurves.http",
+                        "{endpoint} {path}: {} ; retry {} of {} in {:.2} s",
+                        failure.1,
+                        retries + 1,
+                        self.policy.max_retries,
+                        wait.as_secs_f64()
+                    );
                     tokio::time::sleep(wait).await;
                     retries += 1;
                 }
@@ -175,6 +187,7 @@ impl Http {
             .await
             .map_err(describe)?;
         let status = response.status().as_u16();
+        log::debug!(target: "marketcurves.http", "GET {} -> {status}", response.url().path());
         let retry_after = response
             .headers()
             .get(RETRY_AFTER)

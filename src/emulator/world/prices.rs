@@ -76,7 +76,8 @@ pub fn price(seed: u64, curve: &Curve, tenor: &Tenor, at: Micros) -> f64 {
     // A small per-minute wobble, so consecutive ticks differ.
     let minute = (at / MICROS_PER_MINUTE) as u64;
     let noise = unit(combine(&[tenor_key, minute])) - 0.5;
-    let wave = 0.6 * slow + 0.3 * medium + 0.1 * fast + 0.04 * noise;
+    // Tenor-specific parts stay small, so a day's forward curve is smooth.
+    let wave = 0.65 * slow + 0.3 * medium + 0.015 * fast + 0.01 * noise;
     let value = profile.level + profile.slope * months_out(tenor, at) + profile.amplitude * wave;
     let scale = 10f64.powi(profile.decimals);
     (value * scale).round() / scale
