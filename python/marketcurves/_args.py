@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from marketcurves._core import Tenor
 from marketcurves.exceptions import InvalidRequest
@@ -89,9 +90,9 @@ def optional_text(value: Any, name: str) -> str | None:
     return value
 
 
-def positive_int(value: Any, name: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise InvalidRequest(f"{name} must be an int >= {minimum}, not {value!r}")
+def positive_int(value: Any, name: str, minimum: int = 1, maximum: int = 1_000) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise InvalidRequest(f"{name} must be an int from {minimum} to {maximum}, not {value!r}")
     return value
 
 
@@ -102,7 +103,11 @@ def seconds(value: Any, name: str) -> float:
 
 
 def url(value: Any, name: str, schemes: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or not value.startswith(schemes):
-        shown = " or ".join(f"{s}//" for s in schemes)
-        raise InvalidRequest(f"{name} must be a URL starting with {shown}, not {value!r}")
+    """An absolute URL with one of ``schemes`` (``"https"``) and a host."""
+    parts = urlsplit(value) if isinstance(value, str) else None
+    if parts is None or parts.scheme not in schemes or not parts.hostname:
+        shown = " or ".join(f"{s}://" for s in schemes)
+        raise InvalidRequest(
+            f"{name} must be a URL starting with {shown} and a host, not {value!r}"
+        )
     return value.rstrip("/")

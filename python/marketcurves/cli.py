@@ -14,6 +14,8 @@ def _emulator(args: argparse.Namespace) -> int:
     with Emulator(
         seed=args.seed, time_scale=args.time_scale, start=args.start, port=args.port
     ) as emulator:
+        if args.latency_ms:
+            emulator.set_latency(args.latency_ms / 1000)
         credentials = emulator.credentials
         print(f"marketcurves emulator (seed {args.seed}) at {emulator.now():%Y-%m-%d %H:%M:%S} UTC")
         print(f"  MARKETCURVES_BASE_URL={emulator.base_url}")

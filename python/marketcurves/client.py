@@ -55,9 +55,9 @@ class Client:
         base = base_url if base_url is not None else _env("MARKETCURVES_BASE_URL")
         if base is None:
             raise InvalidRequest("base_url is required (or set MARKETCURVES_BASE_URL)")
-        self.base_url = _args.url(base, "base_url", ("http://", "https://"))
+        self.base_url = _args.url(base, "base_url", ("http", "https"))
         live = live_url if live_url is not None else _env("MARKETCURVES_LIVE_URL")
-        self.live_url = None if live is None else _args.url(live, "live_url", ("ws://", "wss://"))
+        self.live_url = None if live is None else _args.url(live, "live_url", ("ws", "wss"))
         credentials = self._credentials(token, token_provider, email, password)
         self._auth = next(iter(credentials))
         self._core = _core.RestClient(
@@ -65,7 +65,7 @@ class Client:
             **credentials,
             max_concurrency=_args.positive_int(max_concurrency, "max_concurrency"),
             timeout=_args.seconds(timeout, "timeout"),
-            max_retries=_args.positive_int(max_retries, "max_retries", minimum=0),
+            max_retries=_args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
         )
 
     @staticmethod
@@ -103,9 +103,8 @@ class Client:
     def _catalogue_args(
         vertical: Any, quotation: Any, region: Any, filters: dict[str, Any]
     ) -> dict[str, Any]:
-        custom = []
-        for key, value in filters.items():
-            custom.append((key, _args.optional_text(value, key)))
+        # A filter given as None is no filter, as for vertical, quotation and region.
+        custom = [(k, _args.optional_text(v, k)) for k, v in filters.items() if v is not None]
         return {
             "vertical": _args.optional_text(vertical, "vertical"),
             "quotation": _args.optional_text(quotation, "quotation"),

@@ -6,7 +6,7 @@
 //! renewed.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -16,6 +16,7 @@ use tokio::sync::Mutex;
 
 use super::error::{body_message, ClientError};
 use super::secret::Secret;
+use super::send::Sender;
 
 /// A source of fresh tokens supplied by the caller (a Python callable, say).
 /// Blocking; it is called off the async threads.
@@ -32,45 +33,58 @@ pub enum Credentials {
 
 struct Cached {
     token: Secret,
-    /// Unix seconds at which to renew, if known.
-    renew_at: Option<i64>,
+    /// When to renew, if the token says how long it lives.
+    renew_at: Option<Instant>,
 }
 
 pub struct Authenticator {
     credentials: Credentials,
     cached: Mutex<Option<Cached>>,
-    http: reqwest::Client,
+    sender: Sender,
     login_url: String,
-    timeout: Duration,
 }
 
-/// The `exp` claim of a JWT, without checking the signature (the service does).
-pub fn jwt_expiry(token: &str) -> Option<i64> {
+/// The `iat` and `exp` claims of a JWT, without checking the signature (the service does).
+pub fn jwt_times(token: &str) -> Option<(Option<i64>, i64)> {
     let payload = token.split('.').nth(1)?;
     let bytes = URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).ok()?;
     let claims: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-    claims.get("exp")?.as_i64()
+    let iat = claims.get("iat").and_then(|v| v.as_i64());
+    Some((iat, claims.get("exp")?.as_i64()?))
 }
 
-fn renew_time(token: &str, now: i64) -> Option<i64> {
-    let exp = jwt_expiry(token)?;
-    let margin = ((exp - now) / 10).clamp(0, 60);
-    Some(exp - margin)
+/// How long a token fetched at Unix time `now` should be used: its lifetime
+/// (`exp - iat`, so a clock that differs from the service's does not matter)
+/// less a minute, or less a tenth of it if it is short. None when the token
+/// does not say, or already looks expired: then only a refusal renews it.
+fn usable_for(token: &str, now: i64) -> Option<Duration> {
+    let (iat, exp) = jwt_times(token)?;
+    let lifetime = match iat {
+        Some(iat) if exp > iat => exp - iat,
+        _ => exp - now,
+    };
+    if lifetime <= 0 {
+        return None;
+    }
+    let margin = (lifetime / 10).clamp(0, 60);
+    Some(Duration::from_secs((lifetime - margin) as u64))
+}
+
+fn cache(token: Secret) -> Cached {
+    let usable = usable_for(token.expose(), Utc::now().timestamp());
+    Cached {
+        renew_at: usable.map(|d| Instant::now() + d),
+        token,
+    }
 }
 
 impl Authenticator {
-    pub fn new(
-        credentials: Credentials,
-        http: reqwest::Client,
-        base_url: &str,
-        timeout: Duration,
-    ) -> Self {
+    pub fn new(credentials: Credentials, sender: Sender, base_url: &str) -> Self {
         Authenticator {
             credentials,
             cached: Mutex::new(None),
-            http,
+            sender,
             login_url: format!("{base_url}/authenticate"),
-            timeout,
         }
     }
 
@@ -82,16 +96,12 @@ impl Authenticator {
     /// The token to send now, fetched or renewed if needed.
     pub async fn current(&self) -> Result<Secret, ClientError> {
         let mut cached = self.cached.lock().await;
-        let now = Utc::now().timestamp();
+        let now = Instant::now();
         let fresh = cached
             .as_ref()
             .is_some_and(|c| !self.can_renew() || c.renew_at.is_none_or(|at| now < at));
         if !fresh {
-            let token = self.fetch().await?;
-            *cached = Some(Cached {
-                renew_at: renew_time(token.expose(), now),
-                token,
-            });
+            *cached = Some(cache(self.fetch().await?));
         }
         Ok(cached.as_ref().expect("just set").token.clone())
     }
@@ -105,11 +115,7 @@ impl Authenticator {
             }
         }
         let token = self.fetch().await?;
-        let now = Utc::now().timestamp();
-        *cached = Some(Cached {
-            renew_at: renew_time(token.expose(), now),
-            token: token.clone(),
-        });
+        *cached = Some(cache(token.clone()));
         Ok(token)
     }
 
@@ -136,52 +142,25 @@ impl Authenticator {
 
     async fn login(&self, email: &str, password: &Secret) -> Result<Secret, ClientError> {
         let endpoint = "POST /authenticate";
-        let body = json!({ "email": email, "password": password.expose() });
-        let mut last_error = String::new();
-        // A few quick tries: the auth endpoint is on the way to every request.
-        for attempt in 0..3u32 {
-            if attempt > 0 {
-                tokio::time::sleep(Duration::from_millis(200 << attempt)).await;
-            }
-            let response = self
-                .http
+        let body = json!({ "email": email, "password": password.expose() }).to_string();
+        let request = |client: &reqwest::Client| {
+            client
                 .post(&self.login_url)
                 .header(reqwest::header::CONTENT_TYPE, "application/json")
-                .body(body.to_string())
-                .timeout(self.timeout)
-                .send()
-                .await;
-            let response = match response {
-                Ok(r) => r,
-                Err(e) => {
-                    last_error = format!("cannot reach the auth endpoint: {}", e.without_url());
-                    continue;
-                }
-            };
-            let status = response.status().as_u16();
-            let bytes = response.bytes().await.unwrap_or_default();
-            match status {
-                200 => {
-                    let token = serde_json::from_slice::<serde_json::Value>(&bytes)
-                        .ok()
-                        .and_then(|v| v.get("token")?.as_str().map(str::to_owned))
-                        .ok_or_else(|| {
-                            ClientError::Auth(format!("{endpoint}: the answer has no \"token\""))
-                        })?;
-                    return Ok(Secret::new(token));
-                }
-                400 | 401 | 403 => {
-                    return Err(ClientError::Auth(format!(
-                        "{endpoint}: login refused (HTTP {status}): {}",
-                        body_message(&bytes)
-                    )))
-                }
-                _ => last_error = format!("HTTP {status}: {}", body_message(&bytes)),
-            }
+                .body(body.clone())
+        };
+        let answer = self.sender.send(endpoint, "/authenticate", request).await?;
+        if !(200..300).contains(&answer.status) {
+            return Err(ClientError::Auth(format!(
+                "{endpoint}: login refused (HTTP {}): {}",
+                answer.status,
+                body_message(&answer.body)
+            )));
         }
-        Err(ClientError::Auth(format!(
-            "{endpoint}: no token after 3 attempts: {last_error}"
-        )))
+        serde_json::from_slice::<serde_json::Value>(&answer.body)
+            .ok()
+            .and_then(|v| v.get("token")?.as_str().map(Secret::new))
+            .ok_or_else(|| ClientError::Auth(format!("{endpoint}: the answer has no \"token\"")))
     }
 }
 
@@ -189,24 +168,41 @@ impl Authenticator {
 mod tests {
     use super::*;
 
-    fn jwt(exp: i64) -> String {
-        let payload = URL_SAFE_NO_PAD.encode(format!(r#"{{"sub":"a","exp":{exp}}}"#));
-        format!("eyJhbGciOiJIUzI1NiJ9.{payload}.c2ln")
+    fn jwt(claims: &str) -> String {
+        format!(
+            "eyJhbGciOiJIUzI1NiJ9.{}.c2ln",
+            URL_SAFE_NO_PAD.encode(claims)
+        )
     }
 
     #[test]
-    fn reads_the_expiry_of_a_jwt() {
-        assert_eq!(jwt_expiry(&jwt(1_750_000_000)), Some(1_750_000_000));
-        assert_eq!(jwt_expiry("not-a-jwt"), None);
-        assert_eq!(jwt_expiry("a.!!!.c"), None);
+    fn reads_the_times_of_a_jwt() {
+        assert_eq!(jwt_times(&jwt(r#"{"iat":1,"exp":9}"#)), Some((Some(1), 9)));
+        assert_eq!(jwt_times(&jwt(r#"{"exp":9}"#)), Some((None, 9)));
+        assert_eq!(jwt_times("not-a-jwt"), None);
+        assert_eq!(jwt_times("a.!!!.c"), None);
     }
 
     #[test]
-    fn renews_a_minute_early_or_at_the_last_tenth_of_a_short_life() {
-        let now = 1_000_000;
-        assert_eq!(renew_time(&jwt(now + 43_200), now), Some(now + 43_200 - 60));
-        assert_eq!(renew_time(&jwt(now + 100), now), Some(now + 90));
-        assert_eq!(renew_time(&jwt(now - 5), now), Some(now - 5));
-        assert_eq!(renew_time("opaque", now), None);
+    fn a_token_is_used_for_its_lifetime_less_a_margin_whatever_the_clock() {
+        let twelve_hours = jwt(r#"{"iat":1000,"exp":44200}"#);
+        let expected = Some(Duration::from_secs(43_200 - 60));
+        // Issued by a service whose clock is a year behind or ahead of ours.
+        assert_eq!(usable_for(&twelve_hours, 1000), expected);
+        assert_eq!(usable_for(&twelve_hours, 1000 + 31_536_000), expected);
+        assert_eq!(
+            usable_for(&jwt(r#"{"iat":0,"exp":100}"#), 0),
+            Some(Duration::from_secs(90))
+        );
+    }
+
+    #[test]
+    fn without_iat_the_local_clock_decides_and_a_past_expiry_waits_for_a_refusal() {
+        assert_eq!(
+            usable_for(&jwt(r#"{"exp":1600}"#), 1000),
+            Some(Duration::from_secs(540))
+        );
+        assert_eq!(usable_for(&jwt(r#"{"exp":900}"#), 1000), None);
+        assert_eq!(usable_for("opaque", 1000), None);
     }
 }

@@ -5,14 +5,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use chrono::Utc;
-use reqwest::header::RETRY_AFTER;
 use reqwest::redirect;
 use tokio::sync::Semaphore;
 
 use super::auth::{Authenticator, Credentials};
 use super::error::{body_message, ClientError};
-use super::retry::{parse_retry_after, Outcome, RetryPolicy};
+use super::retry::RetryPolicy;
+use super::send::Sender;
 
 #[derive(Clone)]
 pub struct HttpConfig {
@@ -26,11 +25,9 @@ pub struct HttpConfig {
 }
 
 pub struct Http {
-    client: reqwest::Client,
+    sender: Sender,
     auth: Authenticator,
     limit: Arc<Semaphore>,
-    policy: RetryPolicy,
-    timeout: Duration,
     base_url: String,
 }
 
@@ -73,27 +70,26 @@ impl Http {
             .map_err(|e| {
                 ClientError::InvalidRequest(format!("cannot build the HTTP client: {e}"))
             })?;
-        let auth = Authenticator::new(
-            config.credentials,
-            client.clone(),
-            &config.base_url,
-            config.timeout,
-        );
-        Ok(Http {
+        let sender = Sender {
             client,
-            auth,
-            limit: Arc::new(Semaphore::new(config.max_concurrency)),
             policy: RetryPolicy {
                 max_retries: config.max_retries,
                 ..RetryPolicy::default()
             },
             timeout: config.timeout,
+        };
+        let auth = Authenticator::new(config.credentials, sender.clone(), &config.base_url);
+        Ok(Http {
+            sender,
+            auth,
+            limit: Arc::new(Semaphore::new(config.max_concurrency)),
             base_url: config.base_url,
         })
     }
 
     /// GETs `path` (relative to the base URL, already percent-encoded) and
-    /// returns the body of a 2xx answer. `endpoint` names it in errors.
+    /// returns the body of a 2xx answer. `endpoint` names it in errors. A
+    /// refused token is replaced once by a new one.
     pub async fn get(
         &self,
         endpoint: &str,
@@ -101,108 +97,40 @@ impl Http {
         query: &[(&str, String)],
     ) -> Result<Bytes, ClientError> {
         let url = format!("{}{path}{}", self.base_url, query_string(query));
-        let mut retries = 0;
         let mut renewed = false;
         loop {
             let token = self.auth.current().await?;
-            let attempt = {
+            let answer = {
                 let _permit = self
                     .limit
                     .acquire()
                     .await
                     .map_err(|_| ClientError::Closed)?;
-                self.attempt(&url, token.expose()).await
+                let request =
+                    |client: &reqwest::Client| client.get(&url).bearer_auth(token.expose());
+                self.sender.send(endpoint, path, request).await?
             };
-            let (outcome, failure) = match attempt {
-                Ok((status, _, body)) if (200..300).contains(&status) => return Ok(body),
-                Ok((status @ (401 | 403), _, _)) if !renewed && self.auth.can_renew() => {
+            match answer.status {
+                200..=299 => return Ok(answer.body),
+                status @ (401 | 403) if !renewed && self.auth.can_renew() => {
                     log::info!(
                         target: "marketcurves.auth",
                         "{endpoint}: token refused (HTTP {status}); fetching a new one"
                     );
                     renewed = true;
                     self.auth.renew(&token).await?;
-                    continue;
                 }
-                Ok((status, retry_after, body)) => {
-                    let message = body_message(&body);
-                    if let Some(error) = refusal(endpoint, status, &message) {
-                        return Err(error);
-                    }
-                    (
-                        Outcome::of_status(status, retry_after),
-                        (Some(status), message),
-                    )
-                }
-                Err(message) => (Outcome::Transient, (None, message)),
-            };
-            match self.policy.wait(retries, outcome, fastrand::f64()) {
-                Some(wait) => {
-                    log::warn!(
-                        target: "marketcurves.http",
-                        "{endpoint} {path}: {} ; retry {} of {} in {:.2} s",
-                        failure.1,
-                        retries + 1,
-                        self.policy.max_retries,
-                        wait.as_secs_f64()
-                    );
-                    tokio::time::sleep(wait).await;
-                    retries += 1;
-                }
-                None => {
-                    let attempts = retries + 1;
-                    let (status, message) = failure;
-                    return Err(match outcome {
-                        Outcome::RateLimited(_) => ClientError::RateLimited {
-                            endpoint: endpoint.to_owned(),
-                            attempts,
-                        },
-                        _ => ClientError::Service {
-                            endpoint: endpoint.to_owned(),
-                            status,
-                            attempts,
-                            message: match status {
-                                Some(code) => format!("HTTP {code}: {message}"),
-                                None => message,
-                            },
-                        },
-                    });
-                }
+                status => return Err(refusal(endpoint, status, &body_message(&answer.body))),
             }
         }
     }
-
-    /// One request: status, Retry-After and body, or what went wrong on the way.
-    async fn attempt(
-        &self,
-        url: &str,
-        token: &str,
-    ) -> Result<(u16, Option<Duration>, Bytes), String> {
-        let response = self
-            .client
-            .get(url)
-            .bearer_auth(token)
-            .timeout(self.timeout)
-            .send()
-            .await
-            .map_err(describe)?;
-        let status = response.status().as_u16();
-        log::debug!(target: "marketcurves.http", "GET {} -> {status}", response.url().path());
-        let retry_after = response
-            .headers()
-            .get(RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| parse_retry_after(v, Utc::now()));
-        let body = response.bytes().await.map_err(describe)?;
-        Ok((status, retry_after, body))
-    }
 }
 
-/// The error a refusal (4xx other than 408 and 429) stands for, if it is one.
-fn refusal(endpoint: &str, status: u16, message: &str) -> Option<ClientError> {
+/// The error a final refusal stands for.
+fn refusal(endpoint: &str, status: u16, message: &str) -> ClientError {
     let endpoint = endpoint.to_owned();
     let message = message.to_owned();
-    Some(match status {
+    match status {
         400 | 422 => ClientError::InvalidRequest(format!(
             "{endpoint}: the service refused the request (HTTP {status}): {message}"
         )),
@@ -211,33 +139,11 @@ fn refusal(endpoint: &str, status: u16, message: &str) -> Option<ClientError> {
         )),
         403 => ClientError::AccessDenied { endpoint, message },
         404 => ClientError::NotFound { endpoint, message },
-        408 | 429 | 500..=599 => return None,
         _ => ClientError::Service {
             endpoint,
             status: Some(status),
             attempts: 1,
             message: format!("HTTP {status}: {message}"),
         },
-    })
-}
-
-/// A transport error in words, without the URL.
-fn describe(error: reqwest::Error) -> String {
-    let kind = if error.is_timeout() {
-        "timed out"
-    } else if error.is_connect() {
-        "cannot connect"
-    } else if error.is_body() || error.is_decode() {
-        "the response broke off"
-    } else {
-        "request failed"
-    };
-    let error = error.without_url();
-    let mut detail = error.to_string();
-    let mut source = std::error::Error::source(&error);
-    while let Some(cause) = source {
-        detail = format!("{detail}: {cause}");
-        source = cause.source();
     }
-    format!("{kind} ({detail})")
 }

@@ -8,6 +8,7 @@ pub mod progress;
 pub mod rest;
 pub mod retry;
 pub mod secret;
+pub mod send;
 pub mod validate;
 pub mod windows;
 

@@ -34,41 +34,61 @@ fn link_paging(link: &str) -> Option<(usize, Option<usize>)> {
     Some((page?, size))
 }
 
-/// The items of every page, in page order.
-pub async fn all_pages<T: DeserializeOwned + Send>(
+/// One page, its items already converted.
+struct Fetched<U> {
+    items: Vec<U>,
+    next: Option<String>,
+    last: Option<String>,
+}
+
+/// The items of every page, in page order, each page passed through
+/// `convert` as it arrives so that only the converted form is kept.
+pub async fn all_pages<T, U, F>(
     http: &Http,
     endpoint: &str,
     path: &str,
     query: &[(&str, String)],
     concurrency: usize,
     progress: &Progress,
-) -> Result<Vec<T>, ClientError> {
+    convert: F,
+) -> Result<Vec<U>, ClientError>
+where
+    T: DeserializeOwned + Send,
+    F: Fn(Vec<T>) -> Result<Vec<U>, ClientError>,
+{
+    let convert = &convert;
     let fetch = |page: usize, size: usize| async move {
         let mut query = query.to_vec();
         query.push(("page", page.to_string()));
         query.push(("pageSize", size.to_string()));
         let body = http.get(endpoint, path, &query).await?;
         let parsed: Page<T> = decode_json(&format!("{endpoint} (page {page})"), &body)?;
+        drop(body);
         progress.finish(1);
-        Ok::<Page<T>, ClientError>(parsed)
+        Ok::<Fetched<U>, ClientError>(Fetched {
+            items: convert(parsed.items.unwrap_or_default())?,
+            next: parsed.next,
+            last: parsed.last,
+        })
     };
     progress.plan(1);
     let first = fetch(1, PAGE_SIZE).await?;
-    let mut items = first.items.unwrap_or_default();
-    let last = first.last.as_deref().and_then(link_paging);
-    match last {
+    let mut items = first.items;
+    match first.last.as_deref().and_then(link_paging) {
         Some((last_page, size)) if last_page <= MAX_PAGES => {
             let size = size.unwrap_or(PAGE_SIZE);
             if last_page > 1 {
                 progress.plan(last_page as u64 - 1);
             }
-            let rest: Vec<Page<T>> = stream::iter(2..=last_page)
-                .map(|page| fetch(page, size))
-                .buffered(concurrency.max(1))
+            // Unordered, so one slow page does not hold back the requests behind it.
+            let mut rest: Vec<(usize, Fetched<U>)> = stream::iter(2..=last_page)
+                .map(|page| async move { Ok::<_, ClientError>((page, fetch(page, size).await?)) })
+                .buffer_unordered(concurrency.max(1))
                 .try_collect()
                 .await?;
-            for page in rest {
-                items.extend(page.items.unwrap_or_default());
+            rest.sort_by_key(|(page, _)| *page);
+            for (_, page) in rest {
+                items.extend(page.items);
             }
         }
         _ => {
@@ -80,10 +100,10 @@ pub async fn all_pages<T: DeserializeOwned + Send>(
                     break;
                 }
                 progress.plan(1);
-                let parsed = fetch(page, size.unwrap_or(PAGE_SIZE)).await?;
-                let empty = parsed.items.as_ref().is_none_or(Vec::is_empty);
-                items.extend(parsed.items.unwrap_or_default());
-                next = if empty { None } else { parsed.next };
+                let fetched = fetch(page, size.unwrap_or(PAGE_SIZE)).await?;
+                let empty = fetched.items.is_empty();
+                items.extend(fetched.items);
+                next = if empty { None } else { fetched.next };
             }
         }
     }

@@ -2,6 +2,8 @@
 //! record batches, with windows, pages and tenors fetched concurrently.
 
 use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,7 +19,7 @@ use super::paging::all_pages;
 use super::progress::Progress;
 use super::validate;
 use super::windows::{split, MAX_INTRADAY_DAYS};
-use crate::domain::arrow::{build_batch, TableKind};
+use crate::domain::arrow::{build_batch, schema, Table, TableKind};
 use crate::domain::decode::{decode_price_rows, page_rows, PriceEndpoint, RequestContext};
 use crate::domain::records::{CurveQuotation, PriceRecord};
 use crate::domain::rows::PriceRow;
@@ -101,6 +103,7 @@ impl RestClient {
             &params,
             self.concurrency,
             &progress,
+            Ok,
         )
         .await
     }
@@ -153,7 +156,7 @@ impl RestClient {
             .map(|c| Tenor::parse_lenient(c))
             .collect();
         let Some(asked) = asked else {
-            return Ok(contracts);
+            return Ok(in_table_order(contracts));
         };
         let kinds: HashSet<TenorKind> = contracts.iter().map(Tenor::kind).collect();
         for tenor in &asked {
@@ -166,7 +169,7 @@ impl RestClient {
                 )));
             }
         }
-        Ok(asked)
+        Ok(in_table_order(asked))
     }
 
     async fn get_rows(
@@ -191,20 +194,22 @@ impl RestClient {
         progress: &Progress,
     ) -> Result<Vec<PriceRow>, ClientError> {
         let path = price_path(endpoint, curve_id, Some(tenor));
-        let items: Vec<PriceRecord> = all_pages(
-            &self.http,
-            endpoint.describe(),
-            &path,
-            query,
-            self.concurrency,
-            progress,
-        )
-        .await?;
         let request = RequestContext {
             curve_id,
             tenor: Some(tenor),
         };
-        Ok(page_rows(endpoint, Some(items), request)?)
+        let to_rows = |records: Vec<PriceRecord>| Ok(page_rows(endpoint, Some(records), request)?);
+        let name = endpoint.describe();
+        all_pages(
+            &self.http,
+            name,
+            &path,
+            query,
+            self.concurrency,
+            progress,
+            to_rows,
+        )
+        .await
     }
 
     /// Today's London snapshot: of one tenor, or of every tenor.
@@ -212,17 +217,16 @@ impl RestClient {
         &self,
         curve_id: &str,
         tenor: Option<&str>,
-    ) -> Result<RecordBatch, ClientError> {
+    ) -> Result<Table, ClientError> {
         let curve_id = validate::curve_id(curve_id)?;
         let tenor = tenor.map(validate::tenor).transpose()?;
         let endpoint = match tenor {
             Some(_) => PriceEndpoint::LastSettlement,
             None => PriceEndpoint::LastSettlementAll,
         };
-        let rows = self
-            .get_rows(endpoint, &curve_id, tenor.as_ref().map(Tenor::name), &[])
-            .await?;
-        batch(TableKind::Prices, rows)
+        let name = tenor.as_ref().map(Tenor::name);
+        let rows = self.get_rows(endpoint, &curve_id, name, &[]).await?;
+        table(TableKind::Prices, vec![rows])
     }
 
     /// Today's assessments, one row per tenor and snapshot.
@@ -230,17 +234,16 @@ impl RestClient {
         &self,
         curve_id: &str,
         tenor: Option<&str>,
-    ) -> Result<RecordBatch, ClientError> {
+    ) -> Result<Table, ClientError> {
         let curve_id = validate::curve_id(curve_id)?;
         let tenor = tenor.map(validate::tenor).transpose()?;
         let endpoint = match tenor {
             Some(_) => PriceEndpoint::LastAssessments,
             None => PriceEndpoint::LastAssessmentsAll,
         };
-        let rows = self
-            .get_rows(endpoint, &curve_id, tenor.as_ref().map(Tenor::name), &[])
-            .await?;
-        batch(TableKind::Assessments, rows)
+        let name = tenor.as_ref().map(Tenor::name);
+        let rows = self.get_rows(endpoint, &curve_id, name, &[]).await?;
+        table(TableKind::Assessments, vec![rows])
     }
 
     /// Today's intraday values of one tenor, every page.
@@ -249,19 +252,14 @@ impl RestClient {
         curve_id: &str,
         tenor: &str,
         progress: &Progress,
-    ) -> Result<RecordBatch, ClientError> {
+    ) -> Result<Table, ClientError> {
         let curve_id = validate::curve_id(curve_id)?;
         let tenor = validate::tenor(tenor)?;
+        let endpoint = PriceEndpoint::OngoingIntraday;
         let rows = self
-            .paged_rows(
-                PriceEndpoint::OngoingIntraday,
-                &curve_id,
-                tenor.name(),
-                &[],
-                progress,
-            )
+            .paged_rows(endpoint, &curve_id, tenor.name(), &[], progress)
             .await?;
-        batch(TableKind::Prices, rows)
+        table(TableKind::Prices, vec![rows])
     }
 
     /// End-of-day snapshots from `start` to `end`, one request per tenor.
@@ -272,7 +270,7 @@ impl RestClient {
         end: NaiveDate,
         tenors: Option<Vec<String>>,
         progress: &Progress,
-    ) -> Result<RecordBatch, ClientError> {
+    ) -> Result<Table, ClientError> {
         let curve_id = validate::curve_id(curve_id)?;
         validate::date_range(start, end)?;
         let tenors = self.tenors_of(&curve_id, tenors).await?;
@@ -282,22 +280,18 @@ impl RestClient {
         ];
         progress.plan(tenors.len() as u64);
         let (curve_id, query) = (&curve_id, &query);
-        let per_tenor: Vec<Vec<PriceRow>> = stream::iter(tenors)
-            .map(|tenor: Tenor| async move {
+        let mut jobs: Vec<Job<'_>> = Vec::new();
+        for (index, tenor) in tenors.into_iter().enumerate() {
+            jobs.push(Box::pin(async move {
                 let endpoint = PriceEndpoint::HistoricalSettlements;
                 let rows = self
                     .get_rows(endpoint, curve_id, Some(tenor.name()), query)
                     .await;
                 progress.finish(1);
-                rows
-            })
-            .buffer_unordered(self.concurrency)
-            .try_collect()
-            .await?;
-        batch(
-            TableKind::Settlements,
-            per_tenor.into_iter().flatten().collect(),
-        )
+                Ok((index, batch(TableKind::Settlements, rows?)?))
+            }));
+        }
+        ordered_table(TableKind::Settlements, jobs, self.concurrency).await
     }
 
     /// Intraday values from `start` to `end`: windows of at most 30 days,
@@ -309,38 +303,57 @@ impl RestClient {
         end: NaiveDate,
         tenors: Option<Vec<String>>,
         progress: &Progress,
-    ) -> Result<RecordBatch, ClientError> {
+    ) -> Result<Table, ClientError> {
         let curve_id = validate::curve_id(curve_id)?;
         validate::date_range(start, end)?;
         let tenors = self.tenors_of(&curve_id, tenors).await?;
         let windows = split(start, end, MAX_INTRADAY_DAYS);
-        let jobs: Vec<(Tenor, NaiveDate, NaiveDate)> = tenors
-            .iter()
-            .flat_map(|t| {
-                windows
-                    .iter()
-                    .map(move |&(first, last)| (t.clone(), first, last))
-            })
-            .collect();
         let curve_id = &curve_id;
-        let per_job: Vec<Vec<PriceRow>> = stream::iter(jobs)
-            .map(
-                |(tenor, first, last): (Tenor, NaiveDate, NaiveDate)| async move {
-                    let query = [
-                        ("startDate", first.to_string()),
-                        ("endDate", last.to_string()),
-                    ];
-                    let endpoint = PriceEndpoint::HistoricalIntraday;
-                    self.paged_rows(endpoint, curve_id, tenor.name(), &query, progress)
-                        .await
-                },
-            )
-            .buffer_unordered(self.concurrency)
-            .try_collect()
-            .await?;
-        batch(TableKind::Prices, per_job.into_iter().flatten().collect())
+        let mut jobs: Vec<Job<'_>> = Vec::new();
+        let slices = tenors
+            .iter()
+            .flat_map(|t| windows.iter().map(move |w| (t, *w)));
+        for (index, (tenor, (first, last))) in slices.enumerate() {
+            jobs.push(Box::pin(async move {
+                let query = [
+                    ("startDate", first.to_string()),
+                    ("endDate", last.to_string()),
+                ];
+                let endpoint = PriceEndpoint::HistoricalIntraday;
+                let rows = self
+                    .paged_rows(endpoint, curve_id, tenor.name(), &query, progress)
+                    .await?;
+                Ok((index, batch(TableKind::Prices, rows)?))
+            }));
+        }
+        ordered_table(TableKind::Prices, jobs, self.concurrency).await
     }
 }
+
+/// Runs jobs, each giving the batch of one slice of the table (a tenor, a
+/// window), `concurrency` at a time. Jobs come in table order, so their
+/// batches, put back in that order, form the table without a global sort; and
+/// each is built as soon as its pages are in, so memory holds Arrow batches
+/// rather than records.
+async fn ordered_table(
+    kind: TableKind,
+    jobs: Vec<Job<'_>>,
+    concurrency: usize,
+) -> Result<Table, ClientError> {
+    let mut batches: Vec<(usize, RecordBatch)> = stream::iter(jobs)
+        .buffer_unordered(concurrency.max(1))
+        .try_collect()
+        .await?;
+    batches.sort_by_key(|(index, _)| *index);
+    let batches = batches.into_iter().map(|(_, b)| b);
+    Ok(Table {
+        schema: schema(kind),
+        batches: batches.filter(|b| b.num_rows() > 0).collect(),
+    })
+}
+
+/// The work of one slice of a table: its batch, numbered by its place in the table.
+type Job<'a> = Pin<Box<dyn Future<Output = Result<(usize, RecordBatch), ClientError>> + Send + 'a>>;
 
 fn price_path(endpoint: PriceEndpoint, curve_id: &str, tenor: Option<&str>) -> String {
     let base = match endpoint {
@@ -360,9 +373,24 @@ fn price_path(endpoint: PriceEndpoint, curve_id: &str, tenor: Option<&str>) -> S
     }
 }
 
+/// Tenors in calendar order, each once: the order of a table's slices.
+fn in_table_order(mut tenors: Vec<Tenor>) -> Vec<Tenor> {
+    tenors.sort();
+    tenors.dedup();
+    tenors
+}
+
 fn batch(kind: TableKind, rows: Vec<PriceRow>) -> Result<RecordBatch, ClientError> {
     build_batch(kind, rows)
         .map_err(|e| ClientError::InvalidRequest(format!("cannot build the table: {e}")))
+}
+
+fn table(kind: TableKind, parts: Vec<Vec<PriceRow>>) -> Result<Table, ClientError> {
+    let batch = batch(kind, parts.into_iter().flatten().collect())?;
+    Ok(Table {
+        schema: batch.schema(),
+        batches: vec![batch],
+    })
 }
 
 #[cfg(test)]

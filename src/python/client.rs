@@ -7,7 +7,6 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arrow_array::RecordBatch;
 use chrono::NaiveDate;
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
@@ -18,6 +17,7 @@ use crate::client::{
     CatalogueQuery, ClientError, Credentials, HttpConfig, Progress, RestClient, Secret,
     TokenProvider,
 };
+use crate::domain::arrow::Table;
 use crate::domain::records::CurveQuotation;
 
 /// A Python callable returning a token.
@@ -68,11 +68,9 @@ fn curve_tuple(c: CurveQuotation) -> CurveTuple {
     )
 }
 
-fn to_pyarrow(py: Python<'_>, batch: RecordBatch) -> PyResult<Py<PyAny>> {
-    let schema = batch.schema();
-    Ok(PyTable::try_new(vec![batch], schema)?
-        .into_pyarrow(py)?
-        .unbind())
+fn to_pyarrow(py: Python<'_>, table: Table) -> PyResult<Py<PyAny>> {
+    let table = PyTable::try_new(table.batches, table.schema)?;
+    Ok(table.into_pyarrow(py)?.unbind())
 }
 
 #[pyclass(frozen, name = "RestClient", module = "marketcurves._core")]
@@ -88,7 +86,7 @@ fn blocking_table<F>(
     call: F,
 ) -> PyResult<Py<PyAny>>
 where
-    F: Future<Output = Result<RecordBatch, ClientError>> + Send + 'static,
+    F: Future<Output = Result<Table, ClientError>> + Send + 'static,
 {
     let report = |py: Python<'_>| -> PyResult<()> {
         if let Some(callback) = &progress {
@@ -104,7 +102,7 @@ where
 /// The awaitable form of a table-producing call.
 fn awaitable_table<'py, F>(py: Python<'py>, call: F) -> PyResult<Bound<'py, PyAny>>
 where
-    F: Future<Output = Result<RecordBatch, ClientError>> + Send + 'static,
+    F: Future<Output = Result<Table, ClientError>> + Send + 'static,
 {
     pyo3_async_runtimes::tokio::future_into_py(py, async move {
         let result = call.await;

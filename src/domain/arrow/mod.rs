@@ -5,3 +5,19 @@ mod schema;
 
 pub use build::build_batch;
 pub use schema::{schema, TableKind};
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+
+/// A table as record batches of one schema, already in table order.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub schema: SchemaRef,
+    pub batches: Vec<RecordBatch>,
+}
+
+impl Table {
+    pub fn num_rows(&self) -> usize {
+        self.batches.iter().map(RecordBatch::num_rows).sum()
+    }
+}
