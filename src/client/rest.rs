@@ -19,7 +19,7 @@ use super::paging::all_pages;
 use super::progress::Progress;
 use super::validate;
 use super::windows::{split, MAX_INTRADAY_DAYS};
-use crate::domain::arrow::{build_batch, schema, Table, TableKind};
+use crate::domain::arrow::{build_batch, merge_slice, schema, Table, TableKind};
 use crate::domain::decode::{decode_price_rows, page_rows, PriceEndpoint, RequestContext};
 use crate::domain::records::{CurveQuotation, PriceRecord};
 use crate::domain::rows::PriceRow;
@@ -185,31 +185,37 @@ impl RestClient {
         Ok(decode_price_rows(endpoint, &body, request)?)
     }
 
-    async fn paged_rows(
+    /// Every page of a paged endpoint as one batch: each page becomes Arrow
+    /// as it arrives, so only Arrow data accumulates.
+    async fn paged_batch(
         &self,
         endpoint: PriceEndpoint,
         curve_id: &str,
         tenor: &str,
         query: &[(&str, String)],
         progress: &Progress,
-    ) -> Result<Vec<PriceRow>, ClientError> {
+    ) -> Result<RecordBatch, ClientError> {
         let path = price_path(endpoint, curve_id, Some(tenor));
         let request = RequestContext {
             curve_id,
             tenor: Some(tenor),
         };
-        let to_rows = |records: Vec<PriceRecord>| Ok(page_rows(endpoint, Some(records), request)?);
+        let to_batch = |records: Vec<PriceRecord>| {
+            let rows = page_rows(endpoint, Some(records), request)?;
+            Ok(vec![batch(TableKind::Prices, rows)?])
+        };
         let name = endpoint.describe();
-        all_pages(
+        let pages = all_pages(
             &self.http,
             name,
             &path,
             query,
             self.concurrency,
             progress,
-            to_rows,
+            to_batch,
         )
-        .await
+        .await?;
+        merge_slice(schema(TableKind::Prices), &pages).map_err(arrow_error)
     }
 
     /// Today's London snapshot: of one tenor, or of every tenor.
@@ -256,10 +262,13 @@ impl RestClient {
         let curve_id = validate::curve_id(curve_id)?;
         let tenor = validate::tenor(tenor)?;
         let endpoint = PriceEndpoint::OngoingIntraday;
-        let rows = self
-            .paged_rows(endpoint, &curve_id, tenor.name(), &[], progress)
+        let batch = self
+            .paged_batch(endpoint, &curve_id, tenor.name(), &[], progress)
             .await?;
-        table(TableKind::Prices, vec![rows])
+        Ok(Table {
+            schema: batch.schema(),
+            batches: vec![batch],
+        })
     }
 
     /// End-of-day snapshots from `start` to `end`, one request per tenor.
@@ -320,10 +329,10 @@ impl RestClient {
                     ("endDate", last.to_string()),
                 ];
                 let endpoint = PriceEndpoint::HistoricalIntraday;
-                let rows = self
-                    .paged_rows(endpoint, curve_id, tenor.name(), &query, progress)
+                let batch = self
+                    .paged_batch(endpoint, curve_id, tenor.name(), &query, progress)
                     .await?;
-                Ok((index, batch(TableKind::Prices, rows)?))
+                Ok((index, batch))
             }));
         }
         ordered_table(TableKind::Prices, jobs, self.concurrency).await
@@ -381,8 +390,11 @@ fn in_table_order(mut tenors: Vec<Tenor>) -> Vec<Tenor> {
 }
 
 fn batch(kind: TableKind, rows: Vec<PriceRow>) -> Result<RecordBatch, ClientError> {
-    build_batch(kind, rows)
-        .map_err(|e| ClientError::InvalidRequest(format!("cannot build the table: {e}")))
+    build_batch(kind, rows).map_err(arrow_error)
+}
+
+fn arrow_error(error: arrow_schema::ArrowError) -> ClientError {
+    ClientError::InvalidRequest(format!("cannot build the table: {error}"))
 }
 
 fn table(kind: TableKind, parts: Vec<Vec<PriceRow>>) -> Result<Table, ClientError> {

@@ -52,5 +52,18 @@ impl PriceRow {
             .then_with(|| self.date.cmp(&other.date))
             .then_with(|| self.generated_on.cmp(&other.generated_on))
             .then_with(|| self.snapshot.cmp(&other.snapshot))
+            // Two answers for one record (a value the service revised): the
+            // order, and so which one is kept, does not depend on arrival.
+            .then_with(|| self.price.total_cmp(&other.price))
+    }
+
+    /// Whether two rows are the same record: same curve, tenor, day,
+    /// snapshot and time. A table keeps one of them.
+    pub fn same_record(&self, other: &Self) -> bool {
+        self.curve_id == other.curve_id
+            && self.tenor.name() == other.tenor.name()
+            && self.date == other.date
+            && self.snapshot == other.snapshot
+            && self.generated_on == other.generated_on
     }
 }

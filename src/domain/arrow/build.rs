@@ -17,10 +17,11 @@ use super::schema::{
 use crate::domain::rows::PriceRow;
 use crate::domain::timestamp::days_since_epoch;
 
-/// Sorts the rows into table order and builds one batch. No rows give an empty
-/// batch with the full schema.
+/// Sorts the rows into table order, keeps one row of each record, and builds
+/// one batch. No rows give an empty batch with the full schema.
 pub fn build_batch(kind: TableKind, mut rows: Vec<PriceRow>) -> Result<RecordBatch, ArrowError> {
     rows.sort_by(PriceRow::table_order);
+    rows.dedup_by(|later, earlier| later.same_record(earlier));
     let schema = schema(kind);
     let mut columns: Vec<ArrayRef> = vec![
         strings(rows.iter().map(|r| Some(&*r.curve_id))),

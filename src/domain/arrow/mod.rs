@@ -1,9 +1,11 @@
 //! The Arrow form of price rows: the schemas of the design and their builder.
 
 mod build;
+mod merge;
 mod schema;
 
 pub use build::build_batch;
+pub use merge::merge_slice;
 pub use schema::{schema, TableKind};
 
 use arrow_array::RecordBatch;
