@@ -3,6 +3,7 @@
 //! The Rust core ([`domain`]) knows nothing of Python; the binding layer in
 //! `python/` is compiled only with the `python` feature, which maturin enables.
 
+pub mod bulk;
 pub mod client;
 pub mod domain;
 pub mod emulator;
@@ -21,6 +22,11 @@ mod _core {
 
     #[pymodule_export]
     use crate::python::client::PyRestClient;
+
+    #[pymodule_export]
+    use crate::python::bulk::{
+        bulk_download, bulk_download_job, bulk_status, bulk_submit, bulk_wait, read_bulk,
+    };
 
     #[pymodule_export]
     use crate::python::tables::{decode_table, table_schema};

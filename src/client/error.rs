@@ -25,6 +25,8 @@ pub enum ClientError {
     },
     #[error(transparent)]
     Decode(#[from] DecodeError),
+    #[error("{0}")]
+    BulkJobFailed(String),
     #[error("the client is closed")]
     Closed,
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use reqwest::redirect;
+use reqwest::{redirect, Method};
 use tokio::sync::Semaphore;
 
 use super::auth::{Authenticator, Credentials};
@@ -88,13 +88,26 @@ impl Http {
     }
 
     /// GETs `path` (relative to the base URL, already percent-encoded) and
-    /// returns the body of a 2xx answer. `endpoint` names it in errors. A
-    /// refused token is replaced once by a new one.
+    /// returns the body of a 2xx answer. `endpoint` names it in errors.
     pub async fn get(
         &self,
         endpoint: &str,
         path: &str,
         query: &[(&str, String)],
+    ) -> Result<Bytes, ClientError> {
+        self.call(Method::GET, endpoint, path, query, Forbidden::NoLicence)
+            .await
+    }
+
+    /// Sends `method` to `path` with the bearer token; a refused token is
+    /// replaced once by a new one. `forbidden` says what a 403 means there.
+    pub async fn call(
+        &self,
+        method: Method,
+        endpoint: &str,
+        path: &str,
+        query: &[(&str, String)],
+        forbidden: Forbidden,
     ) -> Result<Bytes, ClientError> {
         let url = format!("{}{path}{}", self.base_url, query_string(query));
         let mut renewed = false;
@@ -106,8 +119,11 @@ impl Http {
                     .acquire()
                     .await
                     .map_err(|_| ClientError::Closed)?;
-                let request =
-                    |client: &reqwest::Client| client.get(&url).bearer_auth(token.expose());
+                let request = |client: &reqwest::Client| {
+                    client
+                        .request(method.clone(), &url)
+                        .bearer_auth(token.expose())
+                };
                 self.sender.send(endpoint, path, request).await?
             };
             match answer.status {
@@ -120,10 +136,30 @@ impl Http {
                     renewed = true;
                     self.auth.renew(&token).await?;
                 }
+                403 if forbidden == Forbidden::BadToken => {
+                    let message = body_message(&answer.body);
+                    return Err(ClientError::Auth(format!(
+                        "{endpoint}: the token was refused (HTTP 403): {message}"
+                    )));
+                }
                 status => return Err(refusal(endpoint, status, &body_message(&answer.body))),
             }
         }
     }
+
+    /// The pooled client and its retry policy, for requests without the token
+    /// (pre-signed URLs).
+    pub fn sender(&self) -> &Sender {
+        &self.sender
+    }
+}
+
+/// What a 403 means on an endpoint: outside the licence (the design's choice
+/// for data), or a bad token (the interface's rule for bulk download).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forbidden {
+    NoLicence,
+    BadToken,
 }
 
 /// The error a final refusal stands for.

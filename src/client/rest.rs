@@ -34,7 +34,7 @@ const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
 /// How long a fetched catalogue serves tenor look-ups.
 const CATALOGUE_TTL: Duration = Duration::from_secs(600);
 
-fn segment(text: &str) -> String {
+pub(crate) fn segment(text: &str) -> String {
     utf8_percent_encode(text, SEGMENT).to_string()
 }
 
@@ -65,6 +65,11 @@ impl RestClient {
             http: Http::new(config)?,
             catalogue: Mutex::new(None),
         })
+    }
+
+    /// The HTTP layer, for the bulk module.
+    pub fn http(&self) -> &Http {
+        &self.http
     }
 
     /// Every curve quotation matching the filters, all pages.

@@ -75,11 +75,11 @@ fn to_pyarrow(py: Python<'_>, table: Table) -> PyResult<Py<PyAny>> {
 
 #[pyclass(frozen, name = "RestClient", module = "marketcurves._core")]
 pub struct PyRestClient {
-    inner: Arc<RestClient>,
+    pub(crate) inner: Arc<RestClient>,
 }
 
 /// Runs a table-producing call to the end, showing progress through `progress(done, total)`.
-fn blocking_table<F>(
+pub(crate) fn blocking_table<F>(
     py: Python<'_>,
     progress: Option<Py<PyAny>>,
     counts: Arc<Progress>,
