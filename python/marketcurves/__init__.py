@@ -7,6 +7,7 @@
 
 from marketcurves import exceptions
 from marketcurves._core import Tenor, __version__
+from marketcurves.bulk import BulkJob, BulkResult, read_bulk
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.client import Client
 from marketcurves.exceptions import (
@@ -26,7 +27,9 @@ from marketcurves.frames import forward_curve, to_pandas
 __all__ = [
     "AccessDenied",
     "AuthError",
+    "BulkJob",
     "BulkJobFailed",
+    "BulkResult",
     "Catalogue",
     "Client",
     "Curve",
@@ -41,5 +44,6 @@ __all__ = [
     "__version__",
     "exceptions",
     "forward_curve",
+    "read_bulk",
     "to_pandas",
 ]

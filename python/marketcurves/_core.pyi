@@ -1,12 +1,26 @@
 """The compiled core of marketcurves. Import from ``marketcurves``, not from here."""
 
 import datetime
+import os
 from collections.abc import Awaitable, Callable
 from typing import Literal, final
 
 import pyarrow
 
-__all__ = ["EmulatorServer", "RestClient", "Tenor", "__version__", "decode_table", "table_schema"]
+__all__ = [
+    "EmulatorServer",
+    "RestClient",
+    "Tenor",
+    "__version__",
+    "bulk_download",
+    "bulk_download_job",
+    "bulk_status",
+    "bulk_submit",
+    "bulk_wait",
+    "decode_table",
+    "read_bulk",
+    "table_schema",
+]
 
 __version__: str
 
@@ -227,3 +241,46 @@ class RestClient:
         end: datetime.date,
         tenors: list[str] | None = None,
     ) -> Awaitable[pyarrow.Table]: ...
+
+_MonthRange = tuple[str, str]
+_BulkProgress = Callable[[int, int, int], object] | None
+
+def bulk_submit(
+    client: RestClient, vertical: str, start: str, end: str
+) -> tuple[str, _MonthRange, _MonthRange]:
+    """Submits a bulk job: (job_id, requested range, effective range)."""
+
+def bulk_status(client: RestClient, job_id: str) -> str:
+    """RUNNING, SUCCEEDED or FAILED (or another state the service reports)."""
+
+def bulk_wait(
+    client: RestClient, job_id: str, poll_interval: float, timeout: float | None = None
+) -> None:
+    """Polls until the job ends; FAILED or the timeout raise BulkJobFailed."""
+
+def bulk_download_job(
+    client: RestClient, job_id: str, dest: os.PathLike[str], progress: _BulkProgress = None
+) -> tuple[list[str], int]:
+    """Downloads a SUCCEEDED job's files into dest: (files, bytes transferred).
+    ``progress`` is called with (phase, bytes done, bytes in all)."""
+
+def bulk_download(
+    client: RestClient,
+    vertical: str,
+    start: str,
+    end: str,
+    dest: os.PathLike[str],
+    poll_interval: float = 2.0,
+    timeout: float = 3600.0,
+    progress: _BulkProgress = None,
+) -> tuple[str, _MonthRange, _MonthRange, list[str], int, int, float, int]:
+    """Submit, wait, download, verify: (job_id, requested, effective, files,
+    bytes, rows, seconds, jobs submitted)."""
+
+def read_bulk(
+    dest: os.PathLike[str],
+    vertical: str | None = None,
+    start: str | None = None,
+    end: str | None = None,
+) -> pyarrow.Table:
+    """Reads a downloaded bulk dataset with the partition columns added."""

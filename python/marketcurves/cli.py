@@ -63,6 +63,18 @@ def _history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bulk(args: argparse.Namespace) -> int:
+    from marketcurves import Client
+
+    result = Client().bulk_download(args.vertical, args.start, args.end, args.dest)
+    print(
+        f"{len(result.files)} files, {result.rows:,} rows, {result.bytes:,} bytes downloaded, "
+        f"months {result.effective[0]}..{result.effective[1]}, {result.elapsed:.1f} s",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="marketcurves", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -94,6 +106,13 @@ def _parser() -> argparse.ArgumentParser:
     history.add_argument("--intraday", action="store_true", help="intraday values, not settlements")
     history.add_argument("--output", "-o", help="a .csv or .parquet file; default CSV to stdout")
     history.set_defaults(run=_history)
+
+    bulk = commands.add_parser("bulk", help="download a bulk Parquet export of one vertical")
+    bulk.add_argument("--vertical", required=True, help="e.g. JET or Jet")
+    bulk.add_argument("--start", required=True, help="first month, YYYY-MM")
+    bulk.add_argument("--end", required=True, help="last month, YYYY-MM")
+    bulk.add_argument("--dest", required=True, help="folder to download into")
+    bulk.set_defaults(run=_bulk)
     return parser
 
 

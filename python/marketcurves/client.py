@@ -6,7 +6,7 @@ import datetime as _dt
 import os
 from typing import TYPE_CHECKING, Any, Callable
 
-from marketcurves import _args, _core, _progress
+from marketcurves import _args, _core, _progress, bulk
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.exceptions import InvalidRequest
 
@@ -245,3 +245,32 @@ class Client:
         first, last = _args.date_range(start, end)
         args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
         return await self._core.intraday_history_async(*args)
+
+    # Bulk download.
+
+    def bulk_submit(
+        self,
+        vertical: str,
+        start: _dt.date | _dt.datetime | str,
+        end: _dt.date | _dt.datetime | str,
+    ) -> bulk.BulkJob:
+        """Submits a bulk job for whole months (``YYYY-MM``, a date or a
+        datetime) of one vertical (``Jet`` or ``JET``). If the service narrows
+        the range to the account's permissions, ``job.narrowed`` is true and a
+        ``UserWarning`` names both ranges."""
+        return bulk.submit(self._core, vertical, start, end)
+
+    def bulk_download(
+        self,
+        vertical: str,
+        start: _dt.date | _dt.datetime | str,
+        end: _dt.date | _dt.datetime | str,
+        dest: str | os.PathLike[str],
+        progress: bool = True,
+    ) -> bulk.BulkResult:
+        """Submits, waits, downloads and verifies, into
+        ``dest/vertical=…/year=…/month=…/``: a FAILED job is submitted again,
+        and expired URLs are renewed by running the job again. Files already
+        there with the right size are skipped, so a rerun fetches only what is
+        missing. A file ``path`` that is not a plain partition is refused."""
+        return bulk.download(self._core, vertical, start, end, dest, progress)
