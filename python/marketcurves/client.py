@@ -267,10 +267,15 @@ class Client:
         end: _dt.date | _dt.datetime | str,
         dest: str | os.PathLike[str],
         progress: bool = True,
+        *,
+        poll_interval: float = 2.0,
+        timeout: float = 3600.0,
     ) -> bulk.BulkResult:
         """Submits, waits, downloads and verifies, into
         ``dest/vertical=…/year=…/month=…/``: a FAILED job is submitted again,
         and expired URLs are renewed by running the job again. Files already
         there with the right size are skipped, so a rerun fetches only what is
         missing. A file ``path`` that is not a plain partition is refused."""
-        return bulk.download(self._core, vertical, start, end, dest, progress)
+        return bulk.download(
+            self._core, vertical, start, end, dest, progress, poll_interval, timeout
+        )

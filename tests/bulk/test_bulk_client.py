@@ -1,0 +1,159 @@
+"""Bulk download end to end against the emulator, through the public API."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+import pytest
+
+import marketcurves as mc
+from marketcurves.testing import Emulator
+
+START = "2025-06-13T17:00:00Z"
+FULL = {"email": "full@marketcurves.test", "password": "full-password"}
+
+
+@pytest.fixture()
+def em():
+    with Emulator(seed=0, time_scale=0, start=START) as emulator:
+        yield emulator
+
+
+def fast(client: mc.Client, *args, **kwargs):
+    """bulk_download with a short poll, moving the stopped clock on meanwhile."""
+    return client.bulk_download(*args, progress=False, **kwargs)
+
+
+@pytest.fixture()
+def full(em):
+    # The emulator's jobs run on its clock: let it run fast so jobs finish.
+    em.time_scale = 500
+    return em.client(**FULL)
+
+
+def parquet_files(dest: Path) -> list[Path]:
+    return sorted(p for p in dest.rglob("*.parquet") if not p.name.startswith("."))
+
+
+def test_download_writes_checked_partitions_and_counts_rows(em, full, tmp_path):
+    result = fast(full, "JET", "2025-01", "2025-03", tmp_path)
+    assert result.effective == ("2025-01", "2025-03") and not result.narrowed
+    dirs = sorted(str(p.parent.relative_to(tmp_path)) for p in result.files)
+    assert dirs == [f"vertical=Jet/year=2025/month=0{m}" for m in (1, 2, 3)]
+    assert parquet_files(tmp_path) == sorted(result.files)
+    expected_rows = sum(em.bulk_rows("Jet", f"2025-0{m}") for m in (1, 2, 3))
+    assert result.rows == expected_rows > 0
+    assert result.bytes == sum(p.stat().st_size for p in result.files)
+    assert not list(tmp_path.rglob("*.part"))
+
+
+def test_read_bulk_equals_pyarrow_on_the_same_files(full, tmp_path):
+    fast(full, "Jet", "2025-01", "2025-02", tmp_path)
+    ours = mc.read_bulk(tmp_path)
+    theirs = ds.dataset(tmp_path, format="parquet", partitioning="hive").to_table()
+    assert ours.num_rows == theirs.num_rows
+    for column in ["id", "generated_on", "tenor_name", "price", "meta_data", "dependencies"]:
+        assert (
+            ours.column(column).to_pylist()
+            == pq.read_table(parquet_files(tmp_path)).column(column).to_pylist()
+        )
+    assert set(ours.column("vertical").to_pylist()) == {"Jet"}
+    assert set(ours.column("month").to_pylist()) == {1, 2}
+    only_feb = mc.read_bulk(tmp_path, vertical="JET", start="2025-02", end="2025-02")
+    assert set(only_feb.column("month").to_pylist()) == {2}
+    assert mc.read_bulk(tmp_path, vertical="Crude").num_rows == 0
+
+
+def test_narrowed_range_warns_naming_both(em, tmp_path):
+    em.time_scale = 500
+    client = em.client()
+    with pytest.warns(UserWarning, match=r"2024-01\.\.2024-06.*2024-03\.\.2024-06"):
+        job = client.bulk_submit("Jet", "2024-01", "2024-06")
+    assert job.narrowed and job.effective == ("2024-03", "2024-06")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = job.download(tmp_path, progress=False)
+    assert result.narrowed and len(result.files) == 4
+
+
+def test_a_failed_job_is_submitted_again(em, full, tmp_path):
+    em.fail_next_job(1)
+    result = fast(full, "NAPHTHA", "2025-01", "2025-01", tmp_path)
+    assert result.jobs == 2 and len(result.files) == 1
+
+
+def test_waiting_on_a_failed_job_raises(em, full):
+    em.fail_next_job(1)
+    job = full.bulk_submit("NAPHTHA", "2025-01", "2025-01")
+    with pytest.raises(mc.BulkJobFailed, match="FAILED"):
+        job.wait(poll_interval=0.05, timeout=30)
+
+
+def test_expired_urls_are_reported_by_a_job_and_renewed_by_bulk_download(em, full, tmp_path):
+    job = full.bulk_submit("NAPHTHA", "2025-01", "2025-01").wait(poll_interval=0.05)
+    em.expire_urls()
+    with pytest.raises(mc.BulkJobFailed, match="expired"):
+        job.download(tmp_path, progress=False)
+    assert not parquet_files(tmp_path)
+    result = fast(full, "NAPHTHA", "2025-01", "2025-01", tmp_path)
+    assert len(result.files) == 1
+
+
+def test_a_truncated_transfer_is_resumed(em, full, tmp_path):
+    em.truncate_next_download(1)
+    result = fast(full, "NAPHTHA", "2025-01", "2025-02", tmp_path)
+    assert all(p.stat().st_size > 0 for p in result.files)
+    assert pq.read_table(result.files[0]).num_rows > 0
+    assert mc.read_bulk(tmp_path).num_rows == result.rows
+
+
+def test_a_rerun_fetches_only_what_is_missing(full, tmp_path):
+    first = fast(full, "NAPHTHA", "2025-01", "2025-03", tmp_path)
+    lost = first.files[1]
+    size = lost.stat().st_size
+    lost.unlink()
+    again = fast(full, "NAPHTHA", "2025-01", "2025-03", tmp_path)
+    assert again.bytes == size
+    assert again.rows == first.rows
+
+
+def test_a_malicious_path_is_refused_and_nothing_is_written_outside(em, full, tmp_path):
+    dest = tmp_path / "dest"
+    em.malicious_paths(True)
+    with pytest.raises(mc.BulkJobFailed, match="refused bulk path"):
+        fast(full, "NAPHTHA", "2025-01", "2025-01", dest)
+    assert [p for p in tmp_path.rglob("*") if dest not in p.parents and p != dest] == []
+    assert not Path("/etc/x").exists()
+
+
+def test_a_bad_token_is_an_auth_error(em):
+    client = mc.Client(base_url=em.base_url, token="not-a-token")
+    with pytest.raises(mc.AuthError, match="403"):
+        client.bulk_submit("JET", "2025-01", "2025-02")
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (("Coal", "2025-01", "2025-02"), "vertical"),
+        (("JET", "2025-1", "2025-02"), "start"),
+        (("JET", "2025-01", "25-02"), "end"),
+        (("JET", "2025-03", "2025-02"), "after"),
+        ((7, "2025-01", "2025-02"), "vertical"),
+    ],
+)
+def test_bad_input_is_refused_before_anything_is_sent(args, match):
+    client = mc.Client(base_url="http://127.0.0.1:9/v2", token="t")
+    with pytest.raises(mc.InvalidRequest, match=match):
+        client.bulk_submit(*args)
+
+
+def test_a_dest_that_is_a_file_is_refused(tmp_path):
+    client = mc.Client(base_url="http://127.0.0.1:9/v2", token="t")
+    target = tmp_path / "file"
+    target.write_text("x")
+    with pytest.raises(mc.InvalidRequest, match="is a file"):
+        client.bulk_download("JET", "2025-01", "2025-01", target, progress=False)
