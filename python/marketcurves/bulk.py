@@ -179,7 +179,14 @@ def submit(core: Any, vertical: Any, start: Any, end: Any) -> BulkJob:
 
 
 def download(
-    core: Any, vertical: Any, start: Any, end: Any, dest: Any, progress: bool
+    core: Any,
+    vertical: Any,
+    start: Any,
+    end: Any,
+    dest: Any,
+    progress: bool,
+    poll_interval: float = 2.0,
+    timeout: float = 3600.0,
 ) -> BulkResult:
     if not isinstance(vertical, str):
         raise InvalidRequest(
@@ -190,7 +197,7 @@ def download(
     bars = _bars(progress)
     try:
         job_id, requested, effective, files, transferred, rows, elapsed, jobs = _core.bulk_download(
-            core, vertical, first, last, folder, progress=bars
+            core, vertical, first, last, folder, poll_interval, timeout, bars
         )
     finally:
         if bars is not None:

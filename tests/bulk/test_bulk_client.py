@@ -24,7 +24,7 @@ def em():
 
 def fast(client: mc.Client, *args, **kwargs):
     """bulk_download with a short poll, moving the stopped clock on meanwhile."""
-    return client.bulk_download(*args, progress=False, **kwargs)
+    return client.bulk_download(*args, progress=False, poll_interval=0.05, **kwargs)
 
 
 @pytest.fixture()
@@ -75,7 +75,7 @@ def test_narrowed_range_warns_naming_both(em, tmp_path):
     assert job.narrowed and job.effective == ("2024-03", "2024-06")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = job.download(tmp_path, progress=False)
+        result = job.wait(poll_interval=0.05).download(tmp_path, progress=False)
     assert result.narrowed and len(result.files) == 4
 
 
