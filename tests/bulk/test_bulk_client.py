@@ -23,7 +23,7 @@ def em():
 
 
 def fast(client: mc.Client, *args, **kwargs):
-    """bulk_download with a short poll, moving the stopped clock on meanwhile."""
+    """bulk_download polling often: the emulator clock runs fast in these tests."""
     return client.bulk_download(*args, progress=False, poll_interval=0.05, **kwargs)
 
 
