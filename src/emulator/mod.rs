@@ -7,6 +7,7 @@ pub mod calendar;
 pub mod clock;
 pub mod faults;
 mod hash;
+pub mod month;
 mod routes;
 mod server;
 pub mod world;
