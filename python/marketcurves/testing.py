@@ -52,8 +52,12 @@ class Emulator:
             York); default 24 and 31 December.
 
     Accounts: ``credentials`` (the demo account) is licensed for every
-    quotation except ``Sales``; ``full@marketcurves.test`` with password
-    ``full-password`` for everything.
+    quotation except ``Sales``, and for bulk download from 2024-03 on;
+    ``full@marketcurves.test`` with password ``full-password`` for everything.
+
+    Bulk jobs run on the emulator's clock (2 s plus 0.5 s per month requested)
+    and list URLs served by the emulator itself under ``/files``, valid for an
+    hour after the job succeeded.
     """
 
     def __init__(
@@ -161,11 +165,13 @@ class Emulator:
         self._server.set_latency(seconds)
 
     def clear_faults(self) -> None:
-        """Removes pending failures, resets and latency."""
+        """Removes pending failures, resets and latency, and the bulk faults
+        (failing jobs, truncated downloads, malicious paths)."""
         self._server.clear_faults()
 
     def expire_tokens(self) -> None:
-        """Every token issued so far stops working (401 on the next request)."""
+        """Every token issued so far stops working (401 on the next request;
+        403 on the bulk download endpoints)."""
         self._server.expire_tokens()
 
     def revoke_licence(self, email: str | None = None, *, quotation: str | None = None) -> None:
@@ -175,6 +181,38 @@ class Emulator:
     def restore_licence(self, email: str | None = None) -> None:
         """Gives an account a licence for everything."""
         self._server.restore_licence(email)
+
+    # Bulk download.
+
+    def fail_next_job(self, count: int = 1) -> None:
+        """The next ``count`` bulk jobs submitted end ``FAILED`` instead of
+        ``SUCCEEDED`` (after running as long as they would have)."""
+        self._server.fail_next_job(count)
+
+    def truncate_next_download(self, count: int = 1) -> None:
+        """The next ``count`` bulk file downloads send their headers and part
+        of the body, then break the connection."""
+        self._server.truncate_next_download(count)
+
+    def expire_urls(self) -> None:
+        """Every pre-signed URL issued so far (by jobs that have succeeded)
+        expires now: downloads get 403 and the job must be run again."""
+        self._server.expire_urls()
+
+    def malicious_paths(self, enabled: bool) -> None:
+        """While on, bulk jobs submitted also list files whose ``path`` is
+        ``../../x`` and ``/etc/x`` (with working URLs), to test that a client
+        never writes outside its destination."""
+        self._server.malicious_paths(enabled)
+
+    def bulk_rows(self, vertical: str, month: str, *, email: str | None = None) -> int:
+        """How many rows the bulk file of ``vertical`` (``JET`` or ``Jet``) and
+        ``month`` (``YYYY-MM``) holds for an account's quotation licence (by
+        default the demo account's): one per end-of-day London snapshot of
+        every licensed curve of the vertical, for every tenor it offered that
+        day, over the month's business days. The month is not checked against
+        the account's bulk licence start."""
+        return self._server.bulk_rows(vertical, month, email)
 
     def stop(self) -> None:
         """Stops the server. Calling it again does nothing."""

@@ -15,16 +15,20 @@ use sha2::Sha256;
 
 use crate::domain::timestamp::Micros;
 use crate::emulator::hash::{combine, mix};
+use crate::emulator::month::Month;
 
 pub const TOKEN_LIFETIME_SECONDS: i64 = 12 * 3600;
 
 /// The account `Emulator.credentials` and `Emulator.token()` use: every
-/// quotation except `Sales`, which is outside its licence.
+/// quotation except `Sales`, which is outside its licence, and bulk history
+/// from [`DEMO_BULK_START`] only.
 pub const DEMO_EMAIL: &str = "demo@marketcurves.test";
 pub const DEMO_PASSWORD: &str = "demo-password";
 /// An account licensed for everything.
 pub const FULL_EMAIL: &str = "full@marketcurves.test";
 pub const FULL_PASSWORD: &str = "full-password";
+/// The first month of the demo account's bulk licence (`YYYY-MM`).
+pub const DEMO_BULK_START: &str = "2024-03";
 
 #[derive(Clone, Debug, Default)]
 pub struct Licence {
@@ -32,6 +36,8 @@ pub struct Licence {
     pub revoked: bool,
     /// Quotation names outside the licence.
     pub denied_quotations: BTreeSet<String>,
+    /// The first month bulk download may cover; `None` is all history.
+    pub bulk_start: Option<Month>,
 }
 
 impl Licence {
@@ -80,6 +86,7 @@ impl Accounts {
         let demo = Licence {
             revoked: false,
             denied_quotations: ["Sales".to_owned()].into(),
+            bulk_start: Month::parse(DEMO_BULK_START),
         };
         let accounts = [
             (DEMO_EMAIL, DEMO_PASSWORD, demo),
@@ -263,5 +270,13 @@ mod tests {
         assert!(accounts.restore(FULL_EMAIL));
         assert!(accounts.licence(FULL_EMAIL).allows("Fob"));
         assert!(!accounts.revoke("nobody", None));
+    }
+
+    #[test]
+    fn only_the_demo_account_has_a_bulk_start() {
+        let accounts = Accounts::new(0);
+        let demo = accounts.licence(DEMO_EMAIL).bulk_start.unwrap();
+        assert_eq!(demo.to_string(), DEMO_BULK_START);
+        assert_eq!(accounts.licence(FULL_EMAIL).bulk_start, None);
     }
 }

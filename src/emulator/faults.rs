@@ -1,7 +1,8 @@
 //! Faults a test can inject: failing the next requests with a status, adding
-//! latency, and resetting connections in the middle of a response.
+//! latency, and resetting connections in the middle of a response; for bulk
+//! download, failing jobs, truncating file downloads and listing hostile paths.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -36,6 +37,16 @@ pub struct Faults {
     failures: Mutex<Vec<Failure>>,
     resets: Mutex<Vec<Reset>>,
     latency_micros: AtomicU64,
+    failing_jobs: AtomicU32,
+    truncated_downloads: AtomicU32,
+    malicious_paths: AtomicBool,
+}
+
+/// Takes one from a countdown; false once it is at zero.
+fn count_down(counter: &AtomicU32) -> bool {
+    counter
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+        .is_ok()
 }
 
 /// A prefix matches the path with or without its `/v2` version segment.
@@ -83,11 +94,44 @@ impl Faults {
         Duration::from_micros(self.latency_micros.load(Ordering::SeqCst))
     }
 
+    /// The next `count` bulk jobs submitted end FAILED.
+    pub fn fail_next_job(&self, count: u32) {
+        self.failing_jobs.fetch_add(count, Ordering::SeqCst);
+    }
+
+    /// Whether the bulk job being submitted is to fail (counts down).
+    pub fn take_job_failure(&self) -> bool {
+        count_down(&self.failing_jobs)
+    }
+
+    /// The next `count` bulk file downloads break off partway through the body.
+    pub fn truncate_next_download(&self, count: u32) {
+        self.truncated_downloads.fetch_add(count, Ordering::SeqCst);
+    }
+
+    /// Whether the file download being answered is to break off (counts down).
+    pub fn take_truncation(&self) -> bool {
+        count_down(&self.truncated_downloads)
+    }
+
+    /// While on, bulk jobs submitted list extra files whose paths escape the
+    /// destination directory.
+    pub fn set_malicious_paths(&self, enabled: bool) {
+        self.malicious_paths.store(enabled, Ordering::SeqCst);
+    }
+
+    pub fn malicious_paths(&self) -> bool {
+        self.malicious_paths.load(Ordering::SeqCst)
+    }
+
     /// Removes every pending fault and the latency.
     pub fn clear(&self) {
         self.failures.lock().expect("faults lock").clear();
         self.resets.lock().expect("faults lock").clear();
         self.set_latency(Duration::ZERO);
+        self.failing_jobs.store(0, Ordering::SeqCst);
+        self.truncated_downloads.store(0, Ordering::SeqCst);
+        self.set_malicious_paths(false);
     }
 
     /// Decides (and counts down) the fault for a request to `path`.
@@ -149,5 +193,26 @@ mod tests {
             Injected::None
         );
         assert_eq!(faults.latency(), Duration::ZERO);
+    }
+
+    #[test]
+    fn bulk_faults_count_down_and_clear() {
+        let faults = Faults::default();
+        assert!(!faults.take_job_failure());
+        faults.fail_next_job(2);
+        assert!(faults.take_job_failure());
+        assert!(faults.take_job_failure());
+        assert!(!faults.take_job_failure());
+        faults.truncate_next_download(1);
+        assert!(faults.take_truncation());
+        assert!(!faults.take_truncation());
+        faults.fail_next_job(3);
+        faults.truncate_next_download(3);
+        faults.set_malicious_paths(true);
+        assert!(faults.malicious_paths());
+        faults.clear();
+        assert!(!faults.take_job_failure());
+        assert!(!faults.take_truncation());
+        assert!(!faults.malicious_paths());
     }
 }

@@ -11,6 +11,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::accounts::Accounts;
+use super::bulk::Bulk;
 use super::calendar::{Calendar, EarlyClose};
 use super::clock::Clock;
 use super::faults::Faults;
@@ -47,6 +48,7 @@ pub struct AppState {
     pub clock: Clock,
     pub accounts: Accounts,
     pub faults: Faults,
+    pub bulk: Bulk,
 }
 
 /// A running emulator. Dropping it stops the server.
@@ -67,6 +69,7 @@ impl Emulator {
             clock: Clock::new(config.start, config.time_scale),
             accounts: Accounts::new(config.seed),
             faults: Faults::default(),
+            bulk: Bulk::new(config.seed),
         });
         let app = routes::router(Arc::clone(&state));
         let (shutdown, stopped) = oneshot::channel::<()>();

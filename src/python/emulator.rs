@@ -11,8 +11,11 @@ use pyo3::prelude::*;
 
 use super::errors::invalid_request;
 use super::runtime::block_on;
+use crate::domain::vocabulary::find_vertical;
 use crate::emulator::accounts::{DEMO_EMAIL, DEMO_PASSWORD};
+use crate::emulator::bulk::records::{count_rows, FileKey};
 use crate::emulator::calendar::EarlyClose;
+use crate::emulator::month::Month;
 use crate::emulator::{AppState, Emulator, EmulatorConfig};
 
 #[pyclass(frozen, name = "EmulatorServer", module = "marketcurves._core")]
@@ -187,6 +190,58 @@ impl PyEmulator {
             return Err(invalid_request(format!("no account {email:?}")));
         }
         Ok(())
+    }
+
+    #[pyo3(signature = (count = 1))]
+    fn fail_next_job(&self, count: u32) -> PyResult<()> {
+        if count == 0 {
+            return Err(invalid_request("count must be at least 1"));
+        }
+        self.state.faults.fail_next_job(count);
+        Ok(())
+    }
+
+    #[pyo3(signature = (count = 1))]
+    fn truncate_next_download(&self, count: u32) -> PyResult<()> {
+        if count == 0 {
+            return Err(invalid_request("count must be at least 1"));
+        }
+        self.state.faults.truncate_next_download(count);
+        Ok(())
+    }
+
+    fn expire_urls(&self) {
+        self.state.bulk.jobs.expire_urls(self.state.clock.now());
+    }
+
+    fn malicious_paths(&self, enabled: bool) {
+        self.state.faults.set_malicious_paths(enabled);
+    }
+
+    /// Rows of the bulk file of `vertical` (either spelling) and `month`
+    /// (`YYYY-MM`) for an account's quotation licence (default: the demo account).
+    #[pyo3(signature = (vertical, month, email = None))]
+    fn bulk_rows(
+        &self,
+        py: Python<'_>,
+        vertical: &str,
+        month: &str,
+        email: Option<&str>,
+    ) -> PyResult<u64> {
+        let vertical = find_vertical(vertical)
+            .ok_or_else(|| invalid_request(format!("unknown vertical {vertical:?}")))?;
+        let month = Month::parse(month)
+            .ok_or_else(|| invalid_request(format!("month must be YYYY-MM, not {month:?}")))?;
+        let licence = self.state.accounts.licence(email.unwrap_or(DEMO_EMAIL));
+        if licence.revoked {
+            return Ok(0);
+        }
+        let key = FileKey {
+            vertical: vertical.bulk_name,
+            month,
+            denied: licence.denied_quotations,
+        };
+        Ok(py.detach(|| count_rows(&self.state.world, &key)))
     }
 
     #[getter]

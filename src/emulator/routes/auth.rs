@@ -39,6 +39,24 @@ pub async fn authenticate(
     Ok(Json(json!({ "token": token })))
 }
 
+/// The account whose bearer token a request carries, or why there is none.
+pub fn bearer_account(parts: &Parts, state: &AppState) -> Result<String, String> {
+    let header = parts
+        .headers
+        .get(AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .ok_or("missing bearer token")?;
+    let token = header
+        .split_once(' ')
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
+        .ok_or("Authorization must be 'Bearer <token>'")?;
+    state
+        .accounts
+        .verify(token, state.clock.now())
+        .map_err(|e| e.to_string())
+}
+
 /// The authenticated account of a request.
 pub struct Caller {
     pub licence: Licence,
@@ -51,20 +69,7 @@ impl FromRequestParts<Arc<AppState>> for Caller {
         parts: &mut Parts,
         state: &Arc<AppState>,
     ) -> Result<Self, ApiError> {
-        let header = parts
-            .headers
-            .get(AUTHORIZATION)
-            .and_then(|h| h.to_str().ok())
-            .ok_or_else(|| ApiError::unauthorized("missing bearer token"))?;
-        let token = header
-            .split_once(' ')
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-            .map(|(_, token)| token.trim())
-            .ok_or_else(|| ApiError::unauthorized("Authorization must be 'Bearer <token>'"))?;
-        let email = state
-            .accounts
-            .verify(token, state.clock.now())
-            .map_err(|e| ApiError::unauthorized(e.to_string()))?;
+        let email = bearer_account(parts, state).map_err(ApiError::unauthorized)?;
         Ok(Caller {
             licence: state.accounts.licence(&email),
         })

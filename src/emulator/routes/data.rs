@@ -21,12 +21,11 @@ use crate::emulator::server::AppState;
 use crate::emulator::world::contracts::{contracts, has_kind};
 use crate::emulator::world::curves::Curve;
 use crate::emulator::world::prices::{tick, PriceRecordOut};
+use crate::emulator::world::FIRST_DAY;
 
 const INTRADAY_PAGE_SIZE: usize = 100;
 const MAX_INTRADAY_PAGE_SIZE: usize = 1_000;
 const MAX_INTRADAY_DAYS: i64 = 30;
-/// History starts here; earlier requested days simply have no data.
-const FIRST_DAY: NaiveDate = NaiveDate::from_ymd_opt(2000, 1, 1).expect("valid");
 
 type CurvePath = Result<Path<String>, PathRejection>;
 type TenorPath = Result<Path<(String, String)>, PathRejection>;

@@ -43,7 +43,7 @@ pub async fn inject(State(state): State<Arc<AppState>>, request: Request, next: 
 
 /// Sends the headers and half the body, then breaks the connection: the
 /// declared length is never reached, as when a connection resets mid-body.
-async fn cut_short(response: Response) -> Response {
+pub async fn cut_short(response: Response) -> Response {
     let (mut parts, body) = response.into_parts();
     let bytes = axum::body::to_bytes(body, usize::MAX)
         .await

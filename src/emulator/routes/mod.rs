@@ -1,13 +1,18 @@
 //! The HTTP face of the emulator: every REST endpoint of the interface under
-//! `/v2`, with the design's choices for status codes and error bodies.
+//! `/v2`, with the design's choices for status codes and error bodies, and the
+//! pre-signed bulk file URLs under `/files`.
 
 mod auth;
+mod bulk;
+mod bulk_auth;
 mod catalogue;
 mod data;
 mod error;
 mod faults;
+mod files;
 mod paging;
 mod query;
+mod range;
 
 use std::sync::Arc;
 
@@ -49,9 +54,15 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route(
             "/ongoing/intraday/{curve_id}/{tenor}",
             get(data::ongoing_intraday),
-        );
+        )
+        .route("/bulk-download/job-submit", post(bulk::submit))
+        .route("/bulk-download/job-status/{job_id}", get(bulk::status));
     Router::new()
         .nest("/v2", v2)
+        .route(
+            &format!("{}/{{job_id}}/{{file}}", files::FILES_PREFIX),
+            get(files::download),
+        )
         .fallback(|| async { ApiError::not_found("no such endpoint") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(

@@ -1,12 +1,11 @@
 //! The page envelope: `items` plus absolute `self`, `next`, `prev` and `last`
 //! links carrying `page` and `pageSize`; `next` and `prev` are null at the ends.
 
-use axum::http::header::HOST;
 use axum::http::HeaderMap;
 use serde::Serialize;
 
 use super::error::ApiError;
-use super::query::Params;
+use super::query::{request_host, Params};
 
 pub struct Paging {
     pub page: usize,
@@ -46,10 +45,7 @@ pub fn envelope<T: Serialize>(
     path: &str,
     params: &Params,
 ) -> Envelope<T> {
-    let host = headers
-        .get(HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("127.0.0.1");
+    let host = request_host(headers);
     let kept: Vec<&(String, String)> = params
         .0
         .iter()

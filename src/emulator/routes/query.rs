@@ -2,8 +2,8 @@
 //! names it.
 
 use axum::extract::{OriginalUri, RawQuery};
-use axum::http::header::CONTENT_TYPE;
-use axum::http::StatusCode;
+use axum::http::header::{CONTENT_TYPE, HOST};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -80,4 +80,12 @@ pub fn json_response<T: Serialize>(value: &T) -> Response {
 /// The path of the request as it was sent (still percent-encoded), with `/v2`.
 pub fn raw_path(uri: &OriginalUri) -> &str {
     uri.0.path()
+}
+
+/// The host (and port) the request was sent to, for absolute links back.
+pub fn request_host(headers: &HeaderMap) -> &str {
+    headers
+        .get(HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("127.0.0.1")
 }

@@ -17,6 +17,9 @@ use crate::emulator::hash::combine;
 use curves::Curve;
 use prices::{slots_per_day, tick, PriceRecordOut, Stamp};
 
+/// History starts here; earlier days simply have no data.
+pub const FIRST_DAY: NaiveDate = NaiveDate::from_ymd_opt(2000, 1, 1).expect("valid");
+
 pub struct World {
     pub seed: u64,
     pub curves: Vec<Curve>,

@@ -1,0 +1,31 @@
+//! Bulk download: asynchronous jobs that export a vertical's end-of-day London
+//! snapshots as Parquet, one file per month, downloaded through pre-signed
+//! URLs the emulator serves itself.
+
+pub mod building;
+pub mod cache;
+pub mod jobs;
+pub mod parquet_file;
+pub mod records;
+pub mod signing;
+
+use cache::FileCache;
+use jobs::Jobs;
+use signing::Signer;
+
+/// The bulk side of the emulator's state.
+pub struct Bulk {
+    pub jobs: Jobs,
+    pub files: FileCache,
+    pub signer: Signer,
+}
+
+impl Bulk {
+    pub fn new(seed: u64) -> Bulk {
+        Bulk {
+            jobs: Jobs::new(seed),
+            files: FileCache::new(cache::DEFAULT_BUDGET),
+            signer: Signer::new(seed),
+        }
+    }
+}
