@@ -289,5 +289,6 @@ def read_bulk(
     vertical: str | None = None,
     start: str | None = None,
     end: str | None = None,
+    parse_json: bool = False,
 ) -> pyarrow.Table:
     """Reads a downloaded bulk dataset with the partition columns added."""

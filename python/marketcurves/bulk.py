@@ -220,14 +220,20 @@ def read_bulk(
     vertical: str | None = None,
     start: MonthLike | None = None,
     end: MonthLike | None = None,
+    *,
+    parse_json: bool = False,
 ) -> pyarrow.Table:
     """Reads a downloaded bulk dataset (``dest/vertical=…/year=…/month=…/*.parquet``)
     into one table with the partition columns ``vertical``, ``year`` and
     ``month`` added, optionally only one vertical (any spelling) and a range
     of months. The layout is plain Hive partitioning, so ``pyarrow.dataset``,
-    DuckDB, polars, Spark and Dask read ``dest`` directly too."""
+    DuckDB, polars, Spark and Dask read ``dest`` directly too.
+
+    With ``parse_json=True`` the JSON text columns ``meta_data`` and
+    ``dependencies`` become a ``map<string, string>`` and a
+    ``list<struct<id, name, value, units, tenor_name>>``, as in the REST tables."""
     if not isinstance(dest, (str, os.PathLike)):
         raise InvalidRequest(f"dest must be a path, not {type(dest).__name__}")
     first = None if start is None else month(start, "start")
     last = None if end is None else month(end, "end")
-    return _core.read_bulk(Path(dest), vertical, first, last)
+    return _core.read_bulk(Path(dest), vertical, first, last, parse_json)

@@ -13,7 +13,8 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use super::months::Month;
 use super::partition::Partition;
 use crate::client::error::ClientError;
-use crate::domain::arrow::Table;
+use crate::domain::arrow::{dependency_lists, metadata_maps, MetadataPair, Table};
+use crate::domain::records::Dependency;
 use crate::domain::vocabulary::find_vertical;
 
 /// Which partitions to read.
@@ -23,6 +24,9 @@ pub struct Selection {
     pub vertical: Option<String>,
     pub start: Option<Month>,
     pub end: Option<Month>,
+    /// Decode the JSON text columns `meta_data` and `dependencies` into a map
+    /// and a list of structs, as in the REST tables.
+    pub parse_json: bool,
 }
 
 fn same_vertical(a: &str, b: &str) -> bool {
@@ -115,6 +119,7 @@ fn with_partitions(schema: &Schema) -> SchemaRef {
 fn read_file(
     partition: &Partition,
     path: &Path,
+    parse_json: bool,
 ) -> Result<(SchemaRef, Vec<RecordBatch>), ClientError> {
     let file = File::open(path).map_err(|e| io_error(path, e))?;
     let reader = ParquetRecordBatchReaderBuilder::try_new(file)
@@ -135,12 +140,85 @@ fn read_file(
             partition.month.month as i32;
             rows
         ])));
-        batches.push(
-            RecordBatch::try_new(Arc::clone(&schema), columns)
-                .map_err(|e: ArrowError| io_error(path, e))?,
-        );
+        let batch = RecordBatch::try_new(Arc::clone(&schema), columns)
+            .map_err(|e: ArrowError| io_error(path, e))?;
+        batches.push(if parse_json {
+            typed_json(&batch, path)?
+        } else {
+            batch
+        });
     }
+    let schema = batches.first().map_or(schema, RecordBatch::schema);
     Ok((schema, batches))
+}
+
+/// The text of a JSON value, as the REST metadata carries it.
+fn json_text(value: serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::Null => None,
+        serde_json::Value::String(text) => Some(text),
+        other => Some(other.to_string()),
+    }
+}
+
+/// `meta_data` and `dependencies` decoded from JSON text into typed columns.
+fn typed_json(batch: &RecordBatch, path: &Path) -> Result<RecordBatch, ClientError> {
+    let text = |name: &str| {
+        batch
+            .column_by_name(name)
+            .and_then(|c| c.as_any().downcast_ref::<StringArray>())
+            .ok_or_else(|| io_error(path, format!("no text column {name}")))
+    };
+    let bad = |name: &str, row: usize, e: serde_json::Error| {
+        io_error(path, format!("{name} of row {row}: {e}"))
+    };
+    let mut maps: Vec<Option<Vec<MetadataPair>>> = Vec::new();
+    for (row, value) in text("meta_data")?.iter().enumerate() {
+        maps.push(match value {
+            None => None,
+            Some(json) => {
+                let object: serde_json::Map<String, serde_json::Value> =
+                    serde_json::from_str(json).map_err(|e| bad("meta_data", row, e))?;
+                Some(object.into_iter().map(|(k, v)| (k, json_text(v))).collect())
+            }
+        });
+    }
+    let mut lists: Vec<Option<Vec<Dependency>>> = Vec::new();
+    for (row, value) in text("dependencies")?.iter().enumerate() {
+        lists.push(match value {
+            None => None,
+            Some(json) => {
+                Some(serde_json::from_str(json).map_err(|e| bad("dependencies", row, e))?)
+            }
+        });
+    }
+    let maps: Vec<Option<&[MetadataPair]>> = maps.iter().map(Option::as_deref).collect();
+    let lists: Vec<Option<&[Dependency]>> = lists.iter().map(Option::as_deref).collect();
+    let typed = [
+        (
+            "meta_data",
+            metadata_maps(&maps).map_err(|e| io_error(path, e))?,
+        ),
+        (
+            "dependencies",
+            dependency_lists(&lists).map_err(|e| io_error(path, e))?,
+        ),
+    ];
+    let mut fields: Vec<Field> = Vec::new();
+    let mut columns: Vec<ArrayRef> = Vec::new();
+    for (field, column) in batch.schema().fields().iter().zip(batch.columns()) {
+        match typed.iter().find(|(name, _)| name == field.name()) {
+            Some((name, array)) => {
+                fields.push(Field::new(*name, array.data_type().clone(), true));
+                columns.push(Arc::clone(array));
+            }
+            None => {
+                fields.push(field.as_ref().clone());
+                columns.push(Arc::clone(column));
+            }
+        }
+    }
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(|e| io_error(path, e))
 }
 
 /// The rows of a Parquet file, from its footer.
@@ -152,12 +230,14 @@ pub fn rows_in(path: &Path) -> Result<u64, ClientError> {
 
 /// Reads the selected partitions of `dest` into one table.
 pub async fn read_bulk(dest: PathBuf, selection: Selection) -> Result<Table, ClientError> {
-    let files = tokio::task::spawn_blocking(move || find_files(&dest, &selection))
+    let wanted = selection.clone();
+    let files = tokio::task::spawn_blocking(move || find_files(&dest, &wanted))
         .await
         .map_err(|e| ClientError::InvalidRequest(e.to_string()))??;
-    let reads = files
-        .into_iter()
-        .map(|(partition, path)| tokio::task::spawn_blocking(move || read_file(&partition, &path)));
+    let parse_json = selection.parse_json;
+    let reads = files.into_iter().map(|(partition, path)| {
+        tokio::task::spawn_blocking(move || read_file(&partition, &path, parse_json))
+    });
     let mut schema = None;
     let mut batches = Vec::new();
     for read in reads.collect::<Vec<_>>() {

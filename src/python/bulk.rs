@@ -230,13 +230,14 @@ pub fn bulk_download(
 
 /// Reads a downloaded dataset into a pyarrow Table.
 #[pyfunction]
-#[pyo3(signature = (dest, vertical = None, start = None, end = None))]
+#[pyo3(signature = (dest, vertical = None, start = None, end = None, parse_json = false))]
 pub fn read_bulk(
     py: Python<'_>,
     dest: PathBuf,
     vertical: Option<String>,
     start: Option<String>,
     end: Option<String>,
+    parse_json: bool,
 ) -> PyResult<Py<PyAny>> {
     if !dest.is_dir() {
         return Err(invalid_request(format!(
@@ -248,6 +249,7 @@ pub fn read_bulk(
         vertical,
         start: start.map(|s| month("start", &s)).transpose()?,
         end: end.map(|s| month("end", &s)).transpose()?,
+        parse_json,
     };
     blocking_table(py, None, Arc::default(), async move {
         read_dataset(dest, selection).await

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 
@@ -157,3 +158,27 @@ def test_a_dest_that_is_a_file_is_refused(tmp_path):
     target.write_text("x")
     with pytest.raises(mc.InvalidRequest, match="is a file"):
         client.bulk_download("JET", "2025-01", "2025-01", target, progress=False)
+
+
+def test_read_bulk_can_decode_the_json_columns(full, tmp_path):
+    fast(full, "NAPHTHA", "2025-01", "2025-01", tmp_path)
+    text = mc.read_bulk(tmp_path)
+    typed = mc.read_bulk(tmp_path, parse_json=True)
+    rest = mc._core.table_schema("prices")
+    assert typed.schema.field("dependencies").type == rest.field("dependencies").type
+    assert typed.schema.field("meta_data").type == rest.field("metadata").type
+    row = 7
+    meta = json.loads(text.column("meta_data")[row].as_py())
+    assert dict(typed.column("meta_data")[row].as_py()) == {k: str(v) for k, v in meta.items()}
+    deps = json.loads(text.column("dependencies")[row].as_py())
+    decoded = typed.column("dependencies")[row].as_py()
+    assert [d["tenor_name"] for d in decoded] == [d.get("tenorName") for d in deps]
+    assert [d["value"] for d in decoded] == [d.get("value") for d in deps]
+
+
+def test_duckdb_reads_what_bulk_download_wrote(full, tmp_path):
+    duckdb = pytest.importorskip("duckdb")
+    result = fast(full, "NAPHTHA", "2025-01", "2025-02", tmp_path)
+    pattern = str(tmp_path / "**" / "*.parquet")
+    query = f"select count(*), count(distinct month) from read_parquet('{pattern}', hive_partitioning=true)"
+    assert duckdb.connect().execute(query).fetchall() == [(result.rows, 2)]

@@ -14,6 +14,7 @@ use arrow_schema::ArrowError;
 use super::schema::{
     dependency_fields, dependency_item, metadata_entry, metadata_entry_fields, schema, TableKind,
 };
+use crate::domain::records::Dependency;
 use crate::domain::rows::PriceRow;
 use crate::domain::timestamp::days_since_epoch;
 
@@ -89,11 +90,23 @@ fn list_layout(lens: &[Option<usize>]) -> (OffsetBuffer<i32>, Option<NullBuffer>
 }
 
 fn dependencies(rows: &[PriceRow]) -> Result<ArrayRef, ArrowError> {
-    let lens: Vec<Option<usize>> = rows
-        .iter()
-        .map(|r| r.dependencies.as_ref().map(Vec::len))
-        .collect();
-    let items = || rows.iter().flat_map(|r| r.dependencies.iter().flatten());
+    let lists: Vec<Option<&[Dependency]>> =
+        rows.iter().map(|r| r.dependencies.as_deref()).collect();
+    dependency_lists(&lists)
+}
+
+fn metadata(rows: &[PriceRow]) -> Result<ArrayRef, ArrowError> {
+    let maps: Vec<Option<&[MetadataPair]>> = rows.iter().map(|r| r.metadata.as_deref()).collect();
+    metadata_maps(&maps)
+}
+
+/// A metadata entry: name and (possibly null) value.
+pub type MetadataPair = (String, Option<String>);
+
+/// The `dependencies` column: one list (or null) per row.
+pub fn dependency_lists(lists: &[Option<&[Dependency]>]) -> Result<ArrayRef, ArrowError> {
+    let lens: Vec<Option<usize>> = lists.iter().map(|l| l.map(<[_]>::len)).collect();
+    let items = || lists.iter().flat_map(|l| l.iter().flat_map(|d| d.iter()));
     let mut value = Float64Builder::new();
     for dependency in items() {
         value.append_option(dependency.value);
@@ -115,12 +128,10 @@ fn dependencies(rows: &[PriceRow]) -> Result<ArrayRef, ArrowError> {
     )?))
 }
 
-fn metadata(rows: &[PriceRow]) -> Result<ArrayRef, ArrowError> {
-    let lens: Vec<Option<usize>> = rows
-        .iter()
-        .map(|r| r.metadata.as_ref().map(Vec::len))
-        .collect();
-    let entries = || rows.iter().flat_map(|r| r.metadata.iter().flatten());
+/// The `metadata` column: one map (or null) per row.
+pub fn metadata_maps(maps: &[Option<&[MetadataPair]>]) -> Result<ArrayRef, ArrowError> {
+    let lens: Vec<Option<usize>> = maps.iter().map(|m| m.map(<[_]>::len)).collect();
+    let entries = || maps.iter().flat_map(|m| m.iter().flat_map(|e| e.iter()));
     let children: Vec<ArrayRef> = vec![
         strings(entries().map(|(key, _)| Some(key.as_str()))),
         strings(entries().map(|(_, value)| value.as_deref())),

@@ -4,7 +4,7 @@ mod build;
 mod merge;
 mod schema;
 
-pub use build::build_batch;
+pub use build::{build_batch, dependency_lists, metadata_maps, MetadataPair};
 pub use merge::merge_slice;
 pub use schema::{schema, TableKind};
 
