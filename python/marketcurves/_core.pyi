@@ -267,8 +267,8 @@ def bulk_wait(
 
 def bulk_download_job(
     client: RestClient, job_id: str, dest: os.PathLike[str], progress: _BulkProgress = None
-) -> tuple[list[str], int]:
-    """Downloads a SUCCEEDED job's files into dest: (files, bytes transferred).
+) -> tuple[list[str], int, int]:
+    """Downloads a SUCCEEDED job's files into dest: (files, bytes transferred, rows).
     ``progress`` is called with (phase, bytes done, bytes in all)."""
 
 def bulk_download(

@@ -151,11 +151,12 @@ class BulkJob:
         self.wait()
         bars = _bars(progress)
         try:
-            files, transferred = _core.bulk_download_job(self._core, self.job_id, folder, bars)
+            files, transferred, rows = _core.bulk_download_job(
+                self._core, self.job_id, folder, bars
+            )
         finally:
             if bars is not None:
                 bars.close()
-        rows = read_bulk(folder, start=self.effective[0], end=self.effective[1]).num_rows
         return BulkResult(
             job_id=self.job_id,
             files=tuple(Path(f) for f in files),

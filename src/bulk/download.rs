@@ -155,7 +155,7 @@ async fn fetch_from(
         408 | 429 | 500..=599 => return Err(Attempt::Broken(format!("HTTP {status}"), 0)),
         _ => return Err(Attempt::Fatal(format!("HTTP {status}"))),
     };
-    let mut file = tokio::fs::OpenOptions::new()
+    let file = tokio::fs::OpenOptions::new()
         .create(true)
         .write(true)
         .append(append)
@@ -163,6 +163,8 @@ async fn fetch_from(
         .open(part)
         .await
         .map_err(|e| Attempt::Fatal(format!("cannot write: {e}")))?;
+    // Each write of a tokio file is a trip to the blocking pool: write in large pieces.
+    let mut file = tokio::io::BufWriter::with_capacity(1 << 20, file);
     let mut response = response;
     let mut written = 0;
     loop {

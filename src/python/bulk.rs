@@ -117,7 +117,7 @@ pub fn bulk_download_job(
     job_id: String,
     dest: PathBuf,
     progress: Option<Py<PyAny>>,
-) -> PyResult<(Vec<PathBuf>, u64)> {
+) -> PyResult<(Vec<PathBuf>, u64, u64)> {
     let inner = Arc::clone(&client.inner);
     let counts = Arc::new(BulkProgress::default());
     let shared = Arc::clone(&counts);
@@ -133,13 +133,20 @@ pub fn bulk_download_job(
         let tasks = plan_files(&dest, &files)?;
         let options = BulkOptions::default();
         let round = crate::bulk::run::download_round(inner.http(), &tasks, &options, &shared).await;
-        match round {
-            Ok(bytes) => Ok((tasks.into_iter().map(|t| t.target).collect(), bytes)),
-            Err(error) => Err(error),
-        }
+        let bytes = round?;
+        let files: Vec<PathBuf> = tasks.into_iter().map(|t| t.target).collect();
+        let rows = count_rows(files.clone()).await?;
+        Ok((files, bytes, rows))
     };
     let report = bytes_reporter(progress, counts);
     wait_interruptibly(py, call, report)?.map_err(|e| client_error(py, e))
+}
+
+/// Rows of the files, from their Parquet footers.
+async fn count_rows(files: Vec<PathBuf>) -> Result<u64, ClientError> {
+    tokio::task::spawn_blocking(move || files.iter().map(|f| rows_in(f)).sum())
+        .await
+        .map_err(|e| ClientError::BulkJobFailed(e.to_string()))?
 }
 
 fn bytes_reporter(
@@ -204,12 +211,7 @@ pub fn bulk_download(
             &shared,
         )
         .await?;
-        let files = outcome.files.clone();
-        let rows = tokio::task::spawn_blocking(move || {
-            files.iter().map(|f| rows_in(f)).sum::<Result<u64, _>>()
-        })
-        .await
-        .map_err(|e| ClientError::BulkJobFailed(e.to_string()))??;
+        let rows = count_rows(outcome.files.clone()).await?;
         Ok::<_, ClientError>((outcome, rows, shared.jobs.load(Ordering::Relaxed)))
     };
     let report = bytes_reporter(progress, counts);
