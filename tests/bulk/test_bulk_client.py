@@ -182,3 +182,25 @@ def test_duckdb_reads_what_bulk_download_wrote(full, tmp_path):
     pattern = str(tmp_path / "**" / "*.parquet")
     query = f"select count(*), count(distinct month) from read_parquet('{pattern}', hive_partitioning=true)"
     assert duckdb.connect().execute(query).fetchall() == [(result.rows, 2)]
+
+
+def test_urls_expiring_mid_download_are_renewed_by_running_the_job_again(em, full, tmp_path):
+    # Every first transfer breaks off, and the URLs expire while the transfers
+    # are under way (responses take 0.5 s; the progress hook runs every 0.1 s),
+    # so resuming meets 403 and the job has to run again.
+    em.truncate_next_download(3)
+    em.set_latency(0.5)
+    expired = []
+
+    def hook(phase: int, done: int, total: int) -> None:
+        if phase == 2 and not expired:
+            em.expire_urls()
+            expired.append(True)
+
+    _, _, effective, files, _, rows, _, jobs = mc._core.bulk_download(
+        full._core, "NAPHTHA", "2025-01", "2025-03", tmp_path, 0.05, 60.0, hook
+    )
+    assert expired and jobs == 2
+    assert effective == ("2025-01", "2025-03")
+    assert rows == mc.read_bulk(tmp_path).num_rows > 0
+    assert sorted(Path(f) for f in files) == parquet_files(tmp_path)
