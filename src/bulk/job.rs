@@ -4,10 +4,10 @@ use std::time::{Duration, Instant};
 
 use reqwest::Method;
 
-use super::months::Month;
 use crate::client::error::ClientError;
 use crate::client::http::{Forbidden, Http};
 use crate::domain::decode::decode_json;
+use crate::domain::month::Month;
 use crate::domain::records::{BulkStatus, BulkSubmission, PresignedUrl};
 use crate::domain::vocabulary::Vertical;
 

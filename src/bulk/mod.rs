@@ -3,7 +3,6 @@
 
 pub mod download;
 pub mod job;
-pub mod months;
 pub mod partition;
 pub mod read;
 pub mod run;

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::months::Month;
+use crate::domain::month::Month;
 
 /// A checked partition of the bulk dataset.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -44,8 +44,8 @@ impl Partition {
     /// The directory under the destination: `vertical=…/year=…/month=…`.
     pub fn relative_dir(&self) -> PathBuf {
         PathBuf::from(format!("vertical={}", self.vertical))
-            .join(format!("year={:04}", self.month.year))
-            .join(format!("month={:02}", self.month.month))
+            .join(format!("year={:04}", self.month.year()))
+            .join(format!("month={:02}", self.month.month()))
     }
 }
 

@@ -10,10 +10,10 @@ use arrow_array::{ArrayRef, Int32Array, RecordBatch, RecordBatchReader, StringAr
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use super::months::Month;
 use super::partition::Partition;
 use crate::client::error::ClientError;
 use crate::domain::arrow::{dependency_lists, metadata_maps, MetadataPair, Table};
+use crate::domain::month::Month;
 use crate::domain::records::Dependency;
 use crate::domain::vocabulary::find_vertical;
 
@@ -135,9 +135,13 @@ fn read_file(
         let mut columns = batch.columns().to_vec();
         columns
             .push(Arc::new(StringArray::from(vec![partition.vertical.as_str(); rows])) as ArrayRef);
-        columns.push(Arc::new(Int32Array::from(vec![partition.month.year; rows])));
         columns.push(Arc::new(Int32Array::from(vec![
-            partition.month.month as i32;
+            partition.month.year();
+            rows
+        ])));
+        columns.push(Arc::new(Int32Array::from(vec![
+            partition.month.month()
+                as i32;
             rows
         ])));
         let batch = RecordBatch::try_new(Arc::clone(&schema), columns)

@@ -13,10 +13,10 @@ use futures_util::stream::{self, StreamExt};
 
 use super::download::{already_done, fetch, DownloadError, FileTask};
 use super::job::{self, JobState, Submitted};
-use super::months::Month;
 use super::partition::{file_name, Partition};
 use crate::client::error::ClientError;
 use crate::client::http::Http;
+use crate::domain::month::Month;
 use crate::domain::records::PresignedUrl;
 use crate::domain::vocabulary::Vertical;
 

@@ -13,9 +13,9 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
+use crate::domain::month::Month;
 use crate::domain::timestamp::Micros;
 use crate::emulator::hash::{combine, mix};
-use crate::emulator::month::Month;
 
 pub const TOKEN_LIFETIME_SECONDS: i64 = 12 * 3600;
 

@@ -8,7 +8,6 @@ pub mod calendar;
 pub mod clock;
 pub mod faults;
 mod hash;
-pub mod month;
 mod routes;
 mod server;
 pub mod world;

@@ -12,11 +12,11 @@ use super::client::{blocking_table, PyRestClient};
 use super::errors::{client_error, invalid_request};
 use super::runtime::wait_interruptibly;
 use crate::bulk::job::{self, JobState};
-use crate::bulk::months::Month;
 use crate::bulk::read::{read_bulk as read_dataset, rows_in, Selection};
 use crate::bulk::run::{bulk_download as run_download, plan_files, BulkOptions, BulkProgress};
 use crate::client::validate;
 use crate::client::ClientError;
+use crate::domain::month::Month;
 
 fn month(name: &str, text: &str) -> PyResult<Month> {
     Month::parse(text)

@@ -11,11 +11,11 @@ use pyo3::prelude::*;
 
 use super::errors::invalid_request;
 use super::runtime::block_on;
+use crate::domain::month::Month;
 use crate::domain::vocabulary::find_vertical;
 use crate::emulator::accounts::{DEMO_EMAIL, DEMO_PASSWORD};
 use crate::emulator::bulk::records::{count_rows, FileKey};
 use crate::emulator::calendar::EarlyClose;
-use crate::emulator::month::Month;
 use crate::emulator::{AppState, Emulator, EmulatorConfig};
 
 #[pyclass(frozen, name = "EmulatorServer", module = "marketcurves._core")]

@@ -62,6 +62,7 @@ async fn build(state: Weak<AppState>, job: Arc<Job>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::month::Month;
     use crate::domain::timestamp::parse_timestamp;
     use crate::domain::vocabulary::find_vertical;
     use crate::emulator::accounts::Accounts;
@@ -70,7 +71,6 @@ mod tests {
     use crate::emulator::calendar::{Calendar, EarlyClose};
     use crate::emulator::clock::Clock;
     use crate::emulator::faults::Faults;
-    use crate::emulator::month::Month;
     use crate::emulator::world::World;
 
     fn state() -> Arc<AppState> {

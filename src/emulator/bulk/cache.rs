@@ -107,7 +107,7 @@ impl FileCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::emulator::month::Month;
+    use crate::domain::month::Month;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
 

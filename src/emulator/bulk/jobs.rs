@@ -10,10 +10,10 @@ use tokio::sync::watch;
 
 use super::records::FileKey;
 use super::signing::URL_LIFETIME_SECONDS;
+use crate::domain::month::Month;
 use crate::domain::timestamp::Micros;
 use crate::domain::vocabulary::Vertical;
 use crate::emulator::hash::{combine, of_str, uuid};
-use crate::emulator::month::Month;
 use crate::emulator::world::FIRST_DAY;
 
 const MICROS_PER_SECOND: Micros = 1_000_000;

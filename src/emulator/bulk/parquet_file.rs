@@ -122,11 +122,11 @@ fn day_batch<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::month::Month;
     use crate::domain::rows::Snapshot;
     use crate::domain::tenor::Tenor;
     use crate::emulator::bulk::records::count_rows;
     use crate::emulator::calendar::{Calendar, EarlyClose};
-    use crate::emulator::month::Month;
     use arrow_array::{Array, Float64Array, StringArray, TimestampMicrosecondArray};
     use bytes::Bytes;
     use chrono::NaiveDate;

@@ -7,13 +7,13 @@ use std::collections::BTreeSet;
 
 use chrono::NaiveDate;
 
+use crate::domain::month::Month;
 use crate::domain::rows::Snapshot;
 use crate::domain::tenor::Tenor;
 use crate::domain::timestamp::Micros;
 use crate::domain::vocabulary::{Vertical, VERTICALS};
 use crate::emulator::calendar::days;
 use crate::emulator::hash::{combine, of_str, uuid};
-use crate::emulator::month::Month;
 use crate::emulator::world::contracts::contracts;
 use crate::emulator::world::curves::Curve;
 use crate::emulator::world::prices::Stamp;

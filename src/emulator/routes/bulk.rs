@@ -12,10 +12,10 @@ use super::bulk_auth::BulkCaller;
 use super::error::ApiError;
 use super::files::FILES_PREFIX;
 use super::query::{json_response, request_host, Params};
+use crate::domain::month::Month;
 use crate::domain::vocabulary::{Vertical, VERTICALS};
 use crate::emulator::bulk::building::{job_sizes, PATIENCE};
 use crate::emulator::bulk::jobs::{effective_range, Job, JobRequest, JobStatus};
-use crate::emulator::month::Month;
 use crate::emulator::server::AppState;
 
 #[derive(Serialize)]

@@ -6,7 +6,6 @@ use std::fmt;
 use chrono::{Datelike, NaiveDate};
 
 use crate::domain::timestamp::Micros;
-use crate::emulator::calendar::day_of;
 
 /// A month, ordered in time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -38,7 +37,11 @@ impl Month {
 
     /// The month of an instant (UTC).
     pub fn at(at: Micros) -> Month {
-        Month::of(day_of(at))
+        Month::of(
+            chrono::DateTime::from_timestamp_micros(at)
+                .expect("in range")
+                .date_naive(),
+        )
     }
 
     pub fn year(self) -> i32 {
