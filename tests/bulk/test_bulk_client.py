@@ -204,3 +204,9 @@ def test_urls_expiring_mid_download_are_renewed_by_running_the_job_again(em, ful
     assert effective == ("2025-01", "2025-03")
     assert rows == mc.read_bulk(tmp_path).num_rows > 0
     assert sorted(Path(f) for f in files) == parquet_files(tmp_path)
+
+
+def test_a_400_from_the_service_is_an_invalid_request(full):
+    # Months after the emulator's clock: the range is empty once narrowed.
+    with pytest.raises(mc.InvalidRequest, match="400"):
+        full.bulk_submit("JET", "2026-01", "2026-02")
