@@ -229,15 +229,12 @@ impl RestClient {
         curve_id: &str,
         tenor: Option<&str>,
     ) -> Result<Table, ClientError> {
-        let curve_id = validate::curve_id(curve_id)?;
-        let tenor = tenor.map(validate::tenor).transpose()?;
-        let endpoint = match tenor {
-            Some(_) => PriceEndpoint::LastSettlement,
-            None => PriceEndpoint::LastSettlementAll,
-        };
-        let name = tenor.as_ref().map(Tenor::name);
-        let rows = self.get_rows(endpoint, &curve_id, name, &[]).await?;
-        table(TableKind::Prices, vec![rows])
+        let endpoints = (
+            PriceEndpoint::LastSettlement,
+            PriceEndpoint::LastSettlementAll,
+        );
+        self.ongoing(curve_id, tenor, endpoints, TableKind::Prices)
+            .await
     }
 
     /// Today's assessments, one row per tenor and snapshot.
@@ -246,15 +243,29 @@ impl RestClient {
         curve_id: &str,
         tenor: Option<&str>,
     ) -> Result<Table, ClientError> {
+        let endpoints = (
+            PriceEndpoint::LastAssessments,
+            PriceEndpoint::LastAssessmentsAll,
+        );
+        self.ongoing(curve_id, tenor, endpoints, TableKind::Assessments)
+            .await
+    }
+
+    /// An ongoing endpoint in its one-tenor form, or its all-tenors form
+    /// when no tenor is given.
+    async fn ongoing(
+        &self,
+        curve_id: &str,
+        tenor: Option<&str>,
+        (one, all): (PriceEndpoint, PriceEndpoint),
+        kind: TableKind,
+    ) -> Result<Table, ClientError> {
         let curve_id = validate::curve_id(curve_id)?;
         let tenor = tenor.map(validate::tenor).transpose()?;
-        let endpoint = match tenor {
-            Some(_) => PriceEndpoint::LastAssessments,
-            None => PriceEndpoint::LastAssessmentsAll,
-        };
+        let endpoint = if tenor.is_some() { one } else { all };
         let name = tenor.as_ref().map(Tenor::name);
         let rows = self.get_rows(endpoint, &curve_id, name, &[]).await?;
-        table(TableKind::Assessments, vec![rows])
+        table(kind, rows)
     }
 
     /// Today's intraday values of one tenor, every page.
@@ -402,8 +413,8 @@ fn arrow_error(error: arrow_schema::ArrowError) -> ClientError {
     ClientError::InvalidRequest(format!("cannot build the table: {error}"))
 }
 
-fn table(kind: TableKind, parts: Vec<Vec<PriceRow>>) -> Result<Table, ClientError> {
-    let batch = batch(kind, parts.into_iter().flatten().collect())?;
+fn table(kind: TableKind, rows: Vec<PriceRow>) -> Result<Table, ClientError> {
+    let batch = batch(kind, rows)?;
     Ok(Table {
         schema: batch.schema(),
         batches: vec![batch],
