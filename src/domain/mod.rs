@@ -4,6 +4,7 @@
 pub mod arrow;
 pub mod decode;
 mod lenient;
+pub mod live;
 pub mod month;
 pub mod records;
 pub mod redact;
