@@ -27,10 +27,14 @@ pub const DEMO_PASSWORD: &str = "demo-password";
 /// An account licensed for everything.
 pub const FULL_EMAIL: &str = "full@marketcurves.test";
 pub const FULL_PASSWORD: &str = "full-password";
+/// An account licensed for every quotation over REST and bulk download, but
+/// not enabled for live data: its live subscriptions get `NO_ACCESS`.
+pub const REST_ONLY_EMAIL: &str = "rest-only@marketcurves.test";
+pub const REST_ONLY_PASSWORD: &str = "rest-only-password";
 /// The first month of the demo account's bulk licence (`YYYY-MM`).
 pub const DEMO_BULK_START: &str = "2024-03";
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Licence {
     /// Revoked entirely: every data request is refused.
     pub revoked: bool,
@@ -38,11 +42,30 @@ pub struct Licence {
     pub denied_quotations: BTreeSet<String>,
     /// The first month bulk download may cover; `None` is all history.
     pub bulk_start: Option<Month>,
+    /// Enabled for the live feed (interface, Authentication point 4).
+    pub live: bool,
+}
+
+/// Everything: every quotation, all bulk history, the live feed.
+impl Default for Licence {
+    fn default() -> Licence {
+        Licence {
+            revoked: false,
+            denied_quotations: BTreeSet::new(),
+            bulk_start: None,
+            live: true,
+        }
+    }
 }
 
 impl Licence {
     pub fn allows(&self, quotation: &str) -> bool {
         !self.revoked && !self.denied_quotations.contains(quotation)
+    }
+
+    /// Whether a live subscription to `quotation` is allowed.
+    pub fn allows_live(&self, quotation: &str) -> bool {
+        self.live && self.allows(quotation)
     }
 }
 
@@ -84,13 +107,18 @@ impl Accounts {
             chunk.copy_from_slice(&mix(combine(&[seed, 0x5EC2E7, i as u64])).to_le_bytes());
         }
         let demo = Licence {
-            revoked: false,
             denied_quotations: ["Sales".to_owned()].into(),
             bulk_start: Month::parse(DEMO_BULK_START),
+            ..Licence::default()
+        };
+        let rest_only = Licence {
+            live: false,
+            ..Licence::default()
         };
         let accounts = [
             (DEMO_EMAIL, DEMO_PASSWORD, demo),
             (FULL_EMAIL, FULL_PASSWORD, Licence::default()),
+            (REST_ONLY_EMAIL, REST_ONLY_PASSWORD, rest_only),
         ]
         .into_iter()
         .map(|(email, password, licence)| {
@@ -174,6 +202,7 @@ impl Accounts {
             .map(|a| a.licence.clone())
             .unwrap_or(Licence {
                 revoked: true,
+                live: false,
                 ..Licence::default()
             })
     }
@@ -194,7 +223,18 @@ impl Accounts {
         true
     }
 
-    /// Gives an account its full licence back.
+    /// Takes the live feed out of an account's licence: later live
+    /// subscriptions get `NO_ACCESS`. False if there is no such account.
+    pub fn revoke_live(&self, email: &str) -> bool {
+        let mut accounts = self.accounts.write().expect("accounts lock");
+        let Some(account) = accounts.get_mut(email) else {
+            return false;
+        };
+        account.licence.live = false;
+        true
+    }
+
+    /// Gives an account its full licence back (the live feed included).
     pub fn restore(&self, email: &str) -> bool {
         let mut accounts = self.accounts.write().expect("accounts lock");
         let Some(account) = accounts.get_mut(email) else {
@@ -270,6 +310,24 @@ mod tests {
         assert!(accounts.restore(FULL_EMAIL));
         assert!(accounts.licence(FULL_EMAIL).allows("Fob"));
         assert!(!accounts.revoke("nobody", None));
+    }
+
+    #[test]
+    fn live_access_is_part_of_the_licence() {
+        let accounts = Accounts::new(0);
+        assert!(accounts.licence(DEMO_EMAIL).allows_live("Fob"));
+        assert!(!accounts.licence(DEMO_EMAIL).allows_live("Sales"));
+        let rest_only = accounts.licence(REST_ONLY_EMAIL);
+        assert!(rest_only.allows("Sales") && !rest_only.allows_live("Fob"));
+        assert!(accounts
+            .login(REST_ONLY_EMAIL, REST_ONLY_PASSWORD, NOW)
+            .is_some());
+        assert!(accounts.revoke_live(FULL_EMAIL));
+        assert!(!accounts.licence(FULL_EMAIL).allows_live("Fob"));
+        assert!(accounts.restore(FULL_EMAIL));
+        assert!(accounts.licence(FULL_EMAIL).allows_live("Fob"));
+        assert!(!accounts.revoke_live("nobody"));
+        assert!(!accounts.licence("nobody").live);
     }
 
     #[test]
