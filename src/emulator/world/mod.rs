@@ -4,6 +4,7 @@
 pub mod contracts;
 pub mod curves;
 pub mod prices;
+pub mod published;
 
 use std::collections::HashMap;
 
