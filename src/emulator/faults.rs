@@ -134,6 +134,22 @@ impl Faults {
         self.set_malicious_paths(false);
     }
 
+    /// The failure for a request to `path` among those injected with a path
+    /// that matches it; failures for any path are left for REST requests.
+    /// The live feed's WebSocket handshake fails only when asked by name.
+    pub fn take_named(&self, path: &str) -> Option<u16> {
+        let mut failures = self.failures.lock().expect("faults lock");
+        let i = failures
+            .iter()
+            .position(|f| f.prefix.is_some() && matches(&f.prefix, path))?;
+        let status = failures[i].status;
+        failures[i].remaining -= 1;
+        if failures[i].remaining == 0 {
+            failures.remove(i);
+        }
+        Some(status)
+    }
+
     /// Decides (and counts down) the fault for a request to `path`.
     pub fn take(&self, path: &str) -> Injected {
         let mut failures = self.failures.lock().expect("faults lock");
@@ -178,6 +194,23 @@ mod tests {
         assert_eq!(faults.take("/v2/catalogue"), fail);
         assert_eq!(faults.take("/v2/catalogue"), fail);
         assert_eq!(faults.take("/v2/catalogue"), Injected::None);
+    }
+
+    #[test]
+    fn only_failures_named_by_path_reach_the_live_handshake() {
+        let faults = Faults::default();
+        faults.fail_next(1, 503, None, None);
+        assert_eq!(faults.take_named("/v2/customer/socket/websocket"), None);
+        faults.fail_next(1, 502, Some("/customer/socket".into()), None);
+        assert_eq!(
+            faults.take_named("/v2/customer/socket/websocket"),
+            Some(502)
+        );
+        assert_eq!(faults.take_named("/v2/customer/socket/websocket"), None);
+        assert!(matches!(
+            faults.take("/v2/catalogue"),
+            Injected::Fail { status: 503, .. }
+        ));
     }
 
     #[test]
