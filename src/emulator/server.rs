@@ -15,6 +15,7 @@ use super::bulk::Bulk;
 use super::calendar::{Calendar, EarlyClose};
 use super::clock::Clock;
 use super::faults::Faults;
+use super::live::{self, Live};
 use super::routes;
 use super::world::World;
 
@@ -49,6 +50,7 @@ pub struct AppState {
     pub accounts: Accounts,
     pub faults: Faults,
     pub bulk: Bulk,
+    pub live: Live,
 }
 
 /// A running emulator. Dropping it stops the server.
@@ -57,6 +59,7 @@ pub struct Emulator {
     state: Arc<AppState>,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<io::Result<()>>>,
+    publisher: JoinHandle<()>,
 }
 
 impl Emulator {
@@ -64,13 +67,16 @@ impl Emulator {
     pub async fn start(config: EmulatorConfig) -> io::Result<Emulator> {
         let listener = TcpListener::bind(config.bind).await?;
         let addr = listener.local_addr()?;
+        let clock = Clock::new(config.start, config.time_scale);
         let state = Arc::new(AppState {
             world: World::new(config.seed, Calendar::new(config.early_close)),
-            clock: Clock::new(config.start, config.time_scale),
+            live: Live::new(clock.now()),
+            clock,
             accounts: Accounts::new(config.seed),
             faults: Faults::default(),
             bulk: Bulk::new(config.seed),
         });
+        let publisher = tokio::spawn(live::run_publisher(Arc::clone(&state)));
         let app = routes::router(Arc::clone(&state));
         let (shutdown, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
@@ -85,6 +91,7 @@ impl Emulator {
             state,
             shutdown: Some(shutdown),
             task: Some(task),
+            publisher,
         })
     }
 
@@ -111,8 +118,11 @@ impl Emulator {
         Arc::clone(&self.state)
     }
 
-    /// Stops accepting connections and waits (up to 2 s) for open ones to end.
+    /// Stops accepting connections, drops the live ones and waits (up to
+    /// 2 s) for open requests to end.
     pub async fn stop(&mut self) {
+        self.state.live.shutdown();
+        self.publisher.abort();
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }
@@ -129,6 +139,8 @@ impl Emulator {
 
 impl Drop for Emulator {
     fn drop(&mut self) {
+        self.state.live.shutdown();
+        self.publisher.abort();
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }

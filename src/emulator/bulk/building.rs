@@ -71,6 +71,7 @@ mod tests {
     use crate::emulator::calendar::{Calendar, EarlyClose};
     use crate::emulator::clock::Clock;
     use crate::emulator::faults::Faults;
+    use crate::emulator::live::Live;
     use crate::emulator::world::World;
 
     fn state() -> Arc<AppState> {
@@ -80,6 +81,7 @@ mod tests {
             accounts: Accounts::new(0),
             faults: Faults::default(),
             bulk: Bulk::new(0),
+            live: Live::new(0),
         })
     }
 

@@ -1,6 +1,6 @@
 //! The HTTP face of the emulator: every REST endpoint of the interface under
 //! `/v2`, with the design's choices for status codes and error bodies, and the
-//! pre-signed bulk file URLs under `/files`.
+//! pre-signed bulk file URLs under `/files`, and the live feed's upgrade.
 
 mod auth;
 mod bulk;
@@ -10,6 +10,7 @@ mod data;
 mod error;
 mod faults;
 mod files;
+mod live;
 mod paging;
 mod query;
 mod range;
@@ -20,6 +21,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{middleware, Router};
 
+use super::live::LIVE_PATH;
 use super::server::AppState;
 use error::ApiError;
 
@@ -74,5 +76,7 @@ pub fn router(state: Arc<AppState>) -> Router {
             Arc::clone(&state),
             faults::inject,
         ))
+        // After the fault layer, which is for REST: see `live::upgrade`.
+        .route(LIVE_PATH, get(live::upgrade))
         .with_state(state)
 }

@@ -1,0 +1,102 @@
+//! Faults of the live feed a test can switch on: refused authentications,
+//! commands failing with `UNEXPECTED_ERROR`, pings left unanswered, and the
+//! firehose of synthetic values for benchmarks. Dropping and restarting
+//! connections act at once and live on [`super::Live`].
+
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+pub struct LiveFaults {
+    failing_auths: AtomicU32,
+    failing_commands: AtomicU32,
+    answer_pings: AtomicBool,
+    firehose: AtomicBool,
+}
+
+impl Default for LiveFaults {
+    fn default() -> Self {
+        LiveFaults {
+            failing_auths: AtomicU32::new(0),
+            failing_commands: AtomicU32::new(0),
+            answer_pings: AtomicBool::new(true),
+            firehose: AtomicBool::new(false),
+        }
+    }
+}
+
+/// Takes one from a countdown; false once it is at zero.
+fn count_down(counter: &AtomicU32) -> bool {
+    counter
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+        .is_ok()
+}
+
+impl LiveFaults {
+    /// The next `count` auth commands answer `auth-failed` whatever the token.
+    pub fn fail_next_auth(&self, count: u32) {
+        self.failing_auths.fetch_add(count, Ordering::SeqCst);
+    }
+
+    /// Whether the auth being handled is to fail (counts down).
+    pub fn take_auth_failure(&self) -> bool {
+        count_down(&self.failing_auths)
+    }
+
+    /// The next `count` commands of authenticated connections answer
+    /// `UNEXPECTED_ERROR` and are not carried out.
+    pub fn fail_next_command(&self, count: u32) {
+        self.failing_commands.fetch_add(count, Ordering::SeqCst);
+    }
+
+    /// Whether the command being handled is to fail (counts down).
+    pub fn take_command_failure(&self) -> bool {
+        count_down(&self.failing_commands)
+    }
+
+    pub fn set_answer_pings(&self, enabled: bool) {
+        self.answer_pings.store(enabled, Ordering::SeqCst);
+    }
+
+    pub fn answer_pings(&self) -> bool {
+        self.answer_pings.load(Ordering::SeqCst)
+    }
+
+    pub fn set_firehose(&self, enabled: bool) {
+        self.firehose.store(enabled, Ordering::SeqCst);
+    }
+
+    pub fn firehose(&self) -> bool {
+        self.firehose.load(Ordering::Relaxed)
+    }
+
+    /// Back to a well-behaved feed.
+    pub fn clear(&self) {
+        self.failing_auths.store(0, Ordering::SeqCst);
+        self.failing_commands.store(0, Ordering::SeqCst);
+        self.set_answer_pings(true);
+        self.set_firehose(false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn countdowns_switches_and_clear() {
+        let faults = LiveFaults::default();
+        assert!(!faults.take_auth_failure() && !faults.take_command_failure());
+        assert!(faults.answer_pings() && !faults.firehose());
+        faults.fail_next_auth(2);
+        faults.fail_next_command(1);
+        assert!(faults.take_auth_failure() && faults.take_auth_failure());
+        assert!(!faults.take_auth_failure());
+        assert!(faults.take_command_failure() && !faults.take_command_failure());
+        faults.fail_next_auth(5);
+        faults.fail_next_command(5);
+        faults.set_answer_pings(false);
+        faults.set_firehose(true);
+        faults.clear();
+        assert!(!faults.take_auth_failure() && !faults.take_command_failure());
+        assert!(faults.answer_pings() && !faults.firehose());
+    }
+}

@@ -1,0 +1,265 @@
+//! What one connection has still to write. Replies (auth results, pongs,
+//! errors) are kept in order; prices are conflated: only the latest value per
+//! (curve, tenor) not yet written is kept (interface, live rule 4), so memory
+//! stays bounded whatever the reader does. A price keeps the place in the
+//! queue its key first took, so prices and replies go out in the order they
+//! were made, a newer value overtaking only older values of its own tenor.
+//! Prices are taken only for keys the connection is subscribed to, so a
+//! value published as the connection unsubscribes is not written after it.
+
+use std::collections::hash_map::Entry as MapEntry;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Mutex;
+
+use axum::extract::ws::Utf8Bytes;
+use tokio::sync::Notify;
+
+/// Replies a reader may leave unread before the connection is dropped: a
+/// client that sends commands without ever reading is not kept up forever.
+pub const MAX_PENDING_REPLIES: usize = 10_000;
+
+/// One thing for the writer to do, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outgoing<T> {
+    Frame(T),
+    /// Send a close frame; nothing is sent after it.
+    Close {
+        code: u16,
+        reason: &'static str,
+    },
+}
+
+#[derive(Debug)]
+enum Entry<T> {
+    Reply(T),
+    /// The latest value of this key, if it still has one when written.
+    Price(u64),
+    Close {
+        code: u16,
+        reason: &'static str,
+    },
+}
+
+/// The pending frames of one connection.
+#[derive(Debug)]
+pub struct Conflating<T> {
+    queue: VecDeque<Entry<T>>,
+    /// A key is here exactly while it has an entry in `queue`; `None` once
+    /// its value was withdrawn (an unsubscribe).
+    latest: HashMap<u64, Option<T>>,
+    subscribed: HashSet<u64>,
+    replies: usize,
+    closing: bool,
+}
+
+impl<T> Default for Conflating<T> {
+    fn default() -> Self {
+        Conflating {
+            queue: VecDeque::new(),
+            latest: HashMap::new(),
+            subscribed: HashSet::new(),
+            replies: 0,
+            closing: false,
+        }
+    }
+}
+
+impl<T> Conflating<T> {
+    /// Queues a reply; false if too many are unread (or the outbox is closing).
+    pub fn reply(&mut self, frame: T) -> bool {
+        if self.closing || self.replies >= MAX_PENDING_REPLIES {
+            return false;
+        }
+        self.replies += 1;
+        self.queue.push_back(Entry::Reply(frame));
+        true
+    }
+
+    /// From now on, values of `key` are taken.
+    pub fn subscribe(&mut self, key: u64) {
+        self.subscribed.insert(key);
+    }
+
+    /// Queues the value of `key`, replacing a value of the same key not yet
+    /// written; ignored unless the connection is subscribed to `key`.
+    pub fn price(&mut self, key: u64, frame: T) {
+        if self.closing || !self.subscribed.contains(&key) {
+            return;
+        }
+        match self.latest.entry(key) {
+            MapEntry::Occupied(mut pending) => {
+                pending.insert(Some(frame));
+            }
+            MapEntry::Vacant(vacant) => {
+                vacant.insert(Some(frame));
+                self.queue.push_back(Entry::Price(key));
+            }
+        }
+    }
+
+    /// Takes no more values of `key`, and withdraws the unwritten one, if any.
+    pub fn unsubscribe(&mut self, key: u64) {
+        self.subscribed.remove(&key);
+        if let Some(pending) = self.latest.get_mut(&key) {
+            *pending = None;
+        }
+    }
+
+    /// Queues a close frame; whatever comes after it is dropped.
+    pub fn close(&mut self, code: u16, reason: &'static str) {
+        if !self.closing {
+            self.closing = true;
+            self.queue.push_back(Entry::Close { code, reason });
+        }
+    }
+
+    pub fn is_closing(&self) -> bool {
+        self.closing
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// Moves everything pending, in order, to `out`.
+    pub fn drain_into(&mut self, out: &mut Vec<Outgoing<T>>) {
+        self.replies = 0;
+        for entry in self.queue.drain(..) {
+            match entry {
+                Entry::Reply(frame) => out.push(Outgoing::Frame(frame)),
+                Entry::Close { code, reason } => out.push(Outgoing::Close { code, reason }),
+                Entry::Price(key) => {
+                    if let Some(Some(frame)) = self.latest.remove(&key) {
+                        out.push(Outgoing::Frame(frame));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A connection's pending frames, shared by whoever produces them and the
+/// connection's writer, which is woken when there is something to write.
+#[derive(Default)]
+pub struct Outbox {
+    pending: Mutex<Conflating<Utf8Bytes>>,
+    ready: Notify,
+}
+
+impl Outbox {
+    /// Runs `change` on the pending frames and wakes the writer.
+    pub fn update<R>(&self, change: impl FnOnce(&mut Conflating<Utf8Bytes>) -> R) -> R {
+        let result = change(&mut self.pending.lock().expect("outbox lock"));
+        self.ready.notify_one();
+        result
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pending.lock().expect("outbox lock").is_empty()
+    }
+
+    /// Moves what is pending to `out`, without waiting.
+    pub fn drain_into(&self, out: &mut Vec<Outgoing<Utf8Bytes>>) {
+        self.pending.lock().expect("outbox lock").drain_into(out);
+    }
+
+    /// Waits until something may have been queued since the last drain.
+    pub async fn wait(&self) {
+        self.ready.notified().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drained(outbox: &mut Conflating<&'static str>) -> Vec<Outgoing<&'static str>> {
+        let mut out = Vec::new();
+        outbox.drain_into(&mut out);
+        out
+    }
+
+    fn frames(names: &[&'static str]) -> Vec<Outgoing<&'static str>> {
+        names.iter().map(|n| Outgoing::Frame(*n)).collect()
+    }
+
+    fn subscribed(keys: &[u64]) -> Conflating<&'static str> {
+        let mut outbox = Conflating::default();
+        for &key in keys {
+            outbox.subscribe(key);
+        }
+        outbox
+    }
+
+    #[test]
+    fn only_the_latest_price_of_a_key_is_kept_in_its_first_place() {
+        let mut outbox = subscribed(&[1, 2]);
+        outbox.price(1, "a1");
+        outbox.reply("pong");
+        outbox.price(2, "b1");
+        outbox.price(1, "a2");
+        outbox.price(1, "a3");
+        assert_eq!(drained(&mut outbox), frames(&["a3", "pong", "b1"]));
+        assert!(outbox.is_empty());
+        outbox.price(1, "a4");
+        assert_eq!(drained(&mut outbox), frames(&["a4"]));
+    }
+
+    #[test]
+    fn memory_stays_bounded_however_many_values_arrive() {
+        let mut outbox = subscribed(&(0..50).collect::<Vec<_>>());
+        for i in 0..100_000u64 {
+            outbox.price(i % 50, "value");
+        }
+        assert_eq!(outbox.queue.len(), 50);
+        assert_eq!(outbox.latest.len(), 50);
+        assert_eq!(drained(&mut outbox).len(), 50);
+    }
+
+    #[test]
+    fn values_of_keys_not_subscribed_to_are_not_written() {
+        let mut outbox = subscribed(&[1, 2]);
+        outbox.price(1, "a1");
+        outbox.price(2, "b1");
+        outbox.price(3, "c1");
+        outbox.unsubscribe(1);
+        outbox.unsubscribe(9);
+        outbox.price(1, "a2");
+        assert_eq!(drained(&mut outbox), frames(&["b1"]));
+        outbox.subscribe(1);
+        outbox.price(1, "a3");
+        outbox.unsubscribe(1);
+        outbox.subscribe(1);
+        outbox.price(1, "a4");
+        assert_eq!(outbox.queue.len(), 1);
+        assert_eq!(drained(&mut outbox), frames(&["a4"]));
+    }
+
+    #[test]
+    fn nothing_follows_a_close() {
+        let mut outbox = subscribed(&[1]);
+        outbox.reply("NOT_LOGGED");
+        outbox.close(1008, "not logged in");
+        outbox.close(1000, "twice");
+        assert!(!outbox.reply("late"));
+        outbox.price(1, "late");
+        assert!(outbox.is_closing());
+        let close = Outgoing::Close {
+            code: 1008,
+            reason: "not logged in",
+        };
+        assert_eq!(
+            drained(&mut outbox),
+            vec![Outgoing::Frame("NOT_LOGGED"), close]
+        );
+    }
+
+    #[test]
+    fn unread_replies_are_bounded() {
+        let mut outbox = Conflating::default();
+        assert!((0..MAX_PENDING_REPLIES).all(|_| outbox.reply("pong")));
+        assert!(!outbox.reply("pong"));
+        drained(&mut outbox);
+        assert!(outbox.reply("pong"));
+    }
+}
