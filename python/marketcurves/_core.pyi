@@ -159,6 +159,33 @@ class EmulatorServer:
     def bulk_rows(self, vertical: str, month: str, email: str | None = None) -> int:
         """Rows of the bulk file of ``vertical`` (either spelling) and ``month``
         (``YYYY-MM``) for an account's quotation licence (default: the demo account)."""
+    def revoke_live(self, email: str | None = None) -> None:
+        """Takes the live feed out of an account's licence (default: the demo account)."""
+    def drop_live_connections(self) -> None:
+        """Ends every live connection abruptly, with no close frame."""
+    def restart_feed(self) -> None:
+        """Closes every live connection with code 1012, as the weekly restart does."""
+    def fail_next_auth(self, count: int = 1) -> None:
+        """The next ``count`` live auth commands answer ``auth-failed``."""
+    def fail_next_live_command(self, count: int = 1) -> None:
+        """The next ``count`` commands of authenticated live connections answer
+        ``UNEXPECTED_ERROR`` and are not carried out."""
+    def answer_pings(self, enabled: bool) -> None:
+        """Whether live pings get their pong."""
+    def firehose(self, enabled: bool) -> None:
+        """Whether the live feed sends synthetic values as fast as readers take them."""
+    @property
+    def live_connections(self) -> int:
+        """How many live connections are open."""
+    def published(
+        self,
+        curve_id: str,
+        tenor: str,
+        start: datetime.datetime | None = None,
+        end: datetime.datetime | None = None,
+    ) -> list[tuple[datetime.datetime, float]]:
+        """Values the live feed published for a curve and tenor from ``start`` to
+        ``end`` (default: the start of the emulator's day to now)."""
     def stop(self) -> None:
         """Stops the server; open connections get up to 2 s to finish."""
 

@@ -53,11 +53,18 @@ class Emulator:
 
     Accounts: ``credentials`` (the demo account) is licensed for every
     quotation except ``Sales``, and for bulk download from 2024-03 on;
-    ``full@marketcurves.test`` with password ``full-password`` for everything.
+    ``full@marketcurves.test`` with password ``full-password`` for everything;
+    ``rest-only@marketcurves.test`` with password ``rest-only-password`` for
+    every quotation over REST and bulk download, but not for the live feed.
 
     Bulk jobs run on the emulator's clock (2 s plus 0.5 s per month requested)
     and list URLs served by the emulator itself under ``/files``, valid for an
     hour after the job succeeded.
+
+    The live feed (``live_url`` + ``/v2/customer/socket/websocket``) publishes
+    the intraday values the REST endpoints serve, as the clock passes them;
+    its timers (60 s idle drop, 3 minutes without a subscription, the Sunday
+    12:00 UTC restart) run on the emulator's clock too.
     """
 
     def __init__(
@@ -165,8 +172,9 @@ class Emulator:
         self._server.set_latency(seconds)
 
     def clear_faults(self) -> None:
-        """Removes pending failures, resets and latency, and the bulk faults
-        (failing jobs, truncated downloads, malicious paths)."""
+        """Removes pending failures, resets and latency, the bulk faults
+        (failing jobs, truncated downloads, malicious paths) and the live
+        faults (failing auths and commands, unanswered pings, the firehose)."""
         self._server.clear_faults()
 
     def expire_tokens(self) -> None:
@@ -213,6 +221,71 @@ class Emulator:
         day, over the month's business days. The month is not checked against
         the account's bulk licence start."""
         return self._server.bulk_rows(vertical, month, email)
+
+    # The live feed.
+
+    def revoke_live(self, email: str | None = None) -> None:
+        """Takes the live feed out of an account's licence (by default the demo
+        account's): its later subscriptions get ``NO_ACCESS``; subscriptions
+        already made go on. :meth:`restore_licence` gives it back."""
+        self._server.revoke_live(email)
+
+    def drop_live_connections(self) -> None:
+        """Ends every live connection abruptly: the TCP connection closes with
+        no close frame, so clients see code 1006."""
+        self._server.drop_live_connections()
+
+    def restart_feed(self) -> None:
+        """Disconnects every live client as the weekly restart (Sundays 12:00
+        UTC) does: a close frame with code 1012, "service restart"."""
+        self._server.restart_feed()
+
+    def fail_next_auth(self, count: int = 1) -> None:
+        """The next ``count`` live ``auth`` commands answer ``auth-failed``,
+        whatever the token."""
+        self._server.fail_next_auth(count)
+
+    def fail_next_live_command(self, count: int = 1) -> None:
+        """The next ``count`` valid commands of authenticated live connections
+        answer ``UNEXPECTED_ERROR`` and are not carried out."""
+        self._server.fail_next_live_command(count)
+
+    def answer_pings(self, enabled: bool) -> None:
+        """While off, live ``ping`` commands get no ``pong`` (they still count
+        as activity for the 60-second idle timer), to test a client's watchdog."""
+        self._server.answer_pings(enabled)
+
+    def firehose(self, enabled: bool) -> None:
+        """For benchmarks: while on, every live connection gets synthetic values
+        of each subscribed tenor as fast as it reads them, ignoring the world's
+        schedule. Each value of a tenor is strictly later than the last
+        (``generatedOn`` is the clock's time or 1 ms after the previous value,
+        whichever is later), prices vary, and a slow reader still gets only
+        the latest value per tenor. These values are not in the intraday
+        history, so a client's backfill finds nothing for them: benchmark with
+        backfill off. The world's values resume, after the last synthetic one,
+        once it is off."""
+        self._server.firehose(enabled)
+
+    @property
+    def live_connections(self) -> int:
+        """How many live connections are open (to test that clients close them)."""
+        return self._server.live_connections
+
+    def published(
+        self,
+        curve_id: str,
+        tenor: str,
+        start: _dt.datetime | str | None = None,
+        end: _dt.datetime | str | None = None,
+    ) -> list[tuple[_dt.datetime, float]]:
+        """Every value the live feed published for a curve and tenor, oldest
+        first, as ``(generated_on, price)`` with ``generated_on`` at microsecond
+        precision as the intraday endpoints carry it (the feed prints it
+        truncated to milliseconds). From ``start`` to ``end``, both included;
+        by default from the start of the emulator's current UTC day to now.
+        Firehose values are not included."""
+        return self._server.published(curve_id, tenor, _utc(start, "start"), _utc(end, "end"))
 
     def stop(self) -> None:
         """Stops the server. Calling it again does nothing."""

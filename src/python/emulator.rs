@@ -1,20 +1,18 @@
 //! `marketcurves._core.EmulatorServer`: the emulator run on the shared
-//! runtime, with its controls. `marketcurves.testing.Emulator` wraps it.
+//! runtime, with its controls (REST, bulk and live faults, the clock, the
+//! live feed's published values). `marketcurves.testing.Emulator` wraps it.
 
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use pyo3::prelude::*;
 
+use super::emulator_queries::{at_least_one, bulk_rows, check_scale, check_seconds, published};
 use super::errors::invalid_request;
 use super::runtime::block_on;
-use crate::domain::month::Month;
-use crate::domain::vocabulary::find_vertical;
 use crate::emulator::accounts::{DEMO_EMAIL, DEMO_PASSWORD};
-use crate::emulator::bulk::records::{count_rows, FileKey};
 use crate::emulator::calendar::EarlyClose;
 use crate::emulator::{AppState, Emulator, EmulatorConfig};
 
@@ -24,24 +22,6 @@ pub struct PyEmulator {
     state: Arc<AppState>,
     base_url: String,
     live_url: String,
-}
-
-fn check_scale(time_scale: f64) -> PyResult<f64> {
-    if time_scale.is_finite() && time_scale >= 0.0 {
-        Ok(time_scale)
-    } else {
-        Err(invalid_request(format!(
-            "time_scale must be a finite number >= 0, not {time_scale}"
-        )))
-    }
-}
-
-fn check_seconds(name: &str, seconds: f64) -> PyResult<Duration> {
-    Duration::try_from_secs_f64(seconds).map_err(|_| {
-        invalid_request(format!(
-            "{name} must be a number of seconds >= 0, not {seconds}"
-        ))
-    })
 }
 
 #[pymethods]
@@ -141,21 +121,15 @@ impl PyEmulator {
                 "status must be an HTTP status from 100 to 599, not {status}"
             )));
         }
-        if count == 0 {
-            return Err(invalid_request("count must be at least 1"));
-        }
         self.state
             .faults
-            .fail_next(count, status, path, retry_after);
+            .fail_next(at_least_one(count)?, status, path, retry_after);
         Ok(())
     }
 
     #[pyo3(signature = (count = 1, path = None))]
     fn reset_next(&self, count: u32, path: Option<String>) -> PyResult<()> {
-        if count == 0 {
-            return Err(invalid_request("count must be at least 1"));
-        }
-        self.state.faults.reset_next(count, path);
+        self.state.faults.reset_next(at_least_one(count)?, path);
         Ok(())
     }
 
@@ -168,6 +142,7 @@ impl PyEmulator {
 
     fn clear_faults(&self) {
         self.state.faults.clear();
+        self.state.live.clear_faults();
     }
 
     fn expire_tokens(&self) {
@@ -194,19 +169,15 @@ impl PyEmulator {
 
     #[pyo3(signature = (count = 1))]
     fn fail_next_job(&self, count: u32) -> PyResult<()> {
-        if count == 0 {
-            return Err(invalid_request("count must be at least 1"));
-        }
-        self.state.faults.fail_next_job(count);
+        self.state.faults.fail_next_job(at_least_one(count)?);
         Ok(())
     }
 
     #[pyo3(signature = (count = 1))]
     fn truncate_next_download(&self, count: u32) -> PyResult<()> {
-        if count == 0 {
-            return Err(invalid_request("count must be at least 1"));
-        }
-        self.state.faults.truncate_next_download(count);
+        self.state
+            .faults
+            .truncate_next_download(at_least_one(count)?);
         Ok(())
     }
 
@@ -228,20 +199,66 @@ impl PyEmulator {
         month: &str,
         email: Option<&str>,
     ) -> PyResult<u64> {
-        let vertical = find_vertical(vertical)
-            .ok_or_else(|| invalid_request(format!("unknown vertical {vertical:?}")))?;
-        let month = Month::parse(month)
-            .ok_or_else(|| invalid_request(format!("month must be YYYY-MM, not {month:?}")))?;
         let licence = self.state.accounts.licence(email.unwrap_or(DEMO_EMAIL));
-        if licence.revoked {
-            return Ok(0);
+        bulk_rows(py, &self.state.world, vertical, month, licence)
+    }
+
+    #[pyo3(signature = (email = None))]
+    fn revoke_live(&self, email: Option<&str>) -> PyResult<()> {
+        let email = email.unwrap_or(DEMO_EMAIL);
+        if !self.state.accounts.revoke_live(email) {
+            return Err(invalid_request(format!("no account {email:?}")));
         }
-        let key = FileKey {
-            vertical: vertical.bulk_name,
-            month,
-            denied: licence.denied_quotations,
-        };
-        Ok(py.detach(|| count_rows(&self.state.world, &key)))
+        Ok(())
+    }
+
+    fn drop_live_connections(&self) {
+        self.state.live.drop_connections();
+    }
+
+    fn restart_feed(&self) {
+        self.state.live.restart_feed();
+    }
+
+    #[pyo3(signature = (count = 1))]
+    fn fail_next_auth(&self, count: u32) -> PyResult<()> {
+        self.state.live.faults.fail_next_auth(at_least_one(count)?);
+        Ok(())
+    }
+
+    #[pyo3(signature = (count = 1))]
+    fn fail_next_live_command(&self, count: u32) -> PyResult<()> {
+        self.state
+            .live
+            .faults
+            .fail_next_command(at_least_one(count)?);
+        Ok(())
+    }
+
+    fn answer_pings(&self, enabled: bool) {
+        self.state.live.faults.set_answer_pings(enabled);
+    }
+
+    fn firehose(&self, enabled: bool) {
+        self.state.live.set_firehose(enabled);
+    }
+
+    #[getter]
+    fn live_connections(&self) -> usize {
+        self.state.live.connections()
+    }
+
+    /// Values the live feed published for a curve and tenor from `start` to
+    /// `end` (default: the start of the emulator's day to now).
+    #[pyo3(signature = (curve_id, tenor, start = None, end = None))]
+    fn published(
+        &self,
+        curve_id: &str,
+        tenor: &str,
+        start: Option<DateTime<Utc>>,
+        end: Option<DateTime<Utc>>,
+    ) -> PyResult<Vec<(DateTime<Utc>, f64)>> {
+        published(&self.state, curve_id, tenor, start, end)
     }
 
     #[getter]

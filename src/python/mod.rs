@@ -4,6 +4,7 @@
 pub mod bulk;
 pub mod client;
 pub mod emulator;
+pub mod emulator_queries;
 pub mod errors;
 pub mod runtime;
 pub mod tables;

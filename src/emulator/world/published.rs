@@ -8,7 +8,7 @@ use chrono::{Duration, NaiveDate};
 
 use super::contracts::offers;
 use super::curves::Curve;
-use super::prices::{slots_per_day, tick, Stamp};
+use super::prices::{price, slots_per_day, tick, Stamp};
 use super::World;
 use crate::domain::tenor::Tenor;
 use crate::domain::timestamp::Micros;
@@ -51,6 +51,22 @@ pub fn published_between(
         stamps.extend((before..by_end).map(|slot| tick(curve, day, slot)));
     }
     stamps
+}
+
+/// Every value of `tenor` published from `start` to `end` (both included),
+/// oldest first, with its price: what the live feed sent and the intraday
+/// endpoints serve.
+pub fn published_prices(
+    world: &World,
+    curve: &Curve,
+    tenor: &Tenor,
+    start: Micros,
+    end: Micros,
+) -> Vec<(Micros, f64)> {
+    published_between(world, curve, tenor, start - 1, end)
+        .into_iter()
+        .map(|stamp| (stamp.at, price(world.seed, curve, tenor, stamp.at)))
+        .collect()
 }
 
 /// When the next value of `tenor` after `after` is due, looking a few days
@@ -159,6 +175,10 @@ mod tests {
         joined.extend(published_between(&world, curve, &jul, middle, until));
         assert_eq!(joined, stamps);
         assert!(published_between(&world, curve, &jul, until, after).is_empty());
+        let first = stamps[0].at;
+        let priced = published_prices(&world, curve, &jul, first, until);
+        assert_eq!(priced.len(), stamps.len());
+        assert_eq!(priced[0], (first, price(0, curve, &jul, first)));
     }
 
     #[test]
