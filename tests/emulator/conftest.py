@@ -1,12 +1,14 @@
-"""Fixtures and checks for the REST conformance suite of the emulator.
+"""Fixtures and checks for the conformance suite of the emulator.
 
-The suite talks to the emulator with plain ``requests``, never through the
-marketcurves client, and checks the wire protocol of
-``shared/spec/service-interface.md`` plus the design's choices for what the
-interface leaves open (bearer tokens, ``POST /authenticate``, status codes).
+The suite talks to the emulator with plain ``requests`` and, for the live
+feed, a plain ``websockets`` client, never through the marketcurves client,
+and checks the wire protocol of ``shared/spec/service-interface.md`` plus the
+design's choices for what the interface leaves open (bearer tokens,
+``POST /authenticate``, status codes, close codes).
 
-Every emulator here runs on a stopped clock (``time_scale=0``) that starts on
-Friday 2025-06-13 at 17:00 UTC, after the London close, so results are fixed.
+Every REST emulator here runs on a stopped clock (``time_scale=0``) that
+starts on Friday 2025-06-13 at 17:00 UTC, after the London close, so results
+are fixed; the live ones start at 10:00 the same day, mid-session.
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ import datetime as dt
 import http
 import json
 import re
+import time
 from collections.abc import Iterator
 from typing import Any, Callable
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 import requests
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
 from marketcurves.testing import Emulator
 
@@ -394,3 +399,164 @@ class Check:
 @pytest.fixture(scope="session")
 def check() -> type[Check]:
     return Check
+
+
+# The live feed, through a plain WebSocket client.
+
+LIVE_PATH = "/v2/customer/socket/websocket"
+LIVE_START = "2025-06-13T10:00:00Z"  # a Friday, mid-session
+LIVE_GENERATED_ON = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$")
+
+
+class LiveSocket:
+    """One connection to the live feed, speaking the interface's JSON frames."""
+
+    def __init__(self, emulator: Emulator) -> None:
+        self.emulator = emulator
+        opening = ws_connect(
+            emulator.live_url + LIVE_PATH,
+            open_timeout=5,
+            close_timeout=0.5,
+            ping_interval=None,
+            compression=None,
+            proxy=None,
+        )
+        # Entered as a context manager, as recent websockets versions ask.
+        self.ws = opening.__enter__()
+
+    def send(self, kind: str, payload: Any = None) -> None:
+        message = {"type": kind} if payload is None else {"type": kind, "payload": payload}
+        self.ws.send(json.dumps(message))
+
+    def send_raw(self, frame: str | bytes) -> None:
+        self.ws.send(frame)
+
+    def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        """The next message; fails the test if none comes within ``timeout`` s."""
+        try:
+            frame = self.ws.recv(timeout=timeout)
+        except TimeoutError:
+            pytest.fail(f"no live message within {timeout} s")
+        assert isinstance(frame, str), f"binary frame from the server: {frame!r}"
+        message = json.loads(frame)
+        assert isinstance(message, dict) and isinstance(message.get("type"), str), message
+        return message
+
+    def nothing(self, within: float = 0.4) -> None:
+        """Asserts that no message comes within ``within`` seconds."""
+        try:
+            frame = self.ws.recv(timeout=within)
+        except TimeoutError:
+            return
+        pytest.fail(f"unexpected live message {frame!r}")
+
+    def error(self, code: str, timeout: float = 5.0) -> str:
+        """The next message is the error ``code``; returns its text."""
+        message = self.recv(timeout)
+        assert message["type"] == code, message
+        assert set(message) == {"type", "message"}, message
+        assert isinstance(message["message"], str) and message["message"].strip()
+        return message["message"]
+
+    def auth(self, token: str | None = None) -> None:
+        self.send("auth", token or self.emulator.token())
+        assert self.recv() == {"type": "auth-success"}
+
+    def subscribe(self, curve_id: str, tenor: str) -> None:
+        self.send("subscribe", {"id": curve_id, "tenor": tenor, "type": "price"})
+
+    def unsubscribe(self, curve_id: str, tenor: str) -> None:
+        self.send("unsubscribe", {"id": curve_id, "tenor": tenor, "type": "price"})
+
+    def price(self, timeout: float = 5.0) -> dict[str, Any]:
+        """The next message is a price; returns its payload, checked."""
+        message = self.recv(timeout)
+        assert message["type"] == "price", message
+        assert set(message) == {"type", "payload"}, message
+        payload = message["payload"]
+        assert set(payload) == {"id", "tenor", "generatedOn", "price"}, payload
+        assert LIVE_GENERATED_ON.match(payload["generatedOn"]), payload
+        assert isinstance(payload["price"], (int, float)), payload
+        return payload
+
+    def prices_until_quiet(self, quiet: float = 0.4) -> list[dict[str, Any]]:
+        """Every price that comes until none has come for ``quiet`` seconds."""
+        prices = []
+        while True:
+            try:
+                frame = self.ws.recv(timeout=quiet)
+            except TimeoutError:
+                return prices
+            message = json.loads(frame)
+            assert message["type"] == "price", message
+            prices.append(message["payload"])
+
+    def ping(self, name: str = "keep-alive") -> None:
+        """Sends a ping and checks its pong (after any prices on the way)."""
+        self.send("ping", {"name": name})
+        while (message := self.recv())["type"] == "price":
+            pass
+        assert message == {"type": "pong", "payload": {"name": name}}
+
+    def ended(self, timeout: float = 5.0) -> int | None:
+        """Waits for the server to end the connection, skipping messages;
+        returns the close code it sent, or None if it sent no close frame."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                pytest.fail(f"the connection is still open after {timeout} s")
+            try:
+                self.ws.recv(timeout=left)
+            except TimeoutError:
+                continue
+            except ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd is not None else None
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def live_emulator() -> Iterator[Emulator]:
+    """An emulator of its own on a stopped clock at Friday 10:00 UTC."""
+    with Emulator(seed=0, time_scale=0, start=LIVE_START) as emulator:
+        yield emulator
+
+
+@pytest.fixture
+def connect() -> Iterator[Callable[..., LiveSocket]]:
+    """Opens live connections (authenticated unless ``auth=False``), closed at teardown."""
+    opened: list[LiveSocket] = []
+
+    def open_socket(emulator: Emulator, auth: bool = True, token: str | None = None) -> LiveSocket:
+        socket = LiveSocket(emulator)
+        opened.append(socket)
+        if auth:
+            socket.auth(token)
+        return socket
+
+    yield open_socket
+    for socket in opened:
+        socket.close()
+
+
+class Live:
+    """What the live tests share, through the ``live`` fixture."""
+
+    PATH = LIVE_PATH
+    START = LIVE_START
+    GENERATED_ON = LIVE_GENERATED_ON
+    wait_until = staticmethod(wait_until)
+
+
+@pytest.fixture(scope="session")
+def live() -> type[Live]:
+    return Live
