@@ -123,7 +123,9 @@ impl ServerMessage {
             ServerMessage::AuthSuccess => json!({ "type": "auth-success" }).to_string(),
             ServerMessage::AuthFailed => json!({ "type": "auth-failed" }).to_string(),
             ServerMessage::Price(price) => price.encode(),
-            ServerMessage::Pong(payload) => json!({ "type": "pong", "payload": payload }).to_string(),
+            ServerMessage::Pong(payload) => {
+                json!({ "type": "pong", "payload": payload }).to_string()
+            }
             ServerMessage::Error { code, message } => {
                 json!({ "type": code, "message": message }).to_string()
             }

@@ -386,6 +386,7 @@ impl Book {
         self.hold.conflated
     }
 
+    #[cfg(test)]
     pub fn open_gap_count(&self) -> usize {
         self.curves
             .values()

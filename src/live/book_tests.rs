@@ -134,7 +134,7 @@ fn a_gap_holds_live_values_back_until_its_backfill_then_merges_them() {
 fn a_lost_connection_or_an_unsubscribe_drops_the_gap_and_its_held_values() {
     let mut book = Book::new(100);
     let all = sub("a", "*");
-    book.cover(&[all.clone()]);
+    book.cover(std::slice::from_ref(&all));
     take(&mut book, "a", "Jan 26", T0);
     take(&mut book, "a", "Feb 26", T0);
     assert_eq!(book.open_gaps(), 2);
@@ -159,7 +159,7 @@ fn a_lost_connection_or_an_unsubscribe_drops_the_gap_and_its_held_values() {
 fn held_back_values_are_bounded_by_conflating_to_the_latest() {
     let mut book = Book::new(3);
     let jan = sub("a", "Jan 26");
-    book.cover(&[jan.clone()]);
+    book.cover(std::slice::from_ref(&jan));
     take(&mut book, "a", "Jan 26", T0);
     book.open_gaps();
     for i in 1..=10 {

@@ -7,17 +7,34 @@
 //! Python-agnostic: the binding wraps [`LiveFeed`].
 
 mod backoff;
+mod batch;
 mod book;
 mod config;
+mod connection;
 mod event;
+mod feed;
+mod inflight;
+mod keepalive;
 mod merge;
 mod queue;
 mod registry;
+mod session;
+mod shared;
+mod sources;
 mod stats;
 mod tick;
+mod wire;
 
+#[cfg(test)]
+mod e2e_tests;
+#[cfg(test)]
+mod test_server;
+
+pub use batch::{live_schema, ticks_to_batch};
 pub use config::{LiveConfig, SOCKET_PATH};
 pub use event::{EventHandler, FeedEvent};
+pub use feed::LiveFeed;
 pub use registry::checked_subscription;
+pub use sources::{Backfiller, TokenSource};
 pub use stats::FeedStats;
 pub use tick::{Tick, TickSource};

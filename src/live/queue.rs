@@ -96,21 +96,21 @@ impl DeliveryQueue {
     }
 
     /// Appends the ticks (emptying `ticks`), conflating if the queue is full.
-    pub fn push_ticks(&self, ticks: &mut Vec<Tick>) {
-        if ticks.is_empty() {
-            return;
-        }
-        {
+    /// Returns how many values have been conflated so far.
+    pub fn push_ticks(&self, ticks: &mut Vec<Tick>) -> u64 {
+        let conflated = {
             let mut inner = self.lock();
-            if inner.closed {
+            if inner.closed || ticks.is_empty() {
                 ticks.clear();
-                return;
+                return inner.conflated;
             }
             for tick in ticks.drain(..) {
                 inner.push(Item::Tick(tick));
             }
-        }
+            inner.conflated
+        };
         self.ready.notify_waiters();
+        conflated
     }
 
     pub fn push_error(&self, error: ClientError) {

@@ -54,6 +54,12 @@ impl SubscriptionSet {
         removed
     }
 
+    /// Removes exactly this subscription (`*` only the curve-wide one): the
+    /// service refused it.
+    pub fn discard(&mut self, subscription: &Subscription) -> bool {
+        self.subscriptions.remove(subscription)
+    }
+
     pub fn contains(&self, subscription: &Subscription) -> bool {
         self.subscriptions.contains(subscription)
     }
@@ -62,6 +68,7 @@ impl SubscriptionSet {
         self.subscriptions.len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.subscriptions.is_empty()
     }
@@ -106,6 +113,9 @@ mod tests {
         assert!(set.contains(&sub("a", "*")));
         assert!(set.remove(&sub("a", "Mar 26")).is_empty());
         assert!(set.remove(&sub("z", "*")).is_empty());
+        set.add(sub("a", "Mar 26"));
+        assert!(set.discard(&sub("a", "*")));
+        assert!(set.contains(&sub("a", "Mar 26")));
         assert!(!set.is_empty());
     }
 
