@@ -589,3 +589,98 @@ async fn close_sends_a_close_frame_and_next_ticks_then_says_closed() {
         .await
         .is_none());
 }
+
+#[tokio::test]
+async fn a_subscribe_cut_off_by_a_drop_is_confirmed_on_the_next_connection() {
+    let mut h = harness(|_| {}).await;
+    let mut conn = h.server.next_connection().await;
+    conn.authenticate().await;
+    let subscribing = h.feed.subscribe(CURVE, "Jan 26");
+    let server = &mut h.server;
+    let script = async move {
+        conn.expect_command("subscribe").await;
+        conn.drop_abruptly();
+        let mut conn = server.next_connection().await;
+        conn.authenticate().await;
+        let snapshot = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
+        conn.accept_subscribe(vec![snapshot]).await;
+        conn
+    };
+    let (result, _conn) = tokio::join!(subscribing, script);
+    result.unwrap();
+    assert_eq!(take(&h.feed, 1).await[0].source, TickSource::Snapshot);
+    h.feed.close().await;
+}
+
+#[tokio::test]
+async fn a_slow_consumer_gets_the_latest_value_per_tenor_and_a_conflated_event() {
+    let mut h = harness(|c| c.queue_capacity = 4).await;
+    let mut conn = h.server.next_connection().await;
+    conn.authenticate().await;
+    let (subscribed, _) = tokio::join!(h.feed.subscribe(CURVE, "*"), conn.accept_subscribe(vec![]));
+    subscribed.unwrap();
+    for second in 10..40 {
+        for tenor in ["Jan 26", "Feb 26"] {
+            let when = format!("2025-06-13T10:00:{second}.000");
+            conn.send(price(CURVE, tenor, &when, f64::from(second)))
+                .await;
+        }
+    }
+    eventually(|| h.feed.stats().messages >= 61).await;
+    let ticks = h.feed.next_ticks(100, Some(STEP)).await.unwrap();
+    assert!(ticks.len() <= 4, "{}", ticks.len());
+    let latest: Vec<(String, f64)> = ticks
+        .iter()
+        .filter(|t| t.price == 39.0)
+        .map(|t| (t.tenor.to_string(), t.price))
+        .collect();
+    assert_eq!(
+        latest.len(),
+        2,
+        "each tenor's latest value is kept: {ticks:?}"
+    );
+    let stats = h.feed.stats();
+    assert_eq!(stats.conflated + ticks.len() as u64, 60);
+    wait_for_event(&h.events, |e| matches!(e, FeedEvent::Conflated { .. })).await;
+    h.feed.close().await;
+}
+
+/// Throughput of the reader and the queue: `cargo test --profile release-fast
+/// --lib firehose -- --ignored --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, not a check"]
+async fn firehose_throughput() {
+    const TENORS: usize = 100;
+    const FRAMES: usize = 500_000;
+    let mut h = harness(|c| c.queue_capacity = FRAMES).await;
+    let mut conn = h.server.next_connection().await;
+    conn.authenticate().await;
+    let (subscribed, _) = tokio::join!(h.feed.subscribe(CURVE, "*"), conn.accept_subscribe(vec![]));
+    subscribed.unwrap();
+    let base = at("2025-06-13T00:00:00");
+    let frames: Vec<String> = (0..FRAMES)
+        .map(|i| {
+            let tenor = format!("{}-{} Jan 26", i % TENORS, i % TENORS);
+            let when = crate::domain::live::format_millis(base + (i / TENORS) as i64 * 1_000);
+            price(CURVE, &tenor, &when, i as f64).to_string()
+        })
+        .collect();
+    let started = std::time::Instant::now();
+    let sender = tokio::spawn(async move {
+        conn.blast(frames).await;
+        conn
+    });
+    let mut received = 0;
+    while received < FRAMES {
+        received += h.feed.next_ticks(10_000, Some(STEP)).await.unwrap().len();
+    }
+    let elapsed = started.elapsed();
+    let _conn = sender.await.unwrap();
+    println!(
+        "{FRAMES} ticks in {:.3} s: {:.0} ticks/s; {:?}",
+        elapsed.as_secs_f64(),
+        FRAMES as f64 / elapsed.as_secs_f64(),
+        h.feed.stats()
+    );
+    h.feed.close().await;
+}

@@ -178,6 +178,17 @@ impl ServerConn {
         let _ = tokio::time::timeout(Duration::from_secs(1), self.ws.next()).await;
     }
 
+    /// Sends many text frames as fast as the socket takes them.
+    pub async fn blast(&mut self, frames: Vec<String>) {
+        for (i, frame) in frames.into_iter().enumerate() {
+            self.ws.feed(Message::text(frame)).await.unwrap();
+            if i % 1_024 == 0 {
+                self.ws.flush().await.unwrap();
+            }
+        }
+        self.ws.flush().await.unwrap();
+    }
+
     /// Drops the TCP connection without a close frame.
     pub fn drop_abruptly(self) {
         drop(self);

@@ -151,14 +151,17 @@ impl Session {
                         }
                     }
                 }
-                Attempt::Refused | Attempt::TokenRefused(_)
-                    if refusals + 1 >= AUTH_REFUSALS_FATAL =>
-                {
+                Attempt::Refused if refusals + 1 >= AUTH_REFUSALS_FATAL => {
                     break Some(ClientError::Auth(
                         "the live feed refused the token twice (auth-failed), \
                          even a freshly fetched one"
                             .into(),
                     ));
+                }
+                Attempt::TokenRefused(reason) if refusals + 1 >= AUTH_REFUSALS_FATAL => {
+                    break Some(ClientError::Auth(format!(
+                        "no token for the live feed: {reason}"
+                    )));
                 }
                 Attempt::Refused => {
                     refusals += 1;
@@ -336,6 +339,13 @@ struct CloseOnExit(Arc<Shared>);
 
 impl Drop for CloseOnExit {
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.queue.push_error(ClientError::Live {
+                code: "INTERNAL".into(),
+                message: "the live feed stopped on an internal error".into(),
+                subscription: None,
+            });
+        }
         self.0
             .closed
             .store(true, std::sync::atomic::Ordering::Relaxed);
