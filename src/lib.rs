@@ -7,6 +7,7 @@ pub mod bulk;
 pub mod client;
 pub mod domain;
 pub mod emulator;
+pub mod live;
 
 #[cfg(feature = "python")]
 mod python;

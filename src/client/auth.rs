@@ -119,6 +119,16 @@ impl Authenticator {
         Ok(token)
     }
 
+    /// A token fetched from the source now, whatever the cache holds (the
+    /// live feed needs a new one for every authentication); a fixed token is
+    /// simply that token. The cache keeps it for REST calls.
+    pub async fn fresh(&self) -> Result<Secret, ClientError> {
+        let mut cached = self.cached.lock().await;
+        let token = self.fetch().await?;
+        *cached = Some(cache(token.clone()));
+        Ok(token)
+    }
+
     async fn fetch(&self) -> Result<Secret, ClientError> {
         log::debug!(target: "marketcurves.auth", "fetching a token");
         match &self.credentials {

@@ -2,6 +2,7 @@
 //! Messages name the endpoint, the status and the attempts; never a token.
 
 use crate::domain::decode::DecodeError;
+use crate::domain::live::Subscription;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -10,8 +11,14 @@ pub enum ClientError {
     InvalidRequest(String),
     #[error("{0}")]
     Auth(String),
+    /// Outside the licence: HTTP 403 on data, `NO_ACCESS` on the live feed
+    /// (then `subscription` names what was refused).
     #[error("{endpoint}: access denied: {message}")]
-    AccessDenied { endpoint: String, message: String },
+    AccessDenied {
+        endpoint: String,
+        message: String,
+        subscription: Option<Subscription>,
+    },
     #[error("{endpoint}: not found: {message}")]
     NotFound { endpoint: String, message: String },
     #[error("{endpoint}: still rate limited (HTTP 429) after {attempts} attempts")]
@@ -27,8 +34,44 @@ pub enum ClientError {
     Decode(#[from] DecodeError),
     #[error("{0}")]
     BulkJobFailed(String),
+    /// A live feed failure that reconnecting cannot mend: the service refused
+    /// a subscription (`ERROR_PARSING`, `UNEXPECTED_ERROR` after retries) or
+    /// the feed cannot go on. `code` is the feed's error code.
+    #[error("{}", live_message(code, message, subscription.as_ref()))]
+    Live {
+        code: String,
+        message: String,
+        subscription: Option<Subscription>,
+    },
     #[error("the client is closed")]
     Closed,
+}
+
+impl ClientError {
+    /// The live subscription an error concerns (`AccessDenied`, `Live`), so
+    /// that the binding can name its curve and tenor.
+    pub fn subscription(&self) -> Option<&Subscription> {
+        match self {
+            ClientError::AccessDenied { subscription, .. }
+            | ClientError::Live { subscription, .. } => subscription.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+fn live_message(code: &str, message: &str, subscription: Option<&Subscription>) -> String {
+    let what = match subscription {
+        Some(s) => format!(
+            "live feed: subscription to curve {} tenor {:?}",
+            s.curve_id, s.tenor
+        ),
+        None => "live feed".to_owned(),
+    };
+    if message.is_empty() {
+        format!("{what}: {code}")
+    } else {
+        format!("{what}: {code}: {message}")
+    }
 }
 
 /// The first words of an error body, enough to explain a refusal.

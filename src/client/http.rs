@@ -11,6 +11,7 @@ use tokio::sync::Semaphore;
 use super::auth::{Authenticator, Credentials};
 use super::error::{body_message, ClientError};
 use super::retry::RetryPolicy;
+use super::secret::Secret;
 use super::send::Sender;
 
 #[derive(Clone)]
@@ -147,6 +148,12 @@ impl Http {
         }
     }
 
+    /// A token fetched from its source now (not the cached one): what the
+    /// live feed sends at each authentication.
+    pub async fn fresh_token(&self) -> Result<Secret, ClientError> {
+        self.auth.fresh().await
+    }
+
     /// The pooled client and its retry policy, for requests without the token
     /// (pre-signed URLs).
     pub fn sender(&self) -> &Sender {
@@ -173,7 +180,11 @@ fn refusal(endpoint: &str, status: u16, message: &str) -> ClientError {
         401 => ClientError::Auth(format!(
             "{endpoint}: the token was refused (HTTP 401): {message}"
         )),
-        403 => ClientError::AccessDenied { endpoint, message },
+        403 => ClientError::AccessDenied {
+            endpoint,
+            message,
+            subscription: None,
+        },
         404 => ClientError::NotFound { endpoint, message },
         _ => ClientError::Service {
             endpoint,

@@ -287,6 +287,55 @@ impl RestClient {
         })
     }
 
+    /// The intraday records of one tenor as rows, without the catalogue
+    /// look-up the table methods make: today's (`days` None, the ongoing
+    /// endpoint) or those of the days `first..=last` (the historical endpoint,
+    /// windows of at most 30 days). The live feed backfills gaps with it.
+    pub async fn intraday_rows(
+        &self,
+        curve_id: &str,
+        tenor: &str,
+        days: Option<(NaiveDate, NaiveDate)>,
+    ) -> Result<Vec<PriceRow>, ClientError> {
+        let progress = Progress::default();
+        let fetch = |endpoint: PriceEndpoint, query: Vec<(&'static str, String)>| {
+            let progress = &progress;
+            async move {
+                let path = price_path(endpoint, curve_id, Some(tenor));
+                let request = RequestContext {
+                    curve_id,
+                    tenor: Some(tenor),
+                };
+                let rows =
+                    |records: Vec<PriceRecord>| Ok(page_rows(endpoint, Some(records), request)?);
+                let name = endpoint.describe();
+                all_pages(
+                    &self.http,
+                    name,
+                    &path,
+                    &query,
+                    self.concurrency,
+                    progress,
+                    rows,
+                )
+                .await
+            }
+        };
+        let Some((first, last)) = days else {
+            return fetch(PriceEndpoint::OngoingIntraday, Vec::new()).await;
+        };
+        validate::date_range(first, last)?;
+        let mut rows = Vec::new();
+        for (start, end) in split(first, last, MAX_INTRADAY_DAYS) {
+            let query = vec![
+                ("startDate", start.to_string()),
+                ("endDate", end.to_string()),
+            ];
+            rows.extend(fetch(PriceEndpoint::HistoricalIntraday, query).await?);
+        }
+        Ok(rows)
+    }
+
     /// End-of-day snapshots from `start` to `end`, one request per tenor.
     pub async fn settlements(
         &self,

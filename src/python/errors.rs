@@ -44,6 +44,7 @@ pyo3::import_exception!(marketcurves.exceptions, NotFound);
 pyo3::import_exception!(marketcurves.exceptions, RateLimited);
 pyo3::import_exception!(marketcurves.exceptions, ServiceError);
 pyo3::import_exception!(marketcurves.exceptions, BulkJobFailed);
+pyo3::import_exception!(marketcurves.exceptions, LiveFeedError);
 
 /// A client error as the exception of the design's tree.
 pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
@@ -57,5 +58,6 @@ pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
         ClientError::Service { .. } | ClientError::Closed => ServiceError::new_err(message),
         ClientError::Decode(decode) => decode_error(py, &decode),
         ClientError::BulkJobFailed(_) => BulkJobFailed::new_err(message),
+        ClientError::Live { .. } => LiveFeedError::new_err(message),
     }
 }

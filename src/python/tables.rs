@@ -11,7 +11,7 @@ use crate::domain::decode::{decode_price_rows, PriceEndpoint, RequestContext};
 fn table_kind(name: &str) -> PyResult<TableKind> {
     TableKind::parse(name).ok_or_else(|| {
         invalid_request(format!(
-            "kind must be 'prices', 'settlements' or 'assessments', not {name:?}"
+            "kind must be 'prices', 'settlements', 'assessments' or 'live', not {name:?}"
         ))
     })
 }

@@ -21,6 +21,11 @@ use crate::domain::timestamp::days_since_epoch;
 /// Sorts the rows into table order, keeps one row of each record, and builds
 /// one batch. No rows give an empty batch with the full schema.
 pub fn build_batch(kind: TableKind, mut rows: Vec<PriceRow>) -> Result<RecordBatch, ArrowError> {
+    if kind == TableKind::Live {
+        return Err(ArrowError::InvalidArgumentError(
+            "live tables are built from ticks (live::ticks_to_batch)".into(),
+        ));
+    }
     rows.sort_by(PriceRow::table_order);
     rows.dedup_by(|later, earlier| later.same_record(earlier));
     let schema = schema(kind);
@@ -32,7 +37,7 @@ pub fn build_batch(kind: TableKind, mut rows: Vec<PriceRow>) -> Result<RecordBat
         dates(rows.iter().map(|r| r.tenor.end())),
     ];
     match kind {
-        TableKind::Prices => {}
+        TableKind::Prices | TableKind::Live => {}
         TableKind::Settlements => columns.push(dates(rows.iter().map(|r| r.date))),
         TableKind::Assessments => {
             columns.push(strings(rows.iter().map(|r| r.snapshot.map(|s| s.as_str()))))

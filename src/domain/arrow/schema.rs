@@ -2,7 +2,8 @@
 //!
 //! One row per price record. Columns, in this order where they apply:
 //! curve_id, tenor, tenor_kind, tenor_start, tenor_end, date (settlements),
-//! snapshot (assessments), generated_on, price, units, dependencies, metadata.
+//! snapshot (assessments), generated_on, price, units, dependencies, metadata,
+//! source (live).
 
 use std::sync::Arc;
 
@@ -17,6 +18,9 @@ pub enum TableKind {
     Settlements,
     /// Last assessments, long form: adds `snapshot`.
     Assessments,
+    /// Live feed ticks: no units, dependencies or metadata (the feed carries
+    /// none); adds `source` (snapshot / update / backfill).
+    Live,
 }
 
 impl TableKind {
@@ -25,6 +29,7 @@ impl TableKind {
             "prices" => Some(TableKind::Prices),
             "settlements" => Some(TableKind::Settlements),
             "assessments" => Some(TableKind::Assessments),
+            "live" => Some(TableKind::Live),
             _ => None,
         }
     }
@@ -39,25 +44,31 @@ pub fn schema(kind: TableKind) -> SchemaRef {
         Field::new("tenor_end", DataType::Date32, true),
     ];
     match kind {
-        TableKind::Prices => {}
+        TableKind::Prices | TableKind::Live => {}
         TableKind::Settlements => fields.push(Field::new("date", DataType::Date32, true)),
         TableKind::Assessments => fields.push(Field::new("snapshot", DataType::Utf8, false)),
     }
     fields.extend([
         Field::new("generated_on", generated_on_type(), true),
         Field::new("price", DataType::Float64, false),
-        Field::new("units", DataType::Utf8, true),
-        Field::new("dependencies", dependencies_type(), true),
-        Field::new("metadata", metadata_type(), true),
     ]);
+    if kind == TableKind::Live {
+        fields.push(Field::new("source", DataType::Utf8, false));
+    } else {
+        fields.extend([
+            Field::new("units", DataType::Utf8, true),
+            Field::new("dependencies", dependencies_type(), true),
+            Field::new("metadata", metadata_type(), true),
+        ]);
+    }
     Arc::new(Schema::new(fields))
 }
 
-pub(super) fn tenor_kind_type() -> DataType {
+pub(crate) fn tenor_kind_type() -> DataType {
     DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Utf8))
 }
 
-pub(super) fn generated_on_type() -> DataType {
+pub(crate) fn generated_on_type() -> DataType {
     DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into()))
 }
 

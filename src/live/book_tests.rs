@@ -1,0 +1,177 @@
+use super::*;
+
+const MS: Micros = 1_000;
+const T0: Micros = 1_750_000_000_000_000;
+
+fn sub(curve: &str, tenor: &str) -> Subscription {
+    Subscription::new(curve, tenor)
+}
+
+fn take(book: &mut Book, curve: &str, tenor: &str, at: Micros) -> (Arrival, Vec<Tick>) {
+    let mut out = Vec::new();
+    let arrival = book.on_price(curve, tenor, at, at as f64, &mut out);
+    (arrival, out)
+}
+
+fn sources(ticks: &[Tick]) -> Vec<(String, TickSource)> {
+    ticks
+        .iter()
+        .map(|t| (t.tenor.to_string(), t.source))
+        .collect()
+}
+
+#[test]
+fn only_covered_tenors_are_delivered() {
+    let mut book = Book::new(100);
+    book.cover(&[sub("a", "Jan 26"), sub("b", "*")]);
+    assert_eq!(take(&mut book, "a", "Jan 26", T0).0, Arrival::Delivered);
+    assert_eq!(take(&mut book, "a", "Feb 26", T0).0, Arrival::Uncovered);
+    assert_eq!(take(&mut book, "b", "Q1 27", T0).0, Arrival::Delivered);
+    assert_eq!(take(&mut book, "z", "Jan 26", T0).0, Arrival::Uncovered);
+    book.cover(&[sub("b", "*")]);
+    assert_eq!(
+        take(&mut book, "a", "Jan 26", T0 + MS).0,
+        Arrival::Uncovered
+    );
+}
+
+#[test]
+fn strings_are_shared_between_ticks_of_a_tenor() {
+    let mut book = Book::new(100);
+    book.cover(&[sub("a", "*")]);
+    let (_, first) = take(&mut book, "a", "Jan 26", T0);
+    let (_, second) = take(&mut book, "a", "Jan 26", T0 + MS);
+    assert!(Arc::ptr_eq(&first[0].tenor, &second[0].tenor));
+    assert!(Arc::ptr_eq(&first[0].curve_id, &second[0].curve_id));
+}
+
+#[test]
+fn the_first_value_after_a_subscribe_is_its_snapshot_and_repeats_are_dropped() {
+    let mut book = Book::new(100);
+    let jan = sub("a", "Jan 26");
+    let all = sub("b", "*");
+    book.cover(&[jan.clone(), all.clone()]);
+    book.expect_snapshot(&jan);
+    book.expect_snapshot(&all);
+    let (_, t) = take(&mut book, "a", "Jan 26", T0);
+    assert_eq!(t[0].source, TickSource::Snapshot);
+    let (_, t) = take(&mut book, "b", "Jan 26", T0);
+    assert_eq!(t[0].source, TickSource::Snapshot);
+    let (_, t) = take(&mut book, "b", "Feb 26", T0);
+    assert_eq!(t[0].source, TickSource::Snapshot);
+    // An update before the confirmation of the `*` subscribe.
+    let (_, t) = take(&mut book, "b", "Jan 26", T0 + MS);
+    assert_eq!(t[0].source, TickSource::Update);
+    book.snapshot_done(&jan);
+    book.snapshot_done(&all);
+    let (_, t) = take(&mut book, "b", "Mar 26", T0);
+    assert_eq!(sources(&t), vec![("Mar 26".to_owned(), TickSource::Update)]);
+    // Subscribing again resends the snapshot, which was delivered already.
+    book.expect_snapshot(&jan);
+    assert_eq!(
+        take(&mut book, "a", "Jan 26", T0 + 999).0,
+        Arrival::Duplicate
+    );
+    let (_, t) = take(&mut book, "a", "Jan 26", T0 + MS);
+    assert_eq!(t[0].source, TickSource::Update);
+}
+
+#[test]
+fn a_gap_holds_live_values_back_until_its_backfill_then_merges_them() {
+    let mut book = Book::new(100);
+    let jan = sub("a", "Jan 26");
+    book.cover(&[jan.clone(), sub("a", "Feb 26")]);
+    take(&mut book, "a", "Jan 26", T0);
+    // Reconnect: only tenors delivered before have a gap.
+    book.connection_lost();
+    assert_eq!(book.open_gaps(), 1);
+    book.expect_snapshot(&jan);
+    assert_eq!(
+        take(&mut book, "a", "Jan 26", T0 + 3 * MS).0,
+        Arrival::Buffered
+    );
+    assert_eq!(
+        take(&mut book, "a", "Jan 26", T0 + 4 * MS).0,
+        Arrival::Buffered
+    );
+    // Feb 26 has no gap: delivered at once.
+    assert_eq!(take(&mut book, "a", "Feb 26", T0).0, Arrival::Delivered);
+    book.snapshot_done(&jan);
+    let requests = book.gaps_to_fill(&jan);
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0].since, T0);
+    assert!(book.gaps_to_fill(&jan).is_empty(), "started once");
+    let mut out = Vec::new();
+    let backfill = vec![
+        (T0 + 2 * MS + 5, 2.0),
+        (T0 + MS + 7, 1.0),
+        (T0 + 3 * MS + 1, 3.0),
+    ];
+    let report = book
+        .fill_gap(requests[0].id, "a", "Jan 26", Some(backfill), &mut out)
+        .unwrap();
+    let times: Vec<Micros> = out.iter().map(|t| t.generated_on).collect();
+    assert_eq!(
+        times,
+        vec![T0 + MS + 7, T0 + 2 * MS + 5, T0 + 3 * MS + 1, T0 + 4 * MS]
+    );
+    assert_eq!(report.backfilled, 3);
+    assert_eq!(report.duplicates, 1);
+    assert_eq!(report.span, Some((T0 + MS + 7, T0 + 3 * MS + 1)));
+    assert_eq!(book.open_gap_count(), 0);
+    // After the gap the tenor is live again.
+    assert_eq!(
+        take(&mut book, "a", "Jan 26", T0 + 5 * MS).0,
+        Arrival::Delivered
+    );
+    // A late answer for the closed gap is ignored.
+    assert!(book
+        .fill_gap(requests[0].id, "a", "Jan 26", Some(vec![]), &mut out)
+        .is_none());
+}
+
+#[test]
+fn a_lost_connection_or_an_unsubscribe_drops_the_gap_and_its_held_values() {
+    let mut book = Book::new(100);
+    let all = sub("a", "*");
+    book.cover(std::slice::from_ref(&all));
+    take(&mut book, "a", "Jan 26", T0);
+    take(&mut book, "a", "Feb 26", T0);
+    assert_eq!(book.open_gaps(), 2);
+    take(&mut book, "a", "Jan 26", T0 + MS);
+    let requests = book.gaps_to_fill(&all);
+    assert_eq!(requests.len(), 2);
+    book.connection_lost();
+    let mut out = Vec::new();
+    assert!(book
+        .fill_gap(requests[0].id, "a", &requests[0].tenor, None, &mut out)
+        .is_none());
+    assert_eq!(book.open_gaps(), 2);
+    book.cover(&[]);
+    assert_eq!(book.open_gap_count(), 0);
+    assert_eq!(
+        take(&mut book, "a", "Jan 26", T0 + 2 * MS).0,
+        Arrival::Uncovered
+    );
+}
+
+#[test]
+fn held_back_values_are_bounded_by_conflating_to_the_latest() {
+    let mut book = Book::new(3);
+    let jan = sub("a", "Jan 26");
+    book.cover(std::slice::from_ref(&jan));
+    take(&mut book, "a", "Jan 26", T0);
+    book.open_gaps();
+    for i in 1..=10 {
+        assert_eq!(
+            take(&mut book, "a", "Jan 26", T0 + i * MS).0,
+            Arrival::Buffered
+        );
+    }
+    assert_eq!(book.conflated(), 7);
+    let request = book.gaps_to_fill(&jan).remove(0);
+    let mut out = Vec::new();
+    book.fill_gap(request.id, "a", "Jan 26", None, &mut out);
+    let times: Vec<Micros> = out.iter().map(|t| t.generated_on).collect();
+    assert_eq!(times, vec![T0 + MS, T0 + 2 * MS, T0 + 10 * MS]);
+}

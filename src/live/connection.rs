@@ -1,0 +1,82 @@
+//! Opening a connection: the WebSocket handshake, then `auth` with the token
+//! as the first command (interface, Authentication 3), until the service
+//! says `auth-success` or `auth-failed`.
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use super::event::TARGET;
+use super::wire::{read_frame, scrub, Frame};
+use crate::client::Secret;
+use crate::domain::live::{Command, ServerMessage};
+
+pub(crate) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+pub(crate) enum Handshake {
+    Authenticated(Box<Socket>),
+    /// `auth-failed`: the token was refused.
+    Refused,
+}
+
+/// Connects to `url` and authenticates with `token`. An error is a reason
+/// for the logs, without the token. The caller bounds the time it takes.
+pub(crate) async fn open(url: &str, token: &Secret) -> Result<Handshake, String> {
+    // Nagle off: the commands are small and a pong should not wait.
+    let (mut socket, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
+        .await
+        .map_err(|e| format!("cannot connect: {}", scrub(&e.to_string(), None)))?;
+    let auth = Command::Auth(token.expose().to_owned()).encode();
+    socket
+        .send(Message::text(auth))
+        .await
+        .map_err(|e| format!("cannot send auth: {e}"))?;
+    let clean = |text: &str| scrub(text, Some(token.expose()));
+    loop {
+        let message = match socket.next().await {
+            None => return Err("the service closed the connection during authentication".into()),
+            Some(Err(e)) => return Err(format!("connection failed during authentication: {e}")),
+            Some(Ok(message)) => message,
+        };
+        match message {
+            Message::Text(text) => match read_frame(&text) {
+                Ok(Frame::Other(ServerMessage::AuthSuccess)) => {
+                    return Ok(Handshake::Authenticated(Box::new(socket)))
+                }
+                Ok(Frame::Other(ServerMessage::AuthFailed)) => {
+                    // Whether the service keeps the connection is not stated: leave it.
+                    let _ = socket.close(None).await;
+                    return Ok(Handshake::Refused);
+                }
+                Ok(Frame::Other(ServerMessage::Error { code, message })) => {
+                    return Err(format!("{code} during authentication: {}", clean(&message)))
+                }
+                Ok(_) => log::debug!(target: TARGET, "a frame before auth-success was skipped"),
+                Err(e) => log::warn!(
+                    target: TARGET,
+                    "an undecodable frame during authentication was skipped: {}",
+                    clean(&e.reason)
+                ),
+            },
+            Message::Close(frame) => return Err(describe_close(frame.as_ref())),
+            _ => {}
+        }
+    }
+}
+
+/// A close frame in words, e.g. `closed by the service (1012, restart)`.
+pub(crate) fn describe_close(frame: Option<&CloseFrame>) -> String {
+    match frame {
+        Some(frame) if frame.reason.is_empty() => {
+            format!("closed by the service (code {})", u16::from(frame.code))
+        }
+        Some(frame) => format!(
+            "closed by the service (code {}: {})",
+            u16::from(frame.code),
+            scrub(&frame.reason, None)
+        ),
+        None => "closed by the service (no close code)".into(),
+    }
+}

@@ -1,0 +1,173 @@
+use std::collections::HashMap;
+
+use super::*;
+use crate::live::tick::TickSource;
+
+fn tick(tenor: &str, at: i64) -> Tick {
+    Tick {
+        curve_id: Arc::from("c"),
+        tenor: Arc::from(tenor),
+        generated_on: at,
+        price: at as f64,
+        source: TickSource::Update,
+    }
+}
+
+fn names(ticks: &[Tick]) -> Vec<(String, i64)> {
+    ticks
+        .iter()
+        .map(|t| (t.tenor.to_string(), t.generated_on))
+        .collect()
+}
+
+fn pairs(list: &[(&str, i64)]) -> Vec<(String, i64)> {
+    list.iter().map(|(t, at)| (t.to_string(), *at)).collect()
+}
+
+fn ticks_of(taken: Taken) -> Vec<Tick> {
+    match taken {
+        Taken::Ticks(ticks) => ticks,
+        Taken::Error(e) => panic!("an error: {e}"),
+        Taken::Empty => panic!("empty"),
+        Taken::Closed => panic!("closed"),
+    }
+}
+
+#[test]
+fn ticks_come_out_first_in_first_out_up_to_max() {
+    let queue = DeliveryQueue::new(100);
+    let mut batch: Vec<Tick> = (0..10).map(|i| tick("a", i)).collect();
+    queue.push_ticks(&mut batch);
+    assert!(batch.is_empty());
+    assert_eq!(queue.len(), 10);
+    let first = ticks_of(queue.take(4));
+    assert_eq!(
+        first.iter().map(|t| t.generated_on).collect::<Vec<_>>(),
+        [0, 1, 2, 3]
+    );
+    let rest = ticks_of(queue.take(100));
+    assert_eq!(rest.len(), 6);
+    assert!(matches!(queue.take(5), Taken::Empty));
+    assert_eq!(queue.conflated(), 0);
+}
+
+#[test]
+fn a_full_queue_keeps_the_latest_value_per_tenor_where_it_was() {
+    let queue = DeliveryQueue::new(3);
+    let mut batch = vec![tick("a", 1), tick("b", 2), tick("c", 3)];
+    queue.push_ticks(&mut batch);
+    let mut batch = vec![tick("a", 4), tick("c", 5), tick("a", 6)];
+    queue.push_ticks(&mut batch);
+    assert_eq!(queue.len(), 3);
+    assert_eq!(queue.conflated(), 3);
+    assert_eq!(
+        names(&ticks_of(queue.take(10))),
+        pairs(&[("a", 6), ("b", 2), ("c", 5)])
+    );
+}
+
+#[test]
+fn a_new_tenor_sweeps_out_obsolete_values_before_growing_the_queue() {
+    let queue = DeliveryQueue::new(4);
+    let mut batch = vec![tick("a", 1), tick("b", 2), tick("a", 3), tick("b", 4)];
+    queue.push_ticks(&mut batch);
+    // Full, with two obsolete values: the new tenor takes their room.
+    queue.push_ticks(&mut vec![tick("c", 5)]);
+    assert_eq!(queue.conflated(), 2);
+    assert_eq!(queue.len(), 3);
+    assert_eq!(
+        names(&ticks_of(queue.take(10))),
+        pairs(&[("a", 3), ("b", 4), ("c", 5)])
+    );
+}
+
+#[test]
+fn with_more_tenors_than_room_each_tenor_keeps_one_value() {
+    let queue = DeliveryQueue::new(2);
+    for round in 0..50 {
+        let mut batch: Vec<Tick> = ["a", "b", "c", "d", "e"]
+            .iter()
+            .map(|t| tick(t, round))
+            .collect();
+        queue.push_ticks(&mut batch);
+        assert!(queue.len() <= 5, "round {round}: {}", queue.len());
+    }
+    let out = ticks_of(queue.take(100));
+    assert_eq!(
+        names(&out),
+        pairs(&[("a", 49), ("b", 49), ("c", 49), ("d", 49), ("e", 49)])
+    );
+    assert_eq!(queue.conflated(), 5 * 50 - 5);
+}
+
+#[test]
+fn conflation_never_reorders_a_tenor_and_counts_every_replaced_value() {
+    // Random pushes and takes against a full queue: per tenor the values come
+    // out increasing, the newest pushed value of each tenor always comes out,
+    // and delivered + conflated = pushed.
+    let mut rng = fastrand::Rng::with_seed(7);
+    let queue = DeliveryQueue::new(16);
+    let tenors = ["a", "b", "c", "d", "e", "f", "g"];
+    let mut pushed = 0u64;
+    let mut delivered: Vec<Tick> = Vec::new();
+    for at in 0..20_000i64 {
+        let mut batch = vec![tick(tenors[rng.usize(..tenors.len())], at)];
+        pushed += 1;
+        queue.push_ticks(&mut batch);
+        assert!(queue.len() <= 16);
+        if rng.u8(..) < 40 {
+            delivered.extend(ticks_of(queue.take(rng.usize(1..8))));
+        }
+    }
+    if let Taken::Ticks(rest) = queue.take(usize::MAX) {
+        delivered.extend(rest);
+    }
+    assert_eq!(delivered.len() as u64 + queue.conflated(), pushed);
+    let mut last: HashMap<String, i64> = HashMap::new();
+    for t in &delivered {
+        let previous = last.insert(t.tenor.to_string(), t.generated_on);
+        assert!(previous.is_none_or(|p| p < t.generated_on), "{t:?}");
+    }
+    assert!(queue.conflated() > 0);
+}
+
+#[test]
+fn errors_come_once_in_order_with_ticks_and_are_never_conflated() {
+    let queue = DeliveryQueue::new(2);
+    queue.push_ticks(&mut vec![tick("a", 1)]);
+    queue.push_error(ClientError::Auth("refused".into()));
+    queue.push_ticks(&mut vec![tick("a", 2), tick("a", 3), tick("a", 4)]);
+    // Behind the error the queue conflates; ahead of it nothing moves.
+    assert_eq!(queue.len(), 3);
+    assert_eq!(names(&ticks_of(queue.take(10))), pairs(&[("a", 1)]));
+    assert!(matches!(queue.take(10), Taken::Error(ClientError::Auth(_))));
+    assert_eq!(names(&ticks_of(queue.take(10))), pairs(&[("a", 4)]));
+    assert!(matches!(queue.take(10), Taken::Empty));
+    queue.close();
+    assert!(matches!(queue.take(10), Taken::Closed));
+    queue.push_ticks(&mut vec![tick("a", 5)]);
+    assert!(matches!(queue.take(10), Taken::Closed));
+}
+
+#[tokio::test]
+async fn a_waiting_consumer_wakes_on_a_push_and_a_cancelled_wait_loses_nothing() {
+    let queue = Arc::new(DeliveryQueue::new(10));
+    let timed_out = queue.next(10, Some(Duration::from_millis(20))).await;
+    assert!(timed_out.unwrap().is_empty());
+    // A wait that is abandoned before anything arrives.
+    let abandoned = tokio::time::timeout(Duration::from_millis(10), queue.next(10, None)).await;
+    assert!(abandoned.is_err());
+    let waiter = {
+        let queue = Arc::clone(&queue);
+        tokio::spawn(async move { queue.next(10, None).await })
+    };
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    queue.push_ticks(&mut vec![tick("a", 1), tick("b", 2)]);
+    let got = waiter.await.unwrap().unwrap();
+    assert_eq!(names(&got), pairs(&[("a", 1), ("b", 2)]));
+    queue.close();
+    assert!(matches!(
+        queue.next(10, None).await,
+        Err(ClientError::Closed)
+    ));
+}
