@@ -6,7 +6,7 @@
 """
 
 from marketcurves import exceptions
-from marketcurves._core import Tenor, __version__
+from marketcurves._core import Tenor, Tick, __version__
 from marketcurves.bulk import BulkJob, BulkResult, read_bulk
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.client import Client
@@ -23,6 +23,7 @@ from marketcurves.exceptions import (
     ServiceError,
 )
 from marketcurves.frames import forward_curve, to_pandas
+from marketcurves.live import LiveFeed
 
 __all__ = [
     "AccessDenied",
@@ -35,12 +36,14 @@ __all__ = [
     "Curve",
     "DecodeError",
     "InvalidRequest",
+    "LiveFeed",
     "LiveFeedError",
     "MarketCurvesError",
     "NotFound",
     "RateLimited",
     "ServiceError",
     "Tenor",
+    "Tick",
     "__version__",
     "exceptions",
     "forward_curve",

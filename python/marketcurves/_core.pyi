@@ -9,8 +9,10 @@ import pyarrow
 
 __all__ = [
     "EmulatorServer",
+    "LiveFeed",
     "RestClient",
     "Tenor",
+    "Tick",
     "__version__",
     "bulk_download",
     "bulk_download_job",
@@ -18,6 +20,7 @@ __all__ = [
     "bulk_submit",
     "bulk_wait",
     "decode_table",
+    "probe_live",
     "read_bulk",
     "table_schema",
 ]
@@ -319,3 +322,78 @@ def read_bulk(
     parse_json: bool = False,
 ) -> pyarrow.Table:
     """Reads a downloaded bulk dataset with the partition columns added."""
+
+_TickSource = Literal["snapshot", "update", "backfill"]
+
+@final
+class Tick:
+    """One price from the live feed (``marketcurves.Tick``)."""
+
+    @property
+    def curve_id(self) -> str: ...
+    @property
+    def tenor(self) -> str: ...
+    @property
+    def generated_on(self) -> datetime.datetime:
+        """When the value was published (UTC): milliseconds from the feed,
+        microseconds from the intraday endpoints for backfilled values."""
+    @property
+    def price(self) -> float: ...
+    @property
+    def source(self) -> _TickSource:
+        """``snapshot``, ``update`` or ``backfill``."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class LiveFeed:
+    """The live feed's core. Use :meth:`marketcurves.Client.live`, which wraps it."""
+
+    def __new__(
+        cls,
+        client: RestClient,
+        live_url: str,
+        *,
+        backfill: bool = True,
+        ping_interval: float = 40.0,
+        pong_timeout: float = 10.0,
+        connect_timeout: float = 30.0,
+        reconnect_max: float = 30.0,
+        queue_size: int = 100_000,
+        subscribe_timeout: float = 30.0,
+    ) -> LiveFeed: ...
+    def subscribe(self, curve_id: str, tenor: str) -> None:
+        """Subscribes and waits until the service has taken the subscription."""
+    def subscribe_async(self, curve_id: str, tenor: str) -> Awaitable[None]: ...
+    def unsubscribe(self, curve_id: str, tenor: str) -> None: ...
+    def unsubscribe_async(self, curve_id: str, tenor: str) -> Awaitable[None]: ...
+    def __iter__(self) -> LiveFeed: ...
+    def __next__(self) -> Tick:
+        """The next tick, waiting as long as it takes; StopIteration once closed."""
+    def next(self, timeout: float | None = None) -> Tick | None:
+        """The next tick, or None if ``timeout`` seconds pass first or the feed is closed."""
+    def take(self, max: int = 4096, timeout: float | None = None) -> list[Tick]:
+        """Up to ``max`` ticks, waiting up to ``timeout`` seconds (None: until
+        one arrives); an empty list when the time passes or the feed is closed."""
+    def next_batch(
+        self, max_rows: int = 10_000, timeout: float | None = 1.0
+    ) -> pyarrow.RecordBatch | None:
+        """Up to ``max_rows`` ticks as a record batch, returned when full or
+        ``timeout`` seconds after its first row; None once closed and drained."""
+    def take_async(self, max: int = 4096) -> Awaitable[list[Tick]]:
+        """Up to ``max`` ticks, waiting for one; an empty list once closed and drained."""
+    def events(self) -> list[dict[str, object]]:
+        """Events since the last call, oldest first, as dicts with a ``kind``."""
+    def stats(self) -> dict[str, object]: ...
+    def subscriptions(self) -> list[tuple[str, str]]: ...
+    @property
+    def closed(self) -> bool: ...
+    def close(self) -> None:
+        """Stops the feed, leaving no task, timer or socket behind."""
+    def close_async(self) -> Awaitable[None]: ...
+
+def probe_live(
+    live_url: str, token: str, subscriptions: list[tuple[str, str]], seconds: float
+) -> float:
+    """Frames per second a reader that only counts them gets from the feed."""

@@ -6,12 +6,14 @@ import datetime as _dt
 import os
 from typing import TYPE_CHECKING, Any, Callable
 
-from marketcurves import _args, _core, _progress, bulk
+from marketcurves import _args, _core, _progress, bulk, live
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.exceptions import InvalidRequest
 
 if TYPE_CHECKING:
     import pyarrow
+
+    from marketcurves._core import Tick
 
 
 def _env(name: str) -> str | None:
@@ -60,11 +62,12 @@ class Client:
         self.live_url = None if live is None else _args.url(live, "live_url", ("ws", "wss"))
         credentials = self._credentials(token, token_provider, email, password)
         self._auth = next(iter(credentials))
+        self._timeout = _args.seconds(timeout, "timeout")
         self._core = _core.RestClient(
             self.base_url,
             **credentials,
             max_concurrency=_args.positive_int(max_concurrency, "max_concurrency"),
-            timeout=_args.seconds(timeout, "timeout"),
+            timeout=self._timeout,
             max_retries=_args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
         )
 
@@ -278,4 +281,54 @@ class Client:
         missing. A file ``path`` that is not a plain partition is refused."""
         return bulk.download(
             self._core, vertical, start, end, dest, progress, poll_interval, timeout
+        )
+
+    # The live feed.
+
+    def live(
+        self,
+        backfill: bool = True,
+        on_price: Callable[[Tick], object] | None = None,
+        *,
+        on_event: Callable[[dict[str, Any]], object] | None = None,
+        queue_size: int = 100_000,
+        ping_interval: float = 40.0,
+        pong_timeout: float = 10.0,
+        reconnect_max: float = 30.0,
+    ) -> live.LiveFeed:
+        """Opens the live feed (``live_url``) and returns a :class:`LiveFeed`
+        to subscribe and read; use it as a context manager.
+
+        Args:
+            backfill: after a reconnect, fetch what was published meanwhile
+                from the intraday endpoints and deliver it first.
+            on_price: if given, called with each :class:`Tick` on a thread of
+                the feed; what it raises is logged and counted, and the feed goes on.
+            on_event: called with a dict for each ``connected``,
+                ``disconnected``, ``reconnected``, ``gap_filled``,
+                ``conflated`` and ``error`` event (also logged).
+            queue_size: ticks waiting for a slow consumer before the queue
+                keeps only the newest value per curve and tenor.
+            ping_interval: seconds of quiet before a keep-alive ping (the
+                service drops a connection silent for 60 s).
+            pong_timeout: seconds a ping may wait for its pong before the
+                connection is taken for dead and replaced.
+            reconnect_max: the longest wait between reconnection attempts.
+        """
+        if self.live_url is None:
+            raise InvalidRequest("live_url is required for the live feed (or set MARKETCURVES_LIVE_URL)")
+        options = {
+            "queue_size": _args.positive_int(queue_size, "queue_size", maximum=100_000_000),
+            "ping_interval": _args.seconds(ping_interval, "ping_interval"),
+            "pong_timeout": _args.seconds(pong_timeout, "pong_timeout"),
+            "reconnect_max": _args.seconds(reconnect_max, "reconnect_max"),
+            "connect_timeout": self._timeout,
+        }
+        return live.LiveFeed(
+            self._core,
+            self.live_url,
+            backfill=backfill,
+            on_price=on_price,
+            on_event=on_event,
+            options=options,
         )

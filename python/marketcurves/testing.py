@@ -21,7 +21,7 @@ from marketcurves.exceptions import InvalidRequest
 if TYPE_CHECKING:
     from marketcurves.client import Client
 
-__all__ = ["Emulator"]
+__all__ = ["Emulator", "probe_live"]
 
 
 def _utc(value: _dt.datetime | str | None, name: str) -> _dt.datetime | None:
@@ -290,3 +290,12 @@ class Emulator:
     def stop(self) -> None:
         """Stops the server. Calling it again does nothing."""
         self._server.stop()
+
+
+def probe_live(
+    live_url: str, token: str, subscriptions: list[tuple[str, str]], seconds: float
+) -> float:
+    """Frames per second that a Rust reader which only counts them gets from
+    the live feed at ``live_url``, subscribed to ``(curve_id, tenor)`` pairs,
+    over ``seconds``: the feed's own limit, for benchmarks."""
+    return _core.probe_live(live_url, token, subscriptions, seconds)

@@ -1,0 +1,200 @@
+"""Live feed benchmark: throughput into Python and publish-to-callback latency.
+
+Against the emulator's firehose (every subscribed tenor republished as fast
+as the emulator can), in one run:
+
+- the limit: the emulator's own rate, read by a Rust client that only counts
+  frames (``marketcurves.testing.probe_live``);
+- the baseline: plain Python as a user would write it, ``websockets`` + ``json``;
+- marketcurves: ticks/s through ``for tick in feed``, rows/s through ``feed.batches()``.
+
+Then latency from publication to the ``on_price`` callback, on an emulator
+whose clock runs 600 times real speed with ordinary publication (so that the
+feed's millisecond truncation of ``generatedOn`` is worth under 2 µs of real
+time), against the same plain-Python reader.
+
+Run on an optimised build: ``maturin build --profile release-fast`` and install
+the wheel, then ``python benches/live_feed.py [--seconds 5]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import statistics
+import threading
+import time
+from typing import Any
+
+from websockets.sync.client import connect
+
+import marketcurves as mc
+from marketcurves.testing import Emulator, probe_live
+
+LIVE_PATH = "/v2/customer/socket/websocket"
+
+
+def licensed_curves(emulator: Emulator, count: int) -> list[str]:
+    client = emulator.client()
+    curves = [c for c in client.catalogue() if c.quotation != "Sales"]
+    return [c.id for c in curves[:count]]
+
+
+def plain_python_rate(emulator: Emulator, curve_ids: list[str], seconds: float) -> float:
+    """Messages per second read and decoded by websockets + json."""
+    with connect(emulator.live_url + LIVE_PATH, max_size=None) as socket:
+        socket.send(json.dumps({"type": "auth", "payload": emulator.token()}))
+        for curve_id in curve_ids:
+            payload = {"id": curve_id, "tenor": "*", "type": "price"}
+            socket.send(json.dumps({"type": "subscribe", "payload": payload}))
+        count = 0
+        began = time.perf_counter()
+        deadline = began + seconds
+        while (now := time.perf_counter()) < deadline:
+            message = json.loads(socket.recv(timeout=1.0))
+            if message["type"] == "price":
+                price = message["payload"]
+                dt.datetime.fromisoformat(price["generatedOn"])
+                count += 1
+        return count / (now - began)
+
+
+def iterator_rate(client: mc.Client, curve_ids: list[str], seconds: float) -> float:
+    with client.live(backfill=False) as feed:
+        for curve_id in curve_ids:
+            feed.subscribe(curve_id, "*")
+        count = 0
+        began = time.perf_counter()
+        deadline = began + seconds
+        for _tick in feed:
+            count += 1
+            if count % 1024 == 0 and time.perf_counter() > deadline:
+                break
+        return count / (time.perf_counter() - began)
+
+
+def batches_rate(client: mc.Client, curve_ids: list[str], seconds: float) -> float:
+    with client.live(backfill=False) as feed:
+        for curve_id in curve_ids:
+            feed.subscribe(curve_id, "*")
+        rows = 0
+        began = time.perf_counter()
+        deadline = began + seconds
+        for batch in feed.batches(max_rows=20_000, timeout=0.05):
+            rows += batch.num_rows
+            if time.perf_counter() > deadline:
+                break
+        return rows / (time.perf_counter() - began)
+
+
+def throughput(seconds: float) -> dict[str, float]:
+    with Emulator(seed=0, time_scale=1.0) as emulator:
+        curve_ids = licensed_curves(emulator, 10)
+        emulator.firehose(True)
+        client = emulator.client()
+        token = emulator.token()
+        subscriptions = [(c, "*") for c in curve_ids]
+        probe = probe_live(emulator.live_url, token, subscriptions, seconds)
+        return {
+            "limit": probe,
+            "baseline": plain_python_rate(emulator, curve_ids, seconds),
+            "iterator": iterator_rate(client, curve_ids, seconds),
+            "batches": batches_rate(client, curve_ids, seconds),
+        }
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+class EmulatedClock:
+    """The emulator's time read locally: its anchor plus scaled real time."""
+
+    def __init__(self, emulator: Emulator) -> None:
+        self.scale = emulator.time_scale
+        self.real = time.perf_counter()
+        self.emulated = emulator.now()
+
+    def now(self) -> dt.datetime:
+        elapsed = (time.perf_counter() - self.real) * self.scale
+        return self.emulated + dt.timedelta(seconds=elapsed)
+
+    def real_delay(self, generated_on: dt.datetime) -> float:
+        return (self.now() - generated_on).total_seconds() / self.scale
+
+
+def latency(seconds: float) -> dict[str, Any]:
+    scale = 600.0
+    with Emulator(seed=0, time_scale=scale, start="2025-06-11T09:00:00Z") as emulator:
+        curve_ids = licensed_curves(emulator, 10)
+        clock = EmulatedClock(emulator)
+        delays: list[float] = []
+        lock = threading.Lock()
+
+        def on_price(tick: mc.Tick) -> None:
+            if tick.source == "update":
+                delay = clock.real_delay(tick.generated_on)
+                with lock:
+                    delays.append(delay)
+
+        client = emulator.client()
+        with client.live(on_price=on_price, ping_interval=30 / scale) as feed:
+            for curve_id in curve_ids:
+                feed.subscribe(curve_id, "*")
+            time.sleep(seconds)
+        plain: list[float] = []
+        with connect(emulator.live_url + LIVE_PATH) as socket:
+            socket.send(json.dumps({"type": "auth", "payload": emulator.token()}))
+            for curve_id in curve_ids:
+                payload = {"id": curve_id, "tenor": "*", "type": "price"}
+                socket.send(json.dumps({"type": "subscribe", "payload": payload}))
+            deadline = time.perf_counter() + seconds
+            snapshots = True
+            while time.perf_counter() < deadline:
+                message = json.loads(socket.recv(timeout=1.0))
+                if message["type"] != "price":
+                    continue
+                at = dt.datetime.fromisoformat(message["payload"]["generatedOn"])
+                delay = clock.real_delay(at.replace(tzinfo=dt.timezone.utc))
+                # Snapshots are old values; updates arrive as they are published.
+                snapshots = snapshots and delay > 0.05
+                if not snapshots:
+                    plain.append(delay)
+    return {"marketcurves": delays, "baseline": plain}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="per measurement")
+    args = parser.parse_args()
+
+    rates = throughput(args.seconds)
+    print(f"firehose, {args.seconds:.0f} s per reader, 10 curves x '*':")
+    print(f"  limit (Rust reader, counting)   {rates['limit']:>12,.0f} msg/s")
+    print(f"  baseline (websockets + json)    {rates['baseline']:>12,.0f} msg/s")
+    print(f"  marketcurves iterator           {rates['iterator']:>12,.0f} ticks/s")
+    print(f"  marketcurves batches()          {rates['batches']:>12,.0f} rows/s")
+    print(
+        f"  batches: {rates['limit'] / rates['batches']:.2f}x below the limit (target <= 1.5), "
+        f"{rates['batches'] / rates['baseline']:.1f}x the baseline (target >= 10)"
+    )
+    print(f"  iterator: {rates['iterator'] / rates['baseline']:.1f}x the baseline (target >= 3)")
+
+    delays = latency(args.seconds)
+    for name, values in delays.items():
+        if not values:
+            print(f"latency {name}: no samples")
+            continue
+        ms = [v * 1000 for v in values]
+        print(
+            f"latency publish -> {'callback' if name == 'marketcurves' else 'json.loads'} "
+            f"({name}, {len(ms)} updates): median {statistics.median(ms):.3f} ms, "
+            f"p99 {percentile(ms, 99):.3f} ms"
+        )
+    print("target: marketcurves p99 under 2 ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,307 @@
+"""The live feed: :class:`LiveFeed`, made by :meth:`marketcurves.Client.live`.
+
+Keep-alive, reconnects, re-authentication with a fresh token, resubscription
+and backfill of what was published while disconnected all happen in the Rust
+core; this module gives them the three Python forms: an iterator (also
+``async for``), Arrow record batches, and a callback run on a thread of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING, Any, Callable
+
+from marketcurves import _args, _core
+from marketcurves.exceptions import InvalidRequest, MarketCurvesError
+
+if TYPE_CHECKING:
+    import pyarrow
+
+    from marketcurves._core import Tick
+    from marketcurves.catalogue import Curve
+
+__all__ = ["LiveFeed"]
+
+log = logging.getLogger("marketcurves.live")
+
+#: Ticks moved from the core per crossing; iteration yields them one by one.
+_CHUNK = 4096
+#: How often a waiting iterator looks up to hand events to ``on_event``.
+_EVENT_POLL = 1.0
+
+
+def _subscription_tenor(value: Any) -> str:
+    if isinstance(value, str) and value.strip() == "*":
+        return "*"
+    return _args.tenor(value)
+
+
+class LiveFeed:
+    """Prices pushed by the service as they are published.
+
+    Made by :meth:`marketcurves.Client.live`; a context manager (``with`` and
+    ``async with``) that closes the feed on exit. Read it in one of three ways:
+
+    - ``for tick in feed`` (or ``async for``): :class:`marketcurves.Tick` one at a time;
+    - ``for batch in feed.batches()``: ``pyarrow.RecordBatch`` es of many ticks;
+    - ``on_price=``: a callable called with each tick on a thread of the feed.
+
+    What the feed promises: per curve and tenor, values are delivered in
+    strictly increasing ``generated_on`` (milliseconds compared), none twice.
+    After a dropped connection it reconnects with backoff, authenticates with
+    a fresh token, resubscribes, and (``backfill=True``) fetches from the
+    intraday endpoints every value published while it was away, delivering
+    them (``source="backfill"``) before newer ones.
+
+    A consumer slower than the feed does not make memory grow: past
+    ``queue_size`` ticks waiting, the queue keeps only the newest value of each
+    curve and tenor (``stats()["conflated"]`` counts what was replaced). Values
+    so skipped are not backfilled; they remain in the intraday history.
+    """
+
+    def __init__(
+        self,
+        client: _core.RestClient,
+        live_url: str,
+        *,
+        backfill: bool,
+        on_price: Callable[[Tick], object] | None,
+        on_event: Callable[[dict[str, Any]], object] | None,
+        options: dict[str, Any],
+    ) -> None:
+        if on_price is not None and not callable(on_price):
+            raise InvalidRequest("on_price must be a callable taking a Tick")
+        if on_event is not None and not callable(on_event):
+            raise InvalidRequest("on_event must be a callable taking an event dict")
+        self._core = _core.LiveFeed(client, live_url, backfill=bool(backfill), **options)
+        self._on_price = on_price
+        self._on_event = on_event
+        self._callback_errors = 0
+        self._failure: BaseException | None = None
+        self._failure_reported = False
+        self._thread: threading.Thread | None = None
+        if on_price is not None:
+            self._thread = threading.Thread(
+                target=self._run_callback, name="marketcurves-live-callback", daemon=True
+            )
+            self._thread.start()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._core.closed else "open"
+        count = len(self._core.subscriptions())
+        return f"<LiveFeed {state}, {count} subscription{'s' if count != 1 else ''}>"
+
+    # Subscriptions.
+
+    def subscribe(self, curve_id: str | Curve, tenor: str = "*") -> None:
+        """Subscribes to one tenor of a curve, or (``"*"``) to every calendar
+        tenor (months, quarters, windows...; the continuous ``C 00``, ``C 01``,
+        ``C 02`` only by name). Returns once the service has taken it; raises
+        :class:`~marketcurves.AccessDenied` if the licence does not cover it.
+        The subscription is renewed after every reconnect."""
+        self._core.subscribe(_args.curve_id(curve_id), _subscription_tenor(tenor))
+
+    async def subscribe_async(self, curve_id: str | Curve, tenor: str = "*") -> None:
+        """The awaitable form of :meth:`subscribe`."""
+        await self._core.subscribe_async(_args.curve_id(curve_id), _subscription_tenor(tenor))
+
+    def unsubscribe(self, curve_id: str | Curve, tenor: str = "*") -> None:
+        """Stops a subscription; ``"*"`` stops every tenor of the curve, named
+        ones too. Ticks already queued are still delivered."""
+        self._core.unsubscribe(_args.curve_id(curve_id), _subscription_tenor(tenor))
+
+    async def unsubscribe_async(self, curve_id: str | Curve, tenor: str = "*") -> None:
+        """The awaitable form of :meth:`unsubscribe`."""
+        await self._core.unsubscribe_async(_args.curve_id(curve_id), _subscription_tenor(tenor))
+
+    @property
+    def subscriptions(self) -> list[tuple[str, str]]:
+        """``(curve_id, tenor)`` of every subscription, sorted."""
+        return self._core.subscriptions()
+
+    # Reading.
+
+    def _check_readable(self) -> None:
+        if self._on_price is not None:
+            raise InvalidRequest("this feed delivers its ticks to on_price; it cannot be iterated")
+
+    def __iter__(self) -> Iterator[Tick]:
+        """Ticks as they come, until the feed is closed. Errors the feed meets
+        (``AccessDenied`` at a resubscription, ``AuthError`` when no token is
+        accepted) are raised here; after a non-fatal one, iterate again."""
+        self._check_readable()
+        core = self._core
+        while True:
+            ticks = core.take(_CHUNK, _EVENT_POLL)
+            self._dispatch_events()
+            if not ticks:
+                if not core.closed:
+                    continue
+                # Closed: whatever is still queued, then the end.
+                ticks = core.take(_CHUNK, 0)
+                if not ticks:
+                    return
+            yield from ticks
+
+    def __aiter__(self) -> AsyncIterator[Tick]:
+        self._check_readable()
+        return self._ticks_async()
+
+    async def _ticks_async(self) -> AsyncIterator[Tick]:
+        while True:
+            ticks = await self._core.take_async(_CHUNK)
+            self._dispatch_events()
+            if not ticks:
+                return
+            for tick in ticks:
+                yield tick
+
+    def next(self, timeout: float | None = None) -> Tick | None:
+        """The next tick, or None if ``timeout`` seconds pass first (or the
+        feed is closed and drained)."""
+        self._check_readable()
+        tick = self._core.next(_args.seconds(timeout, "timeout") if timeout else timeout)
+        self._dispatch_events()
+        return tick
+
+    def batches(
+        self, max_rows: int = 10_000, timeout: float | None = 1.0
+    ) -> Iterator[pyarrow.RecordBatch]:
+        """Ticks as ``pyarrow.RecordBatch`` es (columns ``curve_id``,
+        ``tenor``, ``tenor_kind``, ``tenor_start``, ``tenor_end``,
+        ``generated_on``, ``price``, ``source``), until the feed is closed. A
+        batch is yielded when it holds ``max_rows`` rows, or ``timeout``
+        seconds after its first row arrived (None: only when full)."""
+        self._check_readable()
+        max_rows = _args.positive_int(max_rows, "max_rows", maximum=10_000_000)
+        if timeout is not None:
+            timeout = _args.seconds(timeout, "timeout")
+        while (batch := self._core.next_batch(max_rows, timeout)) is not None:
+            self._dispatch_events()
+            yield batch
+        self._dispatch_events()
+
+    # Callback mode.
+
+    def _run_callback(self) -> None:
+        on_price = self._on_price
+        assert on_price is not None
+        core = self._core
+        while True:
+            try:
+                ticks = core.take(_CHUNK, _EVENT_POLL)
+            except MarketCurvesError as error:
+                if self._is_fatal(error):
+                    self._fail(error)
+                    return
+                log.error("live feed: %s", error)
+                self._emit({"kind": "error", "message": str(error), "error": error})
+                continue
+            except BaseException as error:  # noqa: BLE001 - the thread must report, not vanish
+                self._fail(error)
+                return
+            self._dispatch_events()
+            if not ticks and core.closed:
+                return
+            for tick in ticks:
+                try:
+                    on_price(tick)
+                except Exception as error:
+                    self._callback_errors += 1
+                    log.exception("live feed: on_price raised on %r; the feed goes on", tick)
+                    self._emit({"kind": "callback_error", "error": error, "tick": tick})
+
+    def _is_fatal(self, error: BaseException) -> bool:
+        return self._core.closed
+
+    def _fail(self, error: BaseException) -> None:
+        self._failure = error
+        log.error("live feed stopped: %s", error)
+        self._emit({"kind": "stopped", "error": error})
+        self._core.close()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """In callback mode, blocks until the feed ends (closed elsewhere, or
+        stopped by an error, which is raised here) or ``timeout`` seconds
+        pass; True if it ended. Ctrl-C interrupts it."""
+        if self._thread is None:
+            raise InvalidRequest("wait() is for feeds made with on_price=")
+        deadline = None if timeout is None else _args.seconds(timeout, "timeout")
+        waited = 0.0
+        # Short joins, so that Ctrl-C reaches the waiting thread.
+        while self._thread.is_alive() and (deadline is None or waited < deadline):
+            step = 0.1 if deadline is None else min(0.1, deadline - waited)
+            self._thread.join(step)
+            waited += step
+        self._raise_failure()
+        return not self._thread.is_alive()
+
+    def _raise_failure(self) -> None:
+        if self._failure is not None and not self._failure_reported:
+            self._failure_reported = True
+            raise self._failure
+
+    # Events.
+
+    def _dispatch_events(self) -> None:
+        if self._on_event is None:
+            return
+        for event in self._core.events():
+            self._emit(event)
+
+    def _emit(self, event: dict[str, Any]) -> None:
+        if self._on_event is None:
+            return
+        try:
+            self._on_event(event)
+        except Exception:
+            log.exception("live feed: on_event raised on %r; the feed goes on", event)
+
+    # State and shutdown.
+
+    def stats(self) -> dict[str, Any]:
+        """Counters: ``messages`` received, ``ticks_delivered``, ``reconnects``,
+        ``gaps_filled`` (reconnects after which values were backfilled),
+        ``backfilled`` (values), ``conflated``, ``duplicates_dropped``,
+        ``callback_errors``, ``queued``, ``subscriptions``, ``connected`` and
+        ``last_message`` (UTC datetime of the last frame, or None)."""
+        stats: dict[str, Any] = self._core.stats()
+        stats["callback_errors"] = self._callback_errors
+        return stats
+
+    @property
+    def closed(self) -> bool:
+        return bool(self._core.closed)
+
+    def close(self) -> None:
+        """Closes the connection and stops every task and thread of the feed.
+        In callback mode, waits for the callback thread to finish the ticks
+        already queued, and raises the error that stopped the feed, if any."""
+        self._core.close()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            while thread.is_alive():
+                thread.join(0.1)
+        self._dispatch_events()
+        self._raise_failure()
+
+    async def close_async(self) -> None:
+        """The awaitable form of :meth:`close` (without a callback thread)."""
+        await self._core.close_async()
+        if self._thread is not None:
+            self.close()
+        self._dispatch_events()
+
+    def __enter__(self) -> LiveFeed:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> LiveFeed:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close_async()

@@ -1,0 +1,40 @@
+//! `marketcurves._core.probe_live`: the counting reader of the live feed,
+//! for benchmarks (`marketcurves.testing.probe_live`).
+
+use std::time::Duration;
+
+use pyo3::prelude::*;
+
+use super::errors::invalid_request;
+use super::runtime::wait_interruptibly;
+use crate::domain::live::Subscription;
+use crate::emulator::probe::count_frames;
+use crate::live::LiveConfig;
+
+/// Frames per second a reader that only counts gets from the feed at
+/// `live_url`, subscribed to `subscriptions` for `seconds`.
+#[pyfunction]
+pub fn probe_live(
+    py: Python<'_>,
+    live_url: &str,
+    token: String,
+    subscriptions: Vec<(String, String)>,
+    seconds: f64,
+) -> PyResult<f64> {
+    let duration = Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| invalid_request(format!("seconds must be > 0, not {seconds}")))?;
+    let url = LiveConfig::endpoint(live_url);
+    let subscriptions: Vec<Subscription> = subscriptions
+        .into_iter()
+        .map(|(curve_id, tenor)| Subscription::new(curve_id, tenor))
+        .collect();
+    let counted = wait_interruptibly(
+        py,
+        async move { count_frames(&url, &token, &subscriptions, duration).await },
+        |_| Ok(()),
+    )?
+    .map_err(invalid_request)?;
+    Ok(counted.frames as f64 / counted.seconds)
+}

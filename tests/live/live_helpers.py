@@ -1,0 +1,142 @@
+"""Helpers of the live feed suite: opening a feed with keep-alive scaled to
+the emulator's clock, collecting ticks, and checking what was delivered
+against what the emulator published."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import quote
+
+import requests
+
+import marketcurves as mc
+from marketcurves.testing import Emulator
+
+UTC = dt.timezone.utc
+#: A Wednesday morning: a business day whose midnight is followed by another.
+START = "2025-06-11T09:00:00Z"
+#: A day before START whose intraday values show each curve's granularity.
+PROBE_DAY = "2025-06-10"
+
+
+def live_options(scale: float) -> dict[str, Any]:
+    """``Client.live`` keep-alive settings for an emulator running ``scale``
+    times real speed: pings after 30 emulated seconds of quiet, as a client
+    of the real service would."""
+    return {"ping_interval": 30.0 / scale, "pong_timeout": max(0.5, 20.0 / scale)}
+
+
+def millis(when: dt.datetime) -> dt.datetime:
+    """``when`` truncated to whole milliseconds (interface, live rule 5)."""
+    return when.replace(microsecond=when.microsecond - when.microsecond % 1000)
+
+
+class Curves:
+    """Curves of the seed-0 world, picked by what the live tests need."""
+
+    def __init__(self, emulator: Emulator) -> None:
+        session = requests.Session()
+        headers = {"Authorization": f"Bearer {emulator.token()}"}
+
+        def get(path: str, **params: Any) -> Any:
+            response = session.get(
+                emulator.base_url + path, params=params, headers=headers, timeout=30
+            )
+            response.raise_for_status()
+            return response.json()
+
+        catalogue: list[dict[str, Any]] = []
+        page = 1
+        while True:
+            body = get("/catalogue", page=page, pageSize=500)
+            catalogue.extend(body["items"])
+            if body["next"] is None:
+                break
+            page += 1
+
+        def per_day(curve: dict[str, Any]) -> int:
+            tenor = quote(curve["contracts"][-1], safe="")
+            path = f"/historical/intraday/{curve['id']}/{tenor}"
+            body = get(path, startDate=PROBE_DAY, endDate=PROBE_DAY, pageSize=1000)
+            return len(body["items"]) + (1000 if body["next"] else 0)
+
+        licensed = [c for c in catalogue if c["quotation"] != "Sales"]
+        continuous = [c for c in licensed if "C 00" in c["contracts"]]
+        self.fast = next(c for c in continuous if per_day(c) >= 1440)
+        self.slow = next(c for c in licensed if 0 < per_day(c) <= 96)
+        self.sales = next(c for c in catalogue if c["quotation"] == "Sales")
+        session.close()
+
+    @staticmethod
+    def calendar_tenors(curve: dict[str, Any]) -> list[str]:
+        return [t for t in curve["contracts"] if not t.startswith("C ")]
+
+
+def open_feed(emulator: Emulator, **kwargs: Any) -> mc.LiveFeed:
+    """A live feed of the demo account with keep-alive scaled to the clock."""
+    client_args = {k: kwargs.pop(k) for k in ("token", "token_provider") if k in kwargs}
+    client = emulator.client(**client_args)
+    options = {**live_options(emulator.time_scale), **kwargs}
+    return client.live(**options)
+
+
+def collect(feed: mc.LiveFeed, seconds: float) -> list[mc.Tick]:
+    """Every tick the feed delivers in the next ``seconds`` of real time."""
+    ticks: list[mc.Tick] = []
+    deadline = threading.Event()
+    timer = threading.Timer(seconds, deadline.set)
+    timer.start()
+    try:
+        while not deadline.is_set():
+            tick = feed.next(timeout=0.05)
+            if tick is not None:
+                ticks.append(tick)
+    finally:
+        timer.cancel()
+    return ticks
+
+
+def by_tenor(ticks: Iterable[mc.Tick]) -> dict[tuple[str, str], list[mc.Tick]]:
+    grouped: dict[tuple[str, str], list[mc.Tick]] = defaultdict(list)
+    for tick in ticks:
+        grouped[tick.curve_id, tick.tenor].append(tick)
+    return dict(grouped)
+
+
+def assert_strictly_increasing(ticks: Iterable[mc.Tick]) -> None:
+    for key, series in by_tenor(ticks).items():
+        times = [millis(t.generated_on) for t in series]
+        repeats = [(a, b) for a, b in zip(times, times[1:]) if not a < b]
+        assert not repeats, f"{key}: values not strictly later than the one before: {repeats[:3]}"
+
+
+def assert_delivered_exactly_published(emulator: Emulator, ticks: list[mc.Tick]) -> int:
+    """Per curve and tenor, the values delivered are every value the emulator
+    published from the first delivered one to the last, each once, in order
+    (times compared truncated to milliseconds). Returns how many were checked."""
+    assert_strictly_increasing(ticks)
+    checked = 0
+    for (curve_id, tenor), series in by_tenor(ticks).items():
+        first, last = series[0].generated_on, series[-1].generated_on
+        published = emulator.published(
+            curve_id, tenor, start=first - dt.timedelta(milliseconds=1), end=last
+        )
+        expected = [(millis(at), price) for at, price in published if millis(at) >= millis(first)]
+        expected = [(at, price) for at, price in expected if at <= millis(last)]
+        delivered = [(millis(t.generated_on), t.price) for t in series]
+        missing = sorted(set(expected) - set(delivered))
+        extra = sorted(set(delivered) - set(expected))
+        assert not missing, f"{tenor}: {len(missing)} published values never delivered: {missing[:3]}"
+        assert not extra, f"{tenor}: {len(extra)} delivered values never published: {extra[:3]}"
+        assert delivered == expected
+        checked += len(delivered)
+    return checked
+
+
+def live_threads() -> list[str]:
+    """Names of the threads the live feed starts (callback threads)."""
+    return [t.name for t in threading.enumerate() if t.name.startswith("marketcurves-live")]
