@@ -25,6 +25,12 @@ mod _core {
     use crate::python::client::PyRestClient;
 
     #[pymodule_export]
+    use crate::python::live::{PyLiveFeed, PyTick};
+
+    #[pymodule_export]
+    use crate::python::probe::probe_live;
+
+    #[pymodule_export]
     use crate::python::bulk::{
         bulk_download, bulk_download_job, bulk_status, bulk_submit, bulk_wait, read_bulk,
     };

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod faults;
 mod hash;
 pub mod live;
+pub mod probe;
 mod routes;
 mod server;
 pub mod world;

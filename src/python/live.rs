@@ -99,7 +99,7 @@ fn seconds(name: &str, value: f64) -> PyResult<Duration> {
 fn optional_seconds(name: &str, value: Option<f64>) -> PyResult<Option<Duration>> {
     match value {
         None => Ok(None),
-        Some(v) if v == 0.0 => Ok(Some(Duration::ZERO)),
+        Some(0.0) => Ok(Some(Duration::ZERO)),
         Some(v) => seconds(name, v).map(Some),
     }
 }
@@ -195,12 +195,7 @@ impl PyLiveFeed {
 
     /// Waits (GIL released, Ctrl-C answered) up to `timeout` for up to `max`
     /// ticks; an empty list when the time passes.
-    fn take_core(
-        &self,
-        py: Python<'_>,
-        max: usize,
-        timeout: Option<Duration>,
-    ) -> PyResult<Taken> {
+    fn take_core(&self, py: Python<'_>, max: usize, timeout: Option<Duration>) -> PyResult<Taken> {
         self.raise_deferred(py)?;
         let buffered = self.drain_buffer(max);
         if !buffered.is_empty() {
@@ -237,14 +232,13 @@ impl PyLiveFeed {
         let mut rows: Vec<Tick> = Vec::new();
         let mut deadline: Option<Instant> = None;
         loop {
-            let wait = match deadline {
-                None => None,
-                Some(at) => Some(at.saturating_duration_since(Instant::now())),
-            };
+            let wait = deadline.map(|at| at.saturating_duration_since(Instant::now()));
             let taken = match self.take_core(py, max_rows - rows.len(), wait) {
                 Ok(taken) => taken,
                 // An error after some rows: deliver them, raise it next time.
-                Err(error) if !rows.is_empty() && !error.is_instance_of::<PyKeyboardInterrupt>(py) => {
+                Err(error)
+                    if !rows.is_empty() && !error.is_instance_of::<PyKeyboardInterrupt>(py) =>
+                {
                     *self.deferred.lock().expect("deferred lock") = Some(error);
                     return Ok(Some(rows));
                 }
@@ -315,7 +309,8 @@ impl PyLiveFeed {
         });
         let rest = Arc::clone(&client.inner);
         let _entered = super::runtime::runtime().enter();
-        let inner = LiveFeed::start(rest, config, Some(handler)).map_err(|e| client_error(py, e))?;
+        let inner =
+            LiveFeed::start(rest, config, Some(handler)).map_err(|e| client_error(py, e))?;
         Ok(PyLiveFeed {
             inner: Arc::new(inner),
             buffer: Mutex::default(),

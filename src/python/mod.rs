@@ -6,6 +6,8 @@ pub mod client;
 pub mod emulator;
 pub mod emulator_queries;
 pub mod errors;
+pub mod live;
+pub mod probe;
 pub mod runtime;
 pub mod tables;
 pub mod tenor;

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -26,8 +27,14 @@ PROBE_DAY = "2025-06-10"
 def live_options(scale: float) -> dict[str, Any]:
     """``Client.live`` keep-alive settings for an emulator running ``scale``
     times real speed: pings after 30 emulated seconds of quiet, as a client
-    of the real service would."""
-    return {"ping_interval": 30.0 / scale, "pong_timeout": max(0.5, 20.0 / scale)}
+    of the real service would. A stopped clock never idles a connection out."""
+    if scale <= 0:
+        return {}
+    return {
+        "ping_interval": 30.0 / scale,
+        "pong_timeout": max(0.5, 20.0 / scale),
+        "reconnect_max": 0.5,
+    }
 
 
 def millis(when: dt.datetime) -> dt.datetime:
@@ -140,3 +147,39 @@ def assert_delivered_exactly_published(emulator: Emulator, ticks: list[mc.Tick])
 def live_threads() -> list[str]:
     """Names of the threads the live feed starts (callback threads)."""
     return [t.name for t in threading.enumerate() if t.name.startswith("marketcurves-live")]
+
+
+def wait_connected(feed: mc.LiveFeed, seconds: float = 5.0) -> None:
+    """Waits until the feed is connected (after a reconnect, say)."""
+    deadline = time.monotonic() + seconds
+    while not feed.stats()["connected"]:
+        assert time.monotonic() < deadline, "the feed did not connect"
+        time.sleep(0.01)
+
+
+class TokenGate:
+    """A token source that can hold a reconnect at its token request, so that
+    a test can move the clock while the feed is away."""
+
+    def __init__(self, emulator: Emulator) -> None:
+        self.emulator = emulator
+        self.open = threading.Event()
+        self.open.set()
+        self.asked = threading.Event()
+        self.calls = 0
+
+    def __call__(self) -> str:
+        self.calls += 1
+        self.asked.set()
+        assert self.open.wait(10), "the test never let the reconnect go on"
+        return self.emulator.token()
+
+    def drop_and_advance(self, seconds: float) -> None:
+        """Drops the feed's connection and moves the clock by ``seconds``
+        before the feed can reconnect."""
+        self.open.clear()
+        self.asked.clear()
+        self.emulator.drop_live_connections()
+        assert self.asked.wait(5), "the feed did not try to reconnect"
+        self.emulator.advance(seconds)
+        self.open.set()

@@ -12,6 +12,7 @@ import time
 import pyarrow as pa
 import pytest
 from live_helpers import (
+    TokenGate,
     assert_delivered_exactly_published,
     assert_strictly_increasing,
     collect,
@@ -136,10 +137,11 @@ def test_async_with_and_async_for(em, curves):
 
 def test_events_and_stats_report_reconnects_and_gaps(em, curves):
     events: list[dict] = []
-    with open_feed(em, on_event=events.append) as feed:
+    tokens = TokenGate(em)
+    with open_feed(em, on_event=events.append, token_provider=tokens) as feed:
         feed.subscribe(curves.fast["id"], "*")
         collect(feed, 1.2)
-        em.drop_live_connections()
+        tokens.drop_and_advance(120)  # two minutes of values published meanwhile
         collect(feed, 1.5)
         stats = feed.stats()
     assert stats["reconnects"] == 1
