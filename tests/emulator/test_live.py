@@ -414,6 +414,15 @@ def test_drop_live_connections_ends_them_without_a_close_frame(live_emulator, co
     connect(live_emulator).ping()
 
 
+def test_connections_closed_by_clients_are_gone(live_emulator, connect, live):
+    sockets = [connect(live_emulator) for _ in range(3)]
+    live.wait_until(lambda: live_emulator.live_connections == 3)
+    for socket in sockets[:2]:
+        socket.close()
+    live.wait_until(lambda: live_emulator.live_connections == 1)
+    sockets[2].ping()
+
+
 def test_restart_feed_closes_every_connection_with_1012(live_emulator, connect):
     sockets = [connect(live_emulator), connect(live_emulator, auth=False)]
     live_emulator.restart_feed()
