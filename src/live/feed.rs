@@ -267,3 +267,7 @@ impl Drop for LiveFeed {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "feed_tests.rs"]
+mod tests;

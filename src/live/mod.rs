@@ -5,6 +5,24 @@
 //! through a bounded queue that conflates for a slow consumer.
 //!
 //! Python-agnostic: the binding wraps [`LiveFeed`].
+//!
+//! What the consumer can rely on:
+//! - never repeated: per (curve, tenor) a value is delivered only if its time,
+//!   truncated to milliseconds, is later than the last one delivered (so a
+//!   resubscription's snapshot of a value already delivered is dropped, and
+//!   two values within one millisecond count as one);
+//! - in order per tenor, backfilled values before newer live ones;
+//! - never lost across reconnects, as far as the service allows: after a
+//!   reconnect each tenor delivered before is backfilled from the intraday
+//!   endpoints from its last delivered time, fetched once the resubscription
+//!   is confirmed so that the live values cover what comes after. What
+//!   cannot be recovered is reported: a failed backfill (an `Error` event,
+//!   `backfill_failures`), values conflated for a slow consumer (`Conflated`
+//!   events, `conflated`), and the service's own skipping of intermediate
+//!   values for a slow reader (interface, Events rule 4). A tenor never
+//!   delivered before the outage gets only its snapshot;
+//! - never hung: `next_ticks` wakes on ticks, on errors, on close and if the
+//!   session ends for any reason; every network step has a time limit.
 
 mod backoff;
 mod batch;

@@ -13,12 +13,15 @@
 //! sink; backfills run as tasks of a `JoinSet`, at most
 //! [`BACKFILL_CONCURRENCY`] at a time, and their results come back here.
 
+mod between;
 mod commands;
+mod frames;
 mod gaps;
 mod online;
+mod reports;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tokio::sync::{mpsc, watch, Semaphore};
 use tokio::task::JoinSet;
@@ -28,7 +31,7 @@ use super::book::Book;
 use super::config::LiveConfig;
 use super::connection::{open, Handshake};
 use super::event::{EventSink, FeedEvent, TARGET};
-use super::inflight::{Inflight, Purpose, Reply};
+use super::inflight::{Inflight, Reply};
 use super::shared::{Request, Shared};
 use super::sources::{Backfiller, TokenSource};
 use crate::client::ClientError;
@@ -231,95 +234,6 @@ impl Session {
                 attempt = &mut connecting => return attempt,
             }
         }
-    }
-
-    /// Waits before the next attempt, answering requests; false if closing.
-    async fn idle(&mut self, wait: Duration) -> bool {
-        let sleep = tokio::time::sleep(wait);
-        tokio::pin!(sleep);
-        loop {
-            tokio::select! {
-                biased;
-                _ = closed(&mut self.closing) => return false,
-                request = self.requests.recv() => match request {
-                    Some(request) => self.offline(request),
-                    None => return false,
-                },
-                _ = &mut sleep => return true,
-            }
-        }
-    }
-
-    /// A request while not connected: a subscribe waits for the connection
-    /// (it is sent with the resubscriptions); an unsubscribe is done, as the
-    /// next connection starts without it.
-    fn offline(&mut self, request: Request) {
-        match request {
-            Request::Subscribe(subscription, reply) => {
-                if self.shared.registry().contains(&subscription) {
-                    self.parked.push((subscription, reply));
-                } else {
-                    let _ = reply.send(Ok(()));
-                }
-            }
-            Request::Unsubscribe(_, reply) => {
-                let _ = reply.send(Ok(()));
-            }
-        }
-    }
-
-    /// After a connection: commands waiting for an answer wait for the next
-    /// one (subscribes) or are done (unsubscribes); gaps start again.
-    fn connection_lost(&mut self) {
-        for pending in self.inflight.take_all() {
-            match pending.purpose {
-                Purpose::Subscribe => {
-                    let subscription = pending.subscription;
-                    for reply in pending.replies {
-                        self.parked.push((subscription.clone(), reply));
-                    }
-                }
-                Purpose::Unsubscribe => {
-                    for reply in pending.replies {
-                        let _ = reply.send(Ok(()));
-                    }
-                }
-            }
-        }
-        self.backfills.abort_all();
-        self.book.connection_lost();
-        let last_frame = self.shared.counters.last_message();
-        self.gaps.connection_lost(last_frame);
-    }
-
-    /// The end: waiting callers get the fatal error (or `Closed`), the
-    /// consumer gets the fatal error once, then `Closed`.
-    async fn finish(mut self, fatal: Option<ClientError>) {
-        let message = fatal.as_ref().map(ToString::to_string);
-        let error = || match &message {
-            Some(message) => ClientError::Auth(message.clone()),
-            None => ClientError::Closed,
-        };
-        self.requests.close();
-        while let Ok(request) = self.requests.try_recv() {
-            let (Request::Subscribe(_, reply) | Request::Unsubscribe(_, reply)) = request;
-            let _ = reply.send(Err(error()));
-        }
-        for (_, reply) in self.parked.drain(..) {
-            let _ = reply.send(Err(error()));
-        }
-        self.backfills.shutdown().await;
-        if let Some(fatal) = fatal {
-            self.events.emit(FeedEvent::Error {
-                message: fatal.to_string(),
-            });
-            self.shared.queue.push_error(fatal);
-        }
-        self.shared
-            .closed
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-        self.shared.queue.close();
-        log::info!(target: TARGET, "live feed stopped");
     }
 
     /// Wall-clock now, in micros.
