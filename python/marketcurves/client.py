@@ -316,7 +316,9 @@ class Client:
             reconnect_max: the longest wait between reconnection attempts.
         """
         if self.live_url is None:
-            raise InvalidRequest("live_url is required for the live feed (or set MARKETCURVES_LIVE_URL)")
+            raise InvalidRequest(
+                "live_url is required for the live feed (or set MARKETCURVES_LIVE_URL)"
+            )
         options = {
             "queue_size": _args.positive_int(queue_size, "queue_size", maximum=100_000_000),
             "ping_interval": _args.seconds(ping_interval, "ping_interval"),

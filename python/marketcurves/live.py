@@ -199,7 +199,7 @@ class LiveFeed:
                 log.error("live feed: %s", error)
                 self._emit({"kind": "error", "message": str(error), "error": error})
                 continue
-            except BaseException as error:  # noqa: BLE001 - the thread must report, not vanish
+            except BaseException as error:
                 self._fail(error)
                 return
             self._dispatch_events()

@@ -3,7 +3,7 @@
 //! the values of a tenor published since a given time (the gap backfill).
 //! [`RestClient`] provides both.
 
-use chrono::{DateTime, Days, NaiveDate};
+use chrono::{DateTime, NaiveDate};
 use futures_util::future::BoxFuture;
 
 use crate::client::{ClientError, RestClient, Secret};
@@ -64,13 +64,14 @@ fn utc_day(at: Micros) -> NaiveDate {
         .date_naive()
 }
 
-/// The days before today (UTC) a gap from `since` covers, for the historical
-/// intraday endpoint; today's values come from the ongoing one (interface:
-/// ongoing endpoints serve the current UTC day only).
+/// The UTC days a gap from `since` to `now` (both on the service's clock)
+/// touches, for the historical intraday endpoint. Its last day is asked of
+/// the history too, not only of the ongoing endpoint: when the newest value
+/// seen is from an earlier day than the service's today (a weekend, a
+/// holiday), the ongoing endpoint would no longer hold it.
 pub(crate) fn historical_days(since: Micros, now: Micros) -> Option<(NaiveDate, NaiveDate)> {
-    let first = utc_day(since);
-    let yesterday = utc_day(now).checked_sub_days(Days::new(1))?;
-    (first <= yesterday).then_some((first, yesterday))
+    let (first, last) = (utc_day(since), utc_day(now));
+    (first <= last).then_some((first, last))
 }
 
 #[cfg(test)]
@@ -87,24 +88,24 @@ mod tests {
     }
 
     #[test]
-    fn a_gap_within_today_needs_only_the_ongoing_endpoint() {
+    fn a_gap_asks_the_history_for_every_day_it_touches() {
         let now = at("2025-06-13T15:00:00");
-        assert_eq!(historical_days(at("2025-06-13T00:00:00"), now), None);
-        assert_eq!(historical_days(at("2025-06-13T14:59:59.999"), now), None);
-        // A clock behind the service's: a time "from the future" is today's.
+        let today = Some((day("2025-06-13"), day("2025-06-13")));
+        assert_eq!(historical_days(at("2025-06-13T00:00:00"), now), today);
+        assert_eq!(historical_days(at("2025-06-13T14:59:59.999"), now), today);
         assert_eq!(historical_days(at("2025-06-14T01:00:00"), now), None);
     }
 
     #[test]
-    fn a_gap_across_midnight_adds_the_days_before_today() {
+    fn a_gap_across_midnight_asks_for_both_days() {
         let now = at("2025-06-13T00:05:00");
         assert_eq!(
             historical_days(at("2025-06-12T23:58:00"), now),
-            Some((day("2025-06-12"), day("2025-06-12")))
+            Some((day("2025-06-12"), day("2025-06-13")))
         );
         assert_eq!(
             historical_days(at("2025-05-01T08:00:00"), now),
-            Some((day("2025-05-01"), day("2025-06-12")))
+            Some((day("2025-05-01"), day("2025-06-13")))
         );
     }
 }

@@ -20,6 +20,7 @@ from live_helpers import START, Curves
 
 from marketcurves.testing import Emulator
 
+
 @pytest.fixture(scope="session")
 def curves() -> Curves:
     with Emulator(seed=0, time_scale=0, start=START) as emulator:
@@ -38,5 +39,3 @@ def fast_em() -> Iterator[Emulator]:
     """At 600 times real speed: a one-minute curve ticks ten times a second."""
     with Emulator(seed=0, time_scale=600, start=START) as emulator:
         yield emulator
-
-

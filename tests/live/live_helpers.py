@@ -137,7 +137,9 @@ def assert_delivered_exactly_published(emulator: Emulator, ticks: list[mc.Tick])
         delivered = [(millis(t.generated_on), t.price) for t in series]
         missing = sorted(set(expected) - set(delivered))
         extra = sorted(set(delivered) - set(expected))
-        assert not missing, f"{tenor}: {len(missing)} published values never delivered: {missing[:3]}"
+        assert not missing, (
+            f"{tenor}: {len(missing)} published values never delivered: {missing[:3]}"
+        )
         assert not extra, f"{tenor}: {len(extra)} delivered values never published: {extra[:3]}"
         assert delivered == expected
         checked += len(delivered)

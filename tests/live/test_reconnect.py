@@ -9,8 +9,8 @@ import time
 
 import pytest
 from live_helpers import (
-    assert_delivered_exactly_published,
     TokenGate,
+    assert_delivered_exactly_published,
     assert_strictly_increasing,
     collect,
     open_feed,

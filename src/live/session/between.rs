@@ -66,8 +66,7 @@ impl Session {
         }
         self.backfills.abort_all();
         self.book.connection_lost();
-        let last_frame = self.shared.counters.last_message();
-        self.gaps.connection_lost(last_frame);
+        self.gaps.connection_lost();
     }
 
     /// The end: waiting callers get the fatal error (or `Closed`), the

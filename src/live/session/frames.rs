@@ -88,6 +88,7 @@ impl Session {
                 at,
                 price,
             }) => {
+                self.gaps.saw_service_time(at);
                 let arrival = self.book.on_price(&curve_id, &tenor, at, price, ticks);
                 if arrival == Arrival::Duplicate {
                     Counters::add(&self.shared.counters.duplicates_dropped, 1);

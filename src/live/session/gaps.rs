@@ -26,10 +26,18 @@ pub(super) type GapOutcome = (GapRequest, Result<Vec<(Micros, f64)>, ClientError
 const GAP_MARGIN: Micros = 15 * 60 * 1_000_000;
 
 /// The gaps opened by the last reconnect.
+///
+/// Days are chosen on the service's clock, read from the `generatedOn` of
+/// the prices it sends, never on this machine's: a client whose clock is
+/// off, or an emulator whose clock runs elsewhere in time, must still ask
+/// for the right days.
 #[derive(Default)]
 pub(super) struct GapRound {
-    /// Wall-clock time of the last frame before the outage, while gaps of it
-    /// are unfilled: it bounds which days a backfill asks for.
+    /// The newest publication time the feed has shown (the service's "now",
+    /// as far as this client can tell).
+    service_time: Option<Micros>,
+    /// The service time when the connection was lost, while gaps of it are
+    /// unfilled: it bounds which days a backfill asks for.
     hint: Option<Micros>,
     open: usize,
     failed: bool,
@@ -38,9 +46,21 @@ pub(super) struct GapRound {
 }
 
 impl GapRound {
-    pub fn connection_lost(&mut self, last_frame: Option<Micros>) {
+    pub fn saw_service_time(&mut self, at: Micros) {
+        if self.service_time.is_none_or(|seen| at > seen) {
+            self.service_time = Some(at);
+        }
+    }
+
+    /// The service's "now" for a gap starting at `since`: the newest time
+    /// seen, which after a reconnect includes the fresh snapshots.
+    fn service_now(&self, since: Micros) -> Micros {
+        self.service_time.map_or(since, |seen| seen.max(since))
+    }
+
+    pub fn connection_lost(&mut self) {
         if self.hint.is_none() {
-            self.hint = last_frame;
+            self.hint = self.service_time;
         }
         self.open = 0;
         self.failed = false;
@@ -73,12 +93,12 @@ impl Session {
     pub(super) fn start_gaps(&mut self, subscription: &Subscription) {
         for request in self.book.gaps_to_fill(subscription) {
             let since = self.gaps.since(request.since);
+            let now = self.gaps.service_now(since);
             let backfiller = Arc::clone(&self.backfiller);
             let slots = Arc::clone(&self.backfill_slots);
             self.backfills.spawn(async move {
                 let fetch = async {
                     let _slot = slots.acquire_owned().await.ok();
-                    let now = Session::now_micros();
                     let (curve_id, tenor) = (&request.curve_id, &request.tenor);
                     backfiller
                         .published_since(curve_id, tenor, since, now)
@@ -156,16 +176,28 @@ mod tests {
     const HOUR: Micros = 3_600 * 1_000_000;
 
     #[test]
+    fn the_service_clock_is_read_from_the_feed_not_from_this_machine() {
+        let mut round = GapRound::default();
+        assert_eq!(round.service_now(5 * HOUR), 5 * HOUR);
+        round.saw_service_time(7 * HOUR);
+        round.saw_service_time(6 * HOUR);
+        assert_eq!(round.service_now(5 * HOUR), 7 * HOUR);
+        assert_eq!(round.service_now(9 * HOUR), 9 * HOUR);
+    }
+
+    #[test]
     fn the_hint_narrows_the_days_asked_for_until_the_round_is_filled() {
         let mut round = GapRound::default();
         assert_eq!(round.since(5 * HOUR), 5 * HOUR);
-        round.connection_lost(Some(100 * HOUR));
+        round.saw_service_time(100 * HOUR);
+        round.connection_lost();
         round.opened(2);
         // Delivered long ago, but the connection lived until 100 h.
         assert_eq!(round.since(HOUR), 100 * HOUR - GAP_MARGIN);
         assert_eq!(round.since(100 * HOUR), 100 * HOUR);
         // A second loss before the round is filled keeps the earlier hint.
-        round.connection_lost(Some(200 * HOUR));
+        round.saw_service_time(200 * HOUR);
+        round.connection_lost();
         round.opened(2);
         round.closed(false);
         assert_eq!(round.since(HOUR), 100 * HOUR - GAP_MARGIN);
@@ -176,10 +208,12 @@ mod tests {
     #[test]
     fn a_failed_backfill_keeps_the_hint() {
         let mut round = GapRound::default();
-        round.connection_lost(Some(100 * HOUR));
+        round.saw_service_time(100 * HOUR);
+        round.connection_lost();
         round.opened(1);
         round.closed(true);
-        round.connection_lost(Some(200 * HOUR));
+        round.saw_service_time(200 * HOUR);
+        round.connection_lost();
         round.opened(1);
         assert_eq!(round.since(HOUR), 100 * HOUR - GAP_MARGIN);
     }
