@@ -18,6 +18,7 @@ use super::firehose::Firehose;
 use super::outbox::Outgoing;
 use super::peer::Peer;
 use super::session::Session;
+use super::Generations;
 use crate::emulator::server::AppState;
 
 /// How long a client has to answer a close frame.
@@ -46,8 +47,8 @@ impl Drop for Registered<'_> {
     }
 }
 
-pub async fn serve(socket: WebSocket, state: Arc<AppState>) {
-    let Some(peer) = state.live.open(state.clock.now()) else {
+pub async fn serve(socket: WebSocket, state: Arc<AppState>, seen: Generations) {
+    let Some(peer) = state.live.open(state.clock.now(), seen) else {
         return;
     };
     let _registered = Registered {

@@ -57,6 +57,18 @@ pub struct Live {
     /// Writers signal here each time they have written what they had.
     writers_drained: Notify,
     shut_down: AtomicBool,
+    /// Counts of `drop_connections` and restarts, so that a connection whose
+    /// handshake was under way when one happened suffers it too.
+    drops: AtomicU64,
+    restarts: AtomicU64,
+}
+
+/// The drops and restarts a connection has already seen, taken when its
+/// handshake arrives.
+#[derive(Clone, Copy, Debug)]
+pub struct Generations {
+    drops: u64,
+    restarts: u64,
 }
 
 impl Live {
@@ -69,6 +81,16 @@ impl Live {
             publisher_wake: Notify::new(),
             writers_drained: Notify::new(),
             shut_down: AtomicBool::new(false),
+            drops: AtomicU64::new(0),
+            restarts: AtomicU64::new(0),
+        }
+    }
+
+    /// Taken at the handshake and given to [`serve`].
+    pub fn generations(&self) -> Generations {
+        Generations {
+            drops: self.drops.load(Ordering::SeqCst),
+            restarts: self.restarts.load(Ordering::SeqCst),
         }
     }
 
@@ -79,6 +101,8 @@ impl Live {
 
     /// Ends every live connection abruptly: no close frame (the client sees 1006).
     pub fn drop_connections(&self) {
+        // Counted first: a connection registering meanwhile sees the count.
+        self.drops.fetch_add(1, Ordering::SeqCst);
         for peer in self.peers() {
             peer.drop_connection();
         }
@@ -87,6 +111,7 @@ impl Live {
     /// Disconnects every client as the weekly restart does: a close frame
     /// with code 1012, "service restart".
     pub fn restart_feed(&self) {
+        self.restarts.fetch_add(1, Ordering::SeqCst);
         self.restart_opened_before(Micros::MAX);
     }
 
@@ -130,8 +155,9 @@ impl Live {
         }
     }
 
-    /// Registers a new connection; None once the server is stopping.
-    fn open(&self, now: Micros) -> Option<Arc<Peer>> {
+    /// Registers a new connection; None once the server is stopping. A drop
+    /// or restart since its handshake (`seen`) applies to it at once.
+    fn open(&self, now: Micros, seen: Generations) -> Option<Arc<Peer>> {
         if self.shut_down.load(Ordering::SeqCst) {
             return None;
         }
@@ -140,6 +166,12 @@ impl Live {
             now,
         ));
         self.with_registry(|registry| registry.add_peer(Arc::clone(&peer)));
+        if self.drops.load(Ordering::SeqCst) != seen.drops {
+            peer.drop_connection();
+        } else if self.restarts.load(Ordering::SeqCst) != seen.restarts {
+            peer.outbox
+                .update(|o| o.close(RESTART_CODE, RESTART_REASON));
+        }
         self.wake_publisher();
         Some(peer)
     }

@@ -25,7 +25,10 @@ pub async fn upgrade(
         return ApiError::new(status, "injected fault").into_response();
     }
     match upgrade {
-        Ok(upgrade) => upgrade.on_upgrade(move |socket| live::serve(socket, state)),
+        Ok(upgrade) => {
+            let seen = state.live.generations();
+            upgrade.on_upgrade(move |socket| live::serve(socket, state, seen))
+        }
         Err(rejection) => ApiError::new(
             rejection.status(),
             format!("the live feed is a WebSocket: {}", rejection.body_text()),
