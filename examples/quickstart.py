@@ -87,7 +87,34 @@ def main() -> int:
         print(f"\nForward curve on {curve_today.name}: {len(curve_today)} tenors")
         print(curve_today.head(6).to_string())
         save_plot(curve_today, f"{curve.name}, {curve_today.name}", curve.units or "")
+
+        if client.live_url is not None:
+            watch_live(client, curve, seconds=5.0)
     return 0
+
+
+def watch_live(client: mc.Client, curve: mc.Curve, seconds: float) -> None:
+    """A few seconds of the live feed: the snapshot of every tenor, then
+    whatever is published meanwhile."""
+    print(f"\nLive feed of {curve.name} for {seconds:.0f} s:")
+    sources: Counter[str] = Counter()
+    deadline = time.monotonic() + seconds
+    with client.live() as feed:
+        feed.subscribe(curve, "*")
+        while (left := deadline - time.monotonic()) > 0:
+            tick = feed.next(timeout=left)
+            if tick is None:
+                continue
+            if sources[tick.source] < 3:
+                when = tick.generated_on.isoformat(timespec="milliseconds")
+                print(f"  {tick.source:<8} {tick.tenor:<14} {when}  {tick.price}")
+            sources[tick.source] += 1
+        stats = feed.stats()
+    print(
+        "  "
+        + ", ".join(f"{n} {s}s" for s, n in sources.items())
+        + f"; {stats['messages']} messages, {stats['reconnects']} reconnects"
+    )
 
 
 def save_plot(series, title: str, units: str) -> None:  # type: ignore[no-untyped-def]
