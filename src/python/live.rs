@@ -397,7 +397,7 @@ impl PyLiveFeed {
 
     /// Up to `max` ticks, waiting up to `timeout` seconds (None: until one
     /// arrives); an empty list when the time passes or the feed is closed.
-    #[pyo3(signature = (max = CHUNK, timeout = None))]
+    #[pyo3(signature = (max = CHUNK, timeout = None), text_signature = "(self, /, max=4096, timeout=None)")]
     fn take(&self, py: Python<'_>, max: usize, timeout: Option<f64>) -> PyResult<Vec<PyTick>> {
         let timeout = optional_seconds("timeout", timeout)?;
         match self.take_core(py, max.max(1), timeout)? {
@@ -409,7 +409,7 @@ impl PyLiveFeed {
     /// Up to `max_rows` ticks as a `pyarrow.RecordBatch`: returned when
     /// `max_rows` are there, or `timeout` seconds after the first row arrived
     /// (None: only when full). None once the feed is closed and drained.
-    #[pyo3(signature = (max_rows = 10_000, timeout = Some(1.0)))]
+    #[pyo3(signature = (max_rows = 10_000, timeout = Some(1.0)), text_signature = "(self, /, max_rows=10000, timeout=1.0)")]
     fn next_batch(
         &self,
         py: Python<'_>,
@@ -427,7 +427,7 @@ impl PyLiveFeed {
 
     /// The awaitable form of `take`: up to `max` ticks, waiting for at least
     /// one; an empty list once the feed is closed and drained.
-    #[pyo3(signature = (max = CHUNK))]
+    #[pyo3(signature = (max = CHUNK), text_signature = "(self, /, max=4096)")]
     fn take_async<'py>(&self, py: Python<'py>, max: usize) -> PyResult<Bound<'py, PyAny>> {
         self.raise_deferred(py)?;
         let buffered = self.drain_buffer(max.max(1));
