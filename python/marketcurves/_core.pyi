@@ -149,7 +149,9 @@ class EmulatorServer:
         path: str | None = None,
         retry_after: int | None = None,
     ) -> None: ...
-    def reset_next(self, count: int = 1, path: str | None = None) -> None: ...
+    def spoil_next(self, count: int = 1, path: str | None = None, kind: str = "reset") -> None:
+        """The next matching responses break off ("reset"), arrive cut short
+        ("truncated") or as an HTML page ("malformed")."""
     def set_latency(self, seconds: float) -> None: ...
     def clear_faults(self) -> None: ...
     def expire_tokens(self) -> None: ...
@@ -175,6 +177,8 @@ class EmulatorServer:
         ``UNEXPECTED_ERROR`` and are not carried out."""
     def answer_pings(self, enabled: bool) -> None:
         """Whether live pings get their pong."""
+    def silence_live(self, enabled: bool) -> None:
+        """Whether the live feed writes nothing to its connections."""
     def firehose(self, enabled: bool) -> None:
         """Whether the live feed sends synthetic values as fast as readers take them."""
     @property

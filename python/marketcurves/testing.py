@@ -165,7 +165,18 @@ class Emulator:
 
     def reset_next(self, count: int = 1, *, path: str | None = None) -> None:
         """The next ``count`` matching responses break off halfway through the body."""
-        self._server.reset_next(count, path)
+        self._server.spoil_next(count, path, "reset")
+
+    def corrupt_next(
+        self, count: int = 1, *, path: str | None = None, kind: str = "truncated"
+    ) -> None:
+        """The next ``count`` matching responses arrive whole, with their status,
+        but with a body that is not the JSON the route made: ``"truncated"``
+        sends its first half, ``"malformed"`` an HTML page in its place (as a
+        proxy's error page)."""
+        if kind not in ("truncated", "malformed"):
+            raise InvalidRequest(f"kind must be 'truncated' or 'malformed', not {kind!r}")
+        self._server.spoil_next(count, path, kind)
 
     def set_latency(self, seconds: float) -> None:
         """Delays every response by ``seconds`` of real time (0 removes it)."""
@@ -174,7 +185,8 @@ class Emulator:
     def clear_faults(self) -> None:
         """Removes pending failures, resets and latency, the bulk faults
         (failing jobs, truncated downloads, malicious paths) and the live
-        faults (failing auths and commands, unanswered pings, the firehose)."""
+        faults (failing auths and commands, unanswered pings, silence, the
+        firehose)."""
         self._server.clear_faults()
 
     def expire_tokens(self) -> None:
@@ -254,6 +266,14 @@ class Emulator:
         """While off, live ``ping`` commands get no ``pong`` (they still count
         as activity for the 60-second idle timer), to test a client's watchdog."""
         self._server.answer_pings(enabled)
+
+    def silence_live(self, enabled: bool) -> None:
+        """While on, live connections stay open but the feed writes nothing to
+        them: no prices, no pongs, no answer to ``auth`` (as a connection
+        that died on the way without either end seeing it). Values published
+        meanwhile are lost to those connections and kept in the intraday
+        history. Close frames (a restart) still go out."""
+        self._server.silence_live(enabled)
 
     def firehose(self, enabled: bool) -> None:
         """For benchmarks: while on, every live connection gets synthetic values

@@ -1,6 +1,8 @@
 //! Faults a test can inject: failing the next requests with a status, adding
-//! latency, and resetting connections in the middle of a response; for bulk
-//! download, failing jobs, truncating file downloads and listing hostile paths.
+//! latency, and spoiling responses (a connection reset in the middle of the
+//! body, a body cut short but complete on the wire, a body that is not JSON);
+//! for bulk download, failing jobs, truncating file downloads and listing
+//! hostile paths.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -15,10 +17,22 @@ struct Failure {
     retry_after: Option<u32>,
 }
 
+/// How a response is spoiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spoil {
+    /// Headers and half the body, then the connection breaks.
+    Reset,
+    /// A complete 200 whose body is the first half of the JSON.
+    Truncate,
+    /// A complete 200 whose body is an HTML page, as a proxy's error page.
+    Garble,
+}
+
 #[derive(Clone, Debug)]
-struct Reset {
+struct Spoiling {
     remaining: u32,
     prefix: Option<String>,
+    spoil: Spoil,
 }
 
 /// What to do with one request.
@@ -29,13 +43,13 @@ pub enum Injected {
         status: u16,
         retry_after: Option<u32>,
     },
-    Reset,
+    Spoil(Spoil),
 }
 
 #[derive(Default)]
 pub struct Faults {
     failures: Mutex<Vec<Failure>>,
-    resets: Mutex<Vec<Reset>>,
+    spoilings: Mutex<Vec<Spoiling>>,
     latency_micros: AtomicU64,
     failing_jobs: AtomicU32,
     truncated_downloads: AtomicU32,
@@ -78,10 +92,11 @@ impl Faults {
         });
     }
 
-    pub fn reset_next(&self, count: u32, prefix: Option<String>) {
-        self.resets.lock().expect("faults lock").push(Reset {
+    pub fn spoil_next(&self, count: u32, prefix: Option<String>, spoil: Spoil) {
+        self.spoilings.lock().expect("faults lock").push(Spoiling {
             remaining: count,
             prefix,
+            spoil,
         });
     }
 
@@ -127,7 +142,7 @@ impl Faults {
     /// Removes every pending fault and the latency.
     pub fn clear(&self) {
         self.failures.lock().expect("faults lock").clear();
-        self.resets.lock().expect("faults lock").clear();
+        self.spoilings.lock().expect("faults lock").clear();
         self.set_latency(Duration::ZERO);
         self.failing_jobs.store(0, Ordering::SeqCst);
         self.truncated_downloads.store(0, Ordering::SeqCst);
@@ -166,13 +181,14 @@ impl Faults {
             return injected;
         }
         drop(failures);
-        let mut resets = self.resets.lock().expect("faults lock");
-        if let Some(i) = resets.iter().position(|r| matches(&r.prefix, path)) {
-            resets[i].remaining -= 1;
-            if resets[i].remaining == 0 {
-                resets.remove(i);
+        let mut spoilings = self.spoilings.lock().expect("faults lock");
+        if let Some(i) = spoilings.iter().position(|r| matches(&r.prefix, path)) {
+            let spoil = spoilings[i].spoil;
+            spoilings[i].remaining -= 1;
+            if spoilings[i].remaining == 0 {
+                spoilings.remove(i);
             }
-            return Injected::Reset;
+            return Injected::Spoil(spoil);
         }
         Injected::None
     }
@@ -214,11 +230,21 @@ mod tests {
     }
 
     #[test]
-    fn resets_and_clear() {
+    fn spoilings_and_clear() {
         let faults = Faults::default();
-        faults.reset_next(1, None);
+        faults.spoil_next(1, None, Spoil::Reset);
+        faults.spoil_next(2, Some("/ongoing".into()), Spoil::Garble);
         faults.fail_next(1, 500, Some("/v2/historical".into()), None);
-        assert_eq!(faults.take("/v2/catalogue"), Injected::Reset);
+        assert_eq!(
+            faults.take("/v2/ongoing/intraday/a/b"),
+            Injected::Spoil(Spoil::Reset)
+        );
+        assert_eq!(faults.take("/v2/catalogue"), Injected::None);
+        assert_eq!(
+            faults.take("/v2/ongoing/intraday/a/b"),
+            Injected::Spoil(Spoil::Garble)
+        );
+        faults.spoil_next(1, None, Spoil::Truncate);
         faults.set_latency(Duration::from_millis(5));
         faults.clear();
         assert_eq!(

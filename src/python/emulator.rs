@@ -14,6 +14,7 @@ use super::errors::invalid_request;
 use super::runtime::block_on;
 use crate::emulator::accounts::{DEMO_EMAIL, DEMO_PASSWORD};
 use crate::emulator::calendar::EarlyClose;
+use crate::emulator::faults::Spoil;
 use crate::emulator::{AppState, Emulator, EmulatorConfig};
 
 #[pyclass(frozen, name = "EmulatorServer", module = "marketcurves._core")]
@@ -127,9 +128,21 @@ impl PyEmulator {
         Ok(())
     }
 
-    #[pyo3(signature = (count = 1, path = None))]
-    fn reset_next(&self, count: u32, path: Option<String>) -> PyResult<()> {
-        self.state.faults.reset_next(at_least_one(count)?, path);
+    #[pyo3(signature = (count = 1, path = None, kind = "reset"))]
+    fn spoil_next(&self, count: u32, path: Option<String>, kind: &str) -> PyResult<()> {
+        let spoil = match kind {
+            "reset" => Spoil::Reset,
+            "truncated" => Spoil::Truncate,
+            "malformed" => Spoil::Garble,
+            other => {
+                return Err(invalid_request(format!(
+                    "kind must be 'reset', 'truncated' or 'malformed', not {other:?}"
+                )))
+            }
+        };
+        self.state
+            .faults
+            .spoil_next(at_least_one(count)?, path, spoil);
         Ok(())
     }
 
@@ -237,6 +250,10 @@ impl PyEmulator {
 
     fn answer_pings(&self, enabled: bool) {
         self.state.live.faults.set_answer_pings(enabled);
+    }
+
+    fn silence_live(&self, enabled: bool) {
+        self.state.live.faults.set_silent(enabled);
     }
 
     fn firehose(&self, enabled: bool) {

@@ -467,6 +467,21 @@ def test_unanswered_pings_and_clear_faults(live_emulator, connect):
     connect(live_emulator).ping()
 
 
+def test_a_silent_feed_answers_nothing_until_it_speaks_again(live_emulator, connect, curves):
+    socket = connect(live_emulator)
+    live_emulator.silence_live(True)
+    socket.send("ping", {"name": "x"})
+    socket.subscribe(curves["fob"]["id"], "*")
+    socket.nothing()
+    live_emulator.silence_live(False)
+    socket.ping()
+    socket.subscribe(curves["fob"]["id"], "*")
+    assert socket.prices_until_quiet(), "the snapshot comes once the feed speaks"
+    live_emulator.silence_live(True)
+    live_emulator.clear_faults()
+    socket.ping()
+
+
 def test_rest_faults_reach_the_handshake_only_by_name(live_emulator, connect, live):
     live_emulator.fail_next(1, 503)
     connect(live_emulator).ping()

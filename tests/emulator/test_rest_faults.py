@@ -93,6 +93,33 @@ def test_reset_next_counts_and_prefix(emulator, own_api, fob_curve):
     assert len(entries) == 5
 
 
+def test_corrupt_next_truncated_sends_a_whole_response_with_half_the_json(emulator, own_api):
+    whole = own_api.get("/catalogue")
+    emulator.corrupt_next(1, path="/catalogue", kind="truncated")
+    response = own_api.get("/catalogue")
+    assert response.status_code == 200
+    assert response.content == whole.content[: len(whole.content) // 2]
+    with pytest.raises(ValueError):
+        response.json()
+    assert own_api.get("/catalogue").content == whole.content
+
+
+def test_corrupt_next_malformed_sends_a_page_that_is_not_json(emulator, own_api, fob_curve):
+    emulator.corrupt_next(2, path="/historical/settlements", kind="malformed")
+    assert own_api.get("/catalogue").status_code == 200
+    for _ in range(2):
+        response = own_api.get(settlement_path(fob_curve), SETTLEMENT_QUERY)
+        assert response.status_code == 200
+        assert response.headers["Content-Type"] == "text/html"
+        assert response.text.startswith("<html>")
+    assert len(own_api.ok(settlement_path(fob_curve), SETTLEMENT_QUERY)) == 5
+
+
+def test_corrupt_next_refuses_an_unknown_kind(emulator):
+    with pytest.raises(ValueError, match="kind"):
+        emulator.corrupt_next(1, kind="reset")
+
+
 def test_latency_delays_every_response_until_cleared(emulator, own_api):
     emulator.set_latency(0.3)
     began = time.monotonic()

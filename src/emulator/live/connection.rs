@@ -89,6 +89,12 @@ async fn write(sink: &mut SplitSink<WebSocket, Message>, state: &AppState, peer:
     loop {
         peer.set_writing(true);
         peer.outbox.drain_into(&mut batch);
+        let silent = state.live.faults.silent();
+        if silent {
+            // What a connection that died on the way delivers: nothing. The
+            // close of a restart still goes, so that restarts end silence.
+            batch.retain(|outgoing| matches!(outgoing, Outgoing::Close { .. }));
+        }
         let mut wrote = !batch.is_empty();
         for outgoing in batch.drain(..) {
             match outgoing {
@@ -110,7 +116,7 @@ async fn write(sink: &mut SplitSink<WebSocket, Message>, state: &AppState, peer:
             }
         }
         let mut more = false;
-        if state.live.faults.firehose() {
+        if state.live.faults.firehose() && !silent {
             match firehose.feed_batch(sink, state, peer).await {
                 Ok(fed) => more = fed,
                 Err(()) => return Ended::Gone,

@@ -1,6 +1,6 @@
 //! Faults of the live feed a test can switch on: refused authentications,
-//! commands failing with `UNEXPECTED_ERROR`, pings left unanswered, and the
-//! firehose of synthetic values for benchmarks. Dropping and restarting
+//! commands failing with `UNEXPECTED_ERROR`, pings left unanswered, a feed
+//! that falls silent, and the firehose of synthetic values for benchmarks. Dropping and restarting
 //! connections act at once and live on [`super::Live`].
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -9,6 +9,7 @@ pub struct LiveFaults {
     failing_auths: AtomicU32,
     failing_commands: AtomicU32,
     answer_pings: AtomicBool,
+    silent: AtomicBool,
     firehose: AtomicBool,
 }
 
@@ -18,6 +19,7 @@ impl Default for LiveFaults {
             failing_auths: AtomicU32::new(0),
             failing_commands: AtomicU32::new(0),
             answer_pings: AtomicBool::new(true),
+            silent: AtomicBool::new(false),
             firehose: AtomicBool::new(false),
         }
     }
@@ -60,6 +62,15 @@ impl LiveFaults {
         self.answer_pings.load(Ordering::SeqCst)
     }
 
+    /// While silent, connections write nothing but close frames.
+    pub fn set_silent(&self, enabled: bool) {
+        self.silent.store(enabled, Ordering::SeqCst);
+    }
+
+    pub fn silent(&self) -> bool {
+        self.silent.load(Ordering::Relaxed)
+    }
+
     pub fn set_firehose(&self, enabled: bool) {
         self.firehose.store(enabled, Ordering::SeqCst);
     }
@@ -73,6 +84,7 @@ impl LiveFaults {
         self.failing_auths.store(0, Ordering::SeqCst);
         self.failing_commands.store(0, Ordering::SeqCst);
         self.set_answer_pings(true);
+        self.set_silent(false);
         self.set_firehose(false);
     }
 }
@@ -94,9 +106,10 @@ mod tests {
         faults.fail_next_auth(5);
         faults.fail_next_command(5);
         faults.set_answer_pings(false);
+        faults.set_silent(true);
         faults.set_firehose(true);
         faults.clear();
         assert!(!faults.take_auth_failure() && !faults.take_command_failure());
-        assert!(faults.answer_pings() && !faults.firehose());
+        assert!(faults.answer_pings() && !faults.silent() && !faults.firehose());
     }
 }

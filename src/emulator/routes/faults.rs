@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{CONTENT_LENGTH, RETRY_AFTER};
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -14,7 +14,7 @@ use bytes::Bytes;
 use futures_util::stream::{self, StreamExt};
 
 use super::error::ApiError;
-use crate::emulator::faults::Injected;
+use crate::emulator::faults::{Injected, Spoil};
 use crate::emulator::server::AppState;
 
 pub async fn inject(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
@@ -37,8 +37,38 @@ pub async fn inject(State(state): State<Arc<AppState>>, request: Request, next: 
             }
             response
         }
-        Injected::Reset => cut_short(next.run(request).await).await,
+        Injected::Spoil(Spoil::Reset) => cut_short(next.run(request).await).await,
+        Injected::Spoil(Spoil::Truncate) => truncate(next.run(request).await).await,
+        Injected::Spoil(Spoil::Garble) => garble(next.run(request).await),
     }
+}
+
+/// A whole response, correctly framed, whose body is the first half of what
+/// the route answered: the JSON stops mid-value.
+async fn truncate(response: Response) -> Response {
+    let (mut parts, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let half = bytes.slice(..bytes.len() / 2);
+    parts
+        .headers
+        .insert(CONTENT_LENGTH, HeaderValue::from(half.len()));
+    Response::from_parts(parts, Body::from(half))
+}
+
+/// The route's status with an HTML page for a body, as a misbehaving proxy
+/// or gateway might send.
+fn garble(response: Response) -> Response {
+    const PAGE: &str = "<html><body><h1>Gateway</h1><p>Upstream answer replaced.</p></body></html>";
+    let (mut parts, _) = response.into_parts();
+    parts
+        .headers
+        .insert(CONTENT_TYPE, HeaderValue::from_static("text/html"));
+    parts
+        .headers
+        .insert(CONTENT_LENGTH, HeaderValue::from(PAGE.len()));
+    Response::from_parts(parts, Body::from(PAGE))
 }
 
 /// Sends the headers and half the body, then breaks the connection: the
