@@ -19,7 +19,8 @@ pub struct LiveConfig {
     /// 60 s without a message in either direction).
     pub ping_interval: Duration,
     /// A ping unanswered this long, or nothing received for
-    /// `ping_interval + pong_timeout`, means the connection is dead.
+    /// `ping_interval + pong_timeout`, means the connection is dead; so does
+    /// an `auth` unanswered this long.
     pub pong_timeout: Duration,
     /// Connecting plus the authentication handshake.
     pub connect_timeout: Duration,

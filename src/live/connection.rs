@@ -2,6 +2,8 @@
 //! as the first command (interface, Authentication 3), until the service
 //! says `auth-success` or `auth-failed`.
 
+use std::time::Duration;
+
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
@@ -21,9 +23,16 @@ pub(crate) enum Handshake {
     Refused,
 }
 
-/// Connects to `url` and authenticates with `token`. An error is a reason
-/// for the logs, without the token. The caller bounds the time it takes.
-pub(crate) async fn open(url: &str, token: &Secret) -> Result<Handshake, String> {
+/// Connects to `url` and authenticates with `token`, waiting at most
+/// `answer_within` for the service's answer to `auth` (a connection that
+/// opens but never answers is as dead as one that does not open). An error
+/// is a reason for the logs, without the token. The caller bounds the time
+/// the whole takes.
+pub(crate) async fn open(
+    url: &str,
+    token: &Secret,
+    answer_within: Duration,
+) -> Result<Handshake, String> {
     // Nagle off: the commands are small and a pong should not wait.
     let (mut socket, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
         .await
@@ -33,6 +42,24 @@ pub(crate) async fn open(url: &str, token: &Secret) -> Result<Handshake, String>
         .send(Message::text(auth))
         .await
         .map_err(|e| format!("cannot send auth: {e}"))?;
+    match tokio::time::timeout(answer_within, auth_answer(&mut socket, token)).await {
+        Err(_) => Err(format!(
+            "no answer to auth within {:.1} s",
+            answer_within.as_secs_f64()
+        )),
+        Ok(Err(reason)) => Err(reason),
+        Ok(Ok(true)) => Ok(Handshake::Authenticated(Box::new(socket))),
+        Ok(Ok(false)) => {
+            // Whether the service keeps the connection is not stated: leave it.
+            let _ = socket.close(None).await;
+            Ok(Handshake::Refused)
+        }
+    }
+}
+
+/// Reads until the service answers `auth`: true for `auth-success`, false
+/// for `auth-failed`.
+async fn auth_answer(socket: &mut Socket, token: &Secret) -> Result<bool, String> {
     let clean = |text: &str| scrub(text, Some(token.expose()));
     loop {
         let message = match socket.next().await {
@@ -42,14 +69,8 @@ pub(crate) async fn open(url: &str, token: &Secret) -> Result<Handshake, String>
         };
         match message {
             Message::Text(text) => match read_frame(&text) {
-                Ok(Frame::Other(ServerMessage::AuthSuccess)) => {
-                    return Ok(Handshake::Authenticated(Box::new(socket)))
-                }
-                Ok(Frame::Other(ServerMessage::AuthFailed)) => {
-                    // Whether the service keeps the connection is not stated: leave it.
-                    let _ = socket.close(None).await;
-                    return Ok(Handshake::Refused);
-                }
+                Ok(Frame::Other(ServerMessage::AuthSuccess)) => return Ok(true),
+                Ok(Frame::Other(ServerMessage::AuthFailed)) => return Ok(false),
                 Ok(Frame::Other(ServerMessage::Error { code, message })) => {
                     return Err(format!("{code} during authentication: {}", clean(&message)))
                 }

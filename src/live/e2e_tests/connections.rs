@@ -319,3 +319,27 @@ async fn firehose_throughput() {
     );
     h.feed.close().await;
 }
+
+#[tokio::test]
+async fn an_auth_left_unanswered_is_given_up_after_the_pong_timeout() {
+    // connect_timeout is long: only the pong timeout can end the wait.
+    let mut h = harness(|config| {
+        config.pong_timeout = Duration::from_millis(200);
+        config.connect_timeout = Duration::from_secs(30);
+    })
+    .await;
+    let mut silent = h.server.next_connection().await;
+    assert_eq!(silent.expect_auth().await, "tok-1");
+    let mut conn = h
+        .server
+        .connects_within(Duration::from_secs(5))
+        .await
+        .expect("a new attempt once the auth went unanswered");
+    assert_eq!(conn.authenticate().await, "tok-2");
+    let (subscribed, _) = tokio::join!(
+        h.feed.subscribe(CURVE, "*"),
+        conn.accept_subscribe(Vec::new())
+    );
+    subscribed.unwrap();
+    drop(silent);
+}

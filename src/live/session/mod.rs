@@ -204,13 +204,14 @@ impl Session {
         let tokens = Arc::clone(&self.tokens);
         let url = self.config.url.clone();
         let limit = self.config.connect_timeout;
+        let answer_within = self.config.pong_timeout.min(limit);
         let connecting = async move {
             let token = match tokens.fresh_token().await {
                 Ok(token) => token,
                 Err(ClientError::Auth(reason)) => return Attempt::TokenRefused(reason),
                 Err(error) => return Attempt::Failed(format!("cannot get a token: {error}")),
             };
-            match tokio::time::timeout(limit, open(&url, &token)).await {
+            match tokio::time::timeout(limit, open(&url, &token, answer_within)).await {
                 Err(_) => Attempt::Failed(format!(
                     "not connected and authenticated within {:.1} s",
                     limit.as_secs_f64()
