@@ -1,0 +1,95 @@
+"""Fixtures of the fault matrix: the curves it uses, each operation's answer
+without faults, and the record of outcomes printed as a table at the end."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# The live suite's helpers: feeds with keep-alive scaled to the clock, and
+# the check of what was delivered against what was published.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "live"))
+
+from fault_operations import FULL, OPERATIONS, Context, emulator_for
+from live_helpers import START, Curves
+
+import marketcurves as mc
+from marketcurves.testing import Emulator
+
+#: (operation, fault) -> what happened, filled by the matrix.
+OUTCOMES: dict[tuple[str, str], str] = {}
+
+
+@pytest.fixture(scope="session")
+def curves() -> Curves:
+    with Emulator(seed=0, time_scale=0, start=START) as emulator:
+        return Curves(emulator)
+
+
+def curve_for(kind: str, curves: Curves) -> dict[str, Any]:
+    """A busy curve for the feed; a quieter one keeps REST pulls small."""
+    return curves.fast if kind == "live" else curves.slow
+
+
+@pytest.fixture(scope="session")
+def reference(curves: Curves, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """What each REST and bulk operation returns without faults."""
+    answers: dict[str, Any] = {}
+    for operation in OPERATIONS:
+        if operation.kind == "live":
+            continue
+        with emulator_for(operation.kind) as emulator:
+            client = client_for(emulator, operation.kind, {})
+            tmp = tmp_path_factory.mktemp(operation.name)
+            ctx = Context(emulator, client, tmp, curve_for(operation.kind, curves))
+            answers[operation.name] = operation.run(ctx)
+    yield answers
+
+
+def client_email(emulator: Emulator, kind: str) -> str:
+    return FULL["email"] if kind == "bulk" else emulator.credentials["email"]
+
+
+def client_for(emulator: Emulator, kind: str, settings: Any) -> mc.Client:
+    """A client that logs in (so that it can renew tokens), with the fault's settings."""
+    credentials = FULL if kind == "bulk" else emulator.credentials
+    return mc.Client(
+        base_url=emulator.base_url,
+        live_url=emulator.live_url,
+        **credentials,
+        **settings,
+    )
+
+
+@pytest.fixture
+def record_outcome() -> Any:
+    def record(operation: str, fault: str, outcome: str) -> None:
+        OUTCOMES[operation, fault] = outcome
+
+    return record
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not OUTCOMES:
+        return
+    operations = list(dict.fromkeys(op for op, _ in OUTCOMES))
+    faults = list(dict.fromkeys(fault for _, fault in OUTCOMES))
+    width = max(len(f) for f in faults)
+    columns = [max(len(op), 12) for op in operations]
+    write = terminalreporter.write_line
+    terminalreporter.section("fault matrix")
+    write(" " * width + " | " + " | ".join(op.ljust(w) for op, w in zip(operations, columns)))
+    for fault in faults:
+        cells = [OUTCOMES.get((op, fault), "-") for op in operations]
+        write(fault.ljust(width) + " | " + " | ".join(c.ljust(w) for c, w in zip(cells, columns)))
+    survived = sum(o == "survived" for o in OUTCOMES.values())
+    failed = sum(o.startswith("FAILED") for o in OUTCOMES.values())
+    reported = len(OUTCOMES) - survived - failed
+    write(
+        f"{len(operations)} operations x {len(faults)} faults: {len(OUTCOMES)} cells, "
+        f"{survived} survived, {reported} reported, {failed} failed"
+    )
