@@ -1,0 +1,177 @@
+"""Soak: the live feed for a long stretch under random abrupt drops, feed
+restarts, silences and a consumer that stalls now and then; then every value
+the emulator published is checked to have been delivered exactly once, and
+the process's memory and thread count are shown over the run.
+
+    python benches/soak.py [--seconds 600] [--scale 60] [--queue-size 100000]
+
+The emulator's clock runs ``--scale`` times real speed (by default ten hours
+of a trading day in ten minutes). With a ``--queue-size`` small enough for the
+stalls to fill it, the feed conflates, and the values it conflated away are
+reported rather than counted as lost (they remain in the intraday history).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import logging
+import random
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import marketcurves as mc
+from marketcurves.testing import Emulator
+
+#: A Wednesday at 08:00 UTC: a whole trading day ahead, no weekly restart.
+START = "2025-06-11T08:00:00Z"
+
+
+def process_figures() -> tuple[int, int]:
+    """Resident memory in KiB and OS threads of this process."""
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    return int(status["VmRSS"].split()[0]), int(status["Threads"])
+
+
+def busy_curves(emulator: Emulator, count: int) -> list[str]:
+    client = emulator.client()
+    return [c.id for c in client.catalogue() if c.quotation != "Sales"][:count]
+
+
+class Saboteur(threading.Thread):
+    """Drops, restarts or silences the feed every few seconds, at random."""
+
+    def __init__(self, emulator: Emulator, seed: int) -> None:
+        super().__init__(name="soak-saboteur")
+        self.emulator = emulator
+        self.random = random.Random(seed)
+        self.stop = threading.Event()
+        self.done: dict[str, int] = defaultdict(int)
+
+    def run(self) -> None:
+        while not self.stop.wait(self.random.uniform(3.0, 12.0)):
+            fault = self.random.choice(["drop", "drop", "restart", "silence"])
+            if fault == "drop":
+                self.emulator.drop_live_connections()
+            elif fault == "restart":
+                self.emulator.restart_feed()
+            else:
+                self.emulator.silence_live(True)
+                self.stop.wait(self.random.uniform(0.5, 2.0))
+                self.emulator.silence_live(False)
+            self.done[fault] += 1
+
+
+def millis(when: dt.datetime) -> dt.datetime:
+    return when.replace(microsecond=when.microsecond - when.microsecond % 1000)
+
+
+def check(emulator: Emulator, ticks: list[mc.Tick]) -> dict[str, int]:
+    """Per tenor, compares what was delivered with what was published between
+    the first and last values delivered."""
+    series: dict[tuple[str, str], list[mc.Tick]] = defaultdict(list)
+    for tick in ticks:
+        series[tick.curve_id, tick.tenor].append(tick)
+    figures = {"tenors": len(series), "checked": 0, "missing": 0, "repeated": 0, "extra": 0}
+    for (curve_id, tenor), delivered in series.items():
+        first, last = delivered[0].generated_on, delivered[-1].generated_on
+        published = emulator.published(
+            curve_id,
+            tenor,
+            start=first - dt.timedelta(milliseconds=1),
+            end=last + dt.timedelta(milliseconds=1),
+        )
+        expected = {(millis(at), price) for at, price in published}
+        expected = {v for v in expected if millis(first) <= v[0] <= millis(last)}
+        got = [(millis(t.generated_on), t.price) for t in delivered]
+        figures["checked"] += len(got)
+        figures["repeated"] += len(got) - len(set(got))
+        figures["missing"] += len(expected - set(got))
+        figures["extra"] += len(set(got) - expected)
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=600.0, help="real time to run")
+    parser.add_argument("--scale", type=float, default=60.0, help="emulator clock speed")
+    parser.add_argument("--curves", type=int, default=6, help="curves subscribed, every tenor")
+    parser.add_argument("--queue-size", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    # The feed's reports of drops and reconnects, as they happen.
+    logging.basicConfig(format="%(asctime)s %(name)s: %(message)s", level=logging.WARNING)
+
+    rng = random.Random(args.seed)
+    samples: list[tuple[float, int, int]] = []
+    ticks: list[mc.Tick] = []
+    with Emulator(seed=0, time_scale=args.scale, start=START) as emulator:
+        curve_ids = busy_curves(emulator, args.curves)
+        client = emulator.client()
+        # Keep-alive scaled to the clock, as a client of the real service would ping.
+        feed = client.live(
+            queue_size=args.queue_size,
+            ping_interval=30.0 / args.scale,
+            pong_timeout=max(0.5, 20.0 / args.scale),
+            reconnect_max=1.0,
+        )
+        with feed:
+            for curve_id in curve_ids:
+                feed.subscribe(curve_id, "*")
+            saboteur = Saboteur(emulator, args.seed)
+            saboteur.start()
+            began = time.monotonic()
+            next_sample = began
+            next_stall = began + rng.uniform(5, 20)
+            try:
+                while (now := time.monotonic()) - began < args.seconds:
+                    if now >= next_sample:
+                        samples.append((now - began, *process_figures()))
+                        next_sample += 10.0
+                    if now >= next_stall:
+                        time.sleep(rng.uniform(1.0, 4.0))  # the consumer stalls
+                        next_stall = time.monotonic() + rng.uniform(5, 20)
+                    tick = feed.next(timeout=0.2)
+                    if tick is not None:
+                        ticks.append(tick)
+            finally:
+                saboteur.stop.set()
+                saboteur.join()
+                emulator.silence_live(False)
+            while (tick := feed.next(timeout=1.0)) is not None:
+                ticks.append(tick)
+            stats = feed.stats()
+        figures = check(emulator, ticks)
+        left_open = emulator.live_connections
+
+    rss = [kib for _, kib, _ in samples]
+    threads = [n for _, _, n in samples]
+    settled = rss[len(rss) // 3 :] or rss
+    print(f"ran {args.seconds:.0f} s at {args.scale:g}x: {len(curve_ids)} curves, every tenor")
+    print("faults: " + ", ".join(f"{n} {kind}s" for kind, n in sorted(saboteur.done.items())))
+    print(
+        f"feed: {stats['messages']} messages, {stats['reconnects']} reconnects, "
+        f"{stats['backfilled']} backfilled, {stats['conflated']} conflated"
+    )
+    print(
+        f"delivered: {figures['checked']} values over {figures['tenors']} tenors; "
+        f"missing {figures['missing']}, repeated {figures['repeated']}, "
+        f"never published {figures['extra']}"
+    )
+    print(
+        f"memory (RSS): {rss[0] / 1024:.1f} MiB at start, {min(settled) / 1024:.1f}"
+        f"-{max(settled) / 1024:.1f} MiB after the first third, "
+        f"{rss[-1] / 1024:.1f} MiB at the end"
+    )
+    print(f"OS threads: {threads[0]} at start, {min(threads)}-{max(threads)}, {threads[-1]} at end")
+    print(f"live connections left open: {left_open}")
+    lost = figures["missing"] - stats["conflated"]
+    ok = lost <= 0 and not figures["repeated"] and not figures["extra"] and not left_open
+    print("OK: every published value delivered exactly once" if ok else "FAILED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
