@@ -610,6 +610,16 @@ def test_an_altered_url_is_403(full_job, check, tamper):
     check.error(download(tamper(url)), 403)
 
 
+def test_a_url_with_an_authorization_header_is_refused(full_job, check, emulator):
+    # As a storage service refuses two authorities at once: a client that
+    # sends its bearer token to a pre-signed URL fails.
+    _, status, _ = full_job
+    url = status["presigned_urls"][0]["url"]
+    bearer = {"Authorization": f"Bearer {emulator.token()}"}
+    check.error(download(url, headers=bearer), 400)
+    assert download(url).status_code == 200
+
+
 def test_urls_expire_an_hour_after_the_job_succeeded(emulator, check):
     bulk = Bulk(emulator)
     job = bulk.submitted()

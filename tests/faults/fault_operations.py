@@ -95,14 +95,23 @@ def live(ctx: Context) -> Any:
         ticks = collect(feed, 0.6)
         ctx.notes["before_fault"] = len(ticks)
         ctx.while_running()
-        # Two seconds at least, and until updates come again after the
-        # reconnect and its backfill (a fault may slow both).
-        ticks += collect(feed, 2.0)
-        deadline = time.monotonic() + 10.0
-        while not updates_after(ticks, ctx.notes["before_fault"]) and time.monotonic() < deadline:
+        # Until the feed is back (a fault may slow the reconnect), then long
+        # enough for its backfill and new updates to come.
+        ticks += collect(feed, 1.0)
+        deadline = time.monotonic() + 15.0
+        while not reconnected(feed) and time.monotonic() < deadline:
+            ticks += collect(feed, 0.25)
+        back = len(ticks)
+        ticks += collect(feed, 1.0)
+        while not updates_after(ticks, back) and time.monotonic() < deadline:
             ticks += collect(feed, 0.25)
         ctx.notes["stats"] = feed.stats()
     return ticks
+
+
+def reconnected(feed: mc.LiveFeed) -> bool:
+    stats = feed.stats()
+    return stats["reconnects"] >= 1 and stats["connected"]
 
 
 def updates_after(ticks: list[mc.Tick], start: int) -> bool:

@@ -1,10 +1,13 @@
 """Every public operation under every fault the emulator can inject: it
 completes with exactly the data it gives without the fault, or raises the
 documented exception, within a bounded time, leaving no thread, socket or
-half-written file behind. The outcomes are printed as a table at the end."""
+half-written file behind, and with logging at DEBUG no secret shows in any
+record, exception, traceback or repr. The outcomes are printed as a table
+at the end."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from pathlib import Path
@@ -16,6 +19,7 @@ from conftest import client_email, client_for, curve_for
 from fault_injections import FAULTS, Fault
 from fault_operations import FULL, OPERATIONS, Context, Operation, emulator_for
 from live_helpers import assert_delivered_exactly_published
+from secret_scan import leaks, texts_of
 
 from marketcurves.testing import Emulator
 
@@ -99,7 +103,9 @@ def test_operation_under_fault(
     reference: dict[str, Any],
     tmp_path: Path,
     record_outcome: Any,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.DEBUG)
     threads_before = python_threads()
     expected = fault.expected(operation.name)
     with emulator_for(operation.kind) as emulator:
@@ -133,6 +139,12 @@ def test_operation_under_fault(
                 outcome = type(value).__name__
             if operation.kind == "bulk":
                 check_no_half_written_files(emulator, tmp_path / "bulk")
+            errors = [value] if how == "raised" else []
+            texts = [*texts_of(caplog.records, errors), repr(client), str(client)]
+            if operation.kind != "rest" and how == "returned":
+                texts.append(repr(value))
+            passwords = [emulator.credentials["password"], FULL["password"]]
+            assert not leaks(texts, passwords), leaks(texts, passwords)
             wait_until(lambda: emulator.live_connections == 0, "live connections left open")
         except AssertionError:
             record_outcome(

@@ -17,8 +17,11 @@ use super::peer::Peer;
 use super::Live;
 use crate::domain::timestamp::Micros;
 
-/// The longest a round waits for the writers.
-const ROUND_WAIT: Duration = Duration::from_millis(50);
+/// The longest a round waits for free writers to take their values. Only a
+/// writer that has not been scheduled yet makes it wait (one stuck on a slow
+/// reader does not), so it can be generous: on a loaded machine a short wait
+/// let a fast reader's values conflate as if it were slow.
+const ROUND_WAIT: Duration = Duration::from_millis(500);
 
 /// Values of one cycle for the subscribers of their keys.
 #[derive(Default)]

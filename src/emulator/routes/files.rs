@@ -1,14 +1,18 @@
 //! The pre-signed download URLs of bulk files:
 //! `GET /files/<job_id>/<name>.parquet?X-Expires=<unix>&X-Signature=<hex>`.
 //! They sit outside `/v2`, like a storage bucket, and take no bearer token:
-//! the signature is the authority, until the URL expires.
+//! the signature is the authority, until the URL expires. As a storage
+//! service does, a request that carries an `Authorization` header besides
+//! the signature is refused (400): a client that sends its token there fails.
 
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{OriginalUri, Path, RawQuery, State};
-use axum::http::header::{ACCEPT_RANGES, CONTENT_LENGTH, CONTENT_RANGE, CONTENT_TYPE, RANGE};
+use axum::http::header::{
+    ACCEPT_RANGES, AUTHORIZATION, CONTENT_LENGTH, CONTENT_RANGE, CONTENT_TYPE, RANGE,
+};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
@@ -34,6 +38,12 @@ pub async fn download(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let Path((job_id, name)) = path.map_err(|e| ApiError::not_found(format!("bad path: {e}")))?;
+    if headers.contains_key(AUTHORIZATION) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "only one authorization mechanism is allowed: the URL is signed, send no Authorization header",
+        ));
+    }
     let params = Params::from(query);
     let expires = params
         .get("X-Expires")
