@@ -152,8 +152,19 @@ def latency(seconds: float) -> dict[str, Any]:
                 socket.send(json.dumps({"type": "subscribe", "payload": payload}))
             deadline = time.perf_counter() + seconds
             snapshots = True
-            while time.perf_counter() < deadline:
-                message = json.loads(socket.recv(timeout=1.0))
+            # A ping every 30 emulated seconds, as any client of the feed must
+            # send to outlive the 60-second idle drop.
+            ping_every = 30 / scale
+            next_ping = time.perf_counter() + ping_every
+            while (now := time.perf_counter()) < deadline:
+                if now >= next_ping:
+                    socket.send(json.dumps({"type": "ping", "payload": {"at": now}}))
+                    next_ping = now + ping_every
+                try:
+                    text = socket.recv(timeout=max(0.001, next_ping - now))
+                except TimeoutError:
+                    continue
+                message = json.loads(text)
                 if message["type"] != "price":
                     continue
                 at = dt.datetime.fromisoformat(message["payload"]["generatedOn"])
