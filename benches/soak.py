@@ -19,8 +19,10 @@ import logging
 import random
 import threading
 import time
+import tracemalloc
 from collections import defaultdict
 from pathlib import Path
+from typing import NamedTuple
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
@@ -29,10 +31,12 @@ from marketcurves.testing import Emulator
 START = "2025-06-11T08:00:00Z"
 
 
-def process_figures() -> tuple[int, int]:
-    """Resident memory in KiB and OS threads of this process."""
+def process_figures() -> tuple[int, int, int]:
+    """Resident memory in KiB, of which the Python heap traced (the ticks this
+    script keeps for its check, mostly), and OS threads of this process."""
     status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
-    return int(status["VmRSS"].split()[0]), int(status["Threads"])
+    traced = tracemalloc.get_traced_memory()[0] // 1024
+    return int(status["VmRSS"].split()[0]), traced, int(status["Threads"])
 
 
 def busy_curves(emulator: Emulator, count: int) -> list[str]:
@@ -68,10 +72,24 @@ def millis(when: dt.datetime) -> dt.datetime:
     return when.replace(microsecond=when.microsecond - when.microsecond % 1000)
 
 
-def check(emulator: Emulator, ticks: list[mc.Tick]) -> dict[str, int]:
+class Kept(NamedTuple):
+    """What the check needs of a tick, held as plain Python objects so that
+    the memory figures can tell them from the feed's own."""
+
+    curve_id: str
+    tenor: str
+    generated_on: dt.datetime
+    price: float
+
+    @classmethod
+    def of(cls, tick: mc.Tick) -> Kept:
+        return cls(tick.curve_id, tick.tenor, tick.generated_on, tick.price)
+
+
+def check(emulator: Emulator, ticks: list[Kept]) -> dict[str, int]:
     """Per tenor, compares what was delivered with what was published between
     the first and last values delivered."""
-    series: dict[tuple[str, str], list[mc.Tick]] = defaultdict(list)
+    series: dict[tuple[str, str], list[Kept]] = defaultdict(list)
     for tick in ticks:
         series[tick.curve_id, tick.tenor].append(tick)
     figures = {"tenors": len(series), "checked": 0, "missing": 0, "repeated": 0, "extra": 0}
@@ -104,9 +122,10 @@ def main() -> int:
     # The feed's reports of drops and reconnects, as they happen.
     logging.basicConfig(format="%(asctime)s %(name)s: %(message)s", level=logging.WARNING)
 
+    tracemalloc.start()
     rng = random.Random(args.seed)
-    samples: list[tuple[float, int, int]] = []
-    ticks: list[mc.Tick] = []
+    samples: list[tuple[float, int, int, int]] = []
+    ticks: list[Kept] = []
     with Emulator(seed=0, time_scale=args.scale, start=START) as emulator:
         curve_ids = busy_curves(emulator, args.curves)
         client = emulator.client()
@@ -135,20 +154,21 @@ def main() -> int:
                         next_stall = time.monotonic() + rng.uniform(5, 20)
                     tick = feed.next(timeout=0.2)
                     if tick is not None:
-                        ticks.append(tick)
+                        ticks.append(Kept.of(tick))
             finally:
                 saboteur.stop.set()
                 saboteur.join()
                 emulator.silence_live(False)
             while (tick := feed.next(timeout=1.0)) is not None:
-                ticks.append(tick)
+                ticks.append(Kept.of(tick))
             stats = feed.stats()
         figures = check(emulator, ticks)
         left_open = emulator.live_connections
 
-    rss = [kib for _, kib, _ in samples]
-    threads = [n for _, _, n in samples]
-    settled = rss[len(rss) // 3 :] or rss
+    rss = [kib for _, kib, _, _ in samples]
+    native = [kib - traced for _, kib, traced, _ in samples]
+    threads = [n for _, _, _, n in samples]
+    third = len(samples) // 3
     print(f"ran {args.seconds:.0f} s at {args.scale:g}x: {len(curve_ids)} curves, every tenor")
     print("faults: " + ", ".join(f"{n} {kind}s" for kind, n in sorted(saboteur.done.items())))
     print(
@@ -160,11 +180,11 @@ def main() -> int:
         f"missing {figures['missing']}, repeated {figures['repeated']}, "
         f"never published {figures['extra']}"
     )
-    print(
-        f"memory (RSS): {rss[0] / 1024:.1f} MiB at start, {min(settled) / 1024:.1f}"
-        f"-{max(settled) / 1024:.1f} MiB after the first third, "
-        f"{rss[-1] / 1024:.1f} MiB at the end"
-    )
+    for name, series in (("RSS", rss), ("RSS less the Python heap", native)):
+        print(
+            f"memory, {name}: {series[0] / 1024:.1f} MiB at start, "
+            f"{series[third] / 1024:.1f} MiB after a third, {series[-1] / 1024:.1f} MiB at the end"
+        )
     print(f"OS threads: {threads[0]} at start, {min(threads)}-{max(threads)}, {threads[-1]} at end")
     print(f"live connections left open: {left_open}")
     lost = figures["missing"] - stats["conflated"]
