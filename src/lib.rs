@@ -8,6 +8,7 @@ pub mod client;
 pub mod domain;
 pub mod emulator;
 pub mod live;
+pub mod net;
 
 #[cfg(feature = "python")]
 mod python;

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import os
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
@@ -111,3 +112,14 @@ def url(value: Any, name: str, schemes: tuple[str, ...]) -> str:
             f"{name} must be a URL starting with {shown} and a host, not {value!r}"
         )
     return value.rstrip("/")
+
+
+def optional_path(value: Any, name: str) -> str | None:
+    """A file system path from a ``str`` or an ``os.PathLike``, or None."""
+    if value is None:
+        return None
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidRequest(f"{name} must be the path of a file, not {value!r}")
+    return value

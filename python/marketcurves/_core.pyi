@@ -212,6 +212,12 @@ class RestClient:
     """The REST client. Use :class:`marketcurves.Client`, which checks the
     arguments and reads the environment.
 
+    The proxies of the environment (``HTTPS_PROXY``, ``HTTP_PROXY``,
+    ``ALL_PROXY``, ``NO_PROXY``) and the trusted certificates (the system's,
+    plus those of the PEM file ``ca_bundle`` and of ``$SSL_CERT_FILE``) are
+    read here, once; the live feeds opened with this client use them too. A
+    bad proxy variable or certificate file raises ``InvalidRequest``.
+
     Blocking methods release the GIL and answer Ctrl-C within 0.1 s, cancelling
     the requests in flight; ``progress`` is called with (done, total) requests.
     """
@@ -227,6 +233,7 @@ class RestClient:
         max_concurrency: int = 16,
         timeout: float = 30.0,
         max_retries: int = 5,
+        ca_bundle: str | None = None,
     ) -> RestClient: ...
     def catalogue(
         self,

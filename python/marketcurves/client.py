@@ -37,9 +37,15 @@ class Client:
         timeout: seconds for one attempt of one request.
         max_retries: retries of a request after connection errors, timeouts,
             429 and 5xx, with exponential backoff.
+        ca_bundle: the path of a PEM file with one or more CA certificates to
+            trust besides the system's (a proxy or firewall that inspects
+            TLS presents certificates of its own CA). Used by REST calls,
+            bulk downloads and the live feed; ``$SSL_CERT_FILE`` is read too.
 
     Explicit arguments win over the environment; among credentials,
     ``token_provider`` wins over ``token``, which wins over a login.
+    ``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY`` and ``NO_PROXY`` are read
+    when the client is made (see "Corporate networks" in the README).
     """
 
     def __init__(
@@ -53,6 +59,7 @@ class Client:
         max_concurrency: int = 16,
         timeout: float = 30.0,
         max_retries: int = 5,
+        ca_bundle: str | os.PathLike[str] | None = None,
     ) -> None:
         base = base_url if base_url is not None else _env("MARKETCURVES_BASE_URL")
         if base is None:
@@ -69,6 +76,7 @@ class Client:
             max_concurrency=_args.positive_int(max_concurrency, "max_concurrency"),
             timeout=self._timeout,
             max_retries=_args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
+            ca_bundle=_args.optional_path(ca_bundle, "ca_bundle"),
         )
 
     @staticmethod

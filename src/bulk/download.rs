@@ -10,7 +10,7 @@ use std::time::Duration;
 use reqwest::header::RANGE;
 use tokio::io::AsyncWriteExt;
 
-use crate::client::send::Sender;
+use crate::client::send::{Failure, Sender};
 use crate::domain::redact::redact_url;
 
 #[derive(Debug)]
@@ -141,7 +141,10 @@ async fn fetch_from(
     let response = tokio::time::timeout(sender.timeout, request.send())
         .await
         .map_err(|_| Attempt::Broken("timed out".into(), 0))?
-        .map_err(|e| Attempt::Broken(format!("request failed: {}", e.without_url()), 0))?;
+        .map_err(|e| match sender.explain(e) {
+            Failure::Permanent(why) => Attempt::Fatal(why),
+            Failure::Passing(why) => Attempt::Broken(why, 0),
+        })?;
     let status = response.status().as_u16();
     let append = match status {
         206 => true,
@@ -151,6 +154,12 @@ async fn fetch_from(
             // Our partial file does not fit the one served: start again.
             let _ = tokio::fs::remove_file(part).await;
             return Err(Attempt::Broken("range not satisfiable".into(), 0));
+        }
+        407 => {
+            return Err(Attempt::Fatal(format!(
+                "HTTP 407 Proxy Authentication Required{}",
+                sender.network.route_note(&task.url)
+            )))
         }
         408 | 429 | 500..=599 => return Err(Attempt::Broken(format!("HTTP {status}"), 0)),
         _ => return Err(Attempt::Fatal(format!("HTTP {status}"))),

@@ -36,7 +36,8 @@ pub enum ClientError {
     BulkJobFailed(String),
     /// A live feed failure that reconnecting cannot mend: the service refused
     /// a subscription (`ERROR_PARSING`, `UNEXPECTED_ERROR` after retries) or
-    /// the feed cannot go on. `code` is the feed's error code.
+    /// the feed cannot go on. `code` is the feed's error code, empty for a
+    /// failure of the connection itself (a certificate, a proxy).
     #[error("{}", live_message(code, message, subscription.as_ref()))]
     Live {
         code: String,
@@ -69,6 +70,8 @@ fn live_message(code: &str, message: &str, subscription: Option<&Subscription>) 
     };
     if message.is_empty() {
         format!("{what}: {code}")
+    } else if code.is_empty() {
+        format!("{what}: {message}")
     } else {
         format!("{what}: {code}: {message}")
     }

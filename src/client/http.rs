@@ -13,6 +13,7 @@ use super::error::{body_message, ClientError};
 use super::retry::RetryPolicy;
 use super::secret::Secret;
 use super::send::Sender;
+use crate::net::Network;
 
 #[derive(Clone)]
 pub struct HttpConfig {
@@ -23,6 +24,9 @@ pub struct HttpConfig {
     /// For one attempt: connecting, sending and reading the whole body.
     pub timeout: Duration,
     pub max_retries: u32,
+    /// Proxies and trusted certificates; [`Network::from_env`] reads the
+    /// environment, the default connects directly.
+    pub network: Network,
 }
 
 pub struct Http {
@@ -62,7 +66,9 @@ pub fn query_string(query: &[(&str, String)]) -> String {
 
 impl Http {
     pub fn new(config: HttpConfig) -> Result<Http, ClientError> {
-        let client = reqwest::Client::builder()
+        let client = config
+            .network
+            .http_client_builder()
             .connect_timeout(config.timeout.min(Duration::from_secs(10)))
             .pool_max_idle_per_host(config.max_concurrency)
             .redirect(same_host_redirects())
@@ -78,6 +84,7 @@ impl Http {
                 ..RetryPolicy::default()
             },
             timeout: config.timeout,
+            network: config.network,
         };
         let auth = Authenticator::new(config.credentials, sender.clone(), &config.base_url);
         Ok(Http {
@@ -152,6 +159,11 @@ impl Http {
     /// live feed sends at each authentication.
     pub async fn fresh_token(&self) -> Result<Secret, ClientError> {
         self.auth.fresh().await
+    }
+
+    /// The route and trust of every connection this client opens.
+    pub fn network(&self) -> &Network {
+        &self.sender.network
     }
 
     /// The pooled client and its retry policy, for requests without the token

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::client::ClientError;
+use crate::net::Network;
 
 /// The path of the live feed under `{live_url}` (interface, Live feed).
 pub const SOCKET_PATH: &str = "/v2/customer/socket/websocket";
@@ -33,6 +34,9 @@ pub struct LiveConfig {
     pub queue_capacity: usize,
     /// How long `subscribe` waits for a connection and the service's answer.
     pub subscribe_timeout: Duration,
+    /// Proxies and trusted certificates. [`LiveFeed::start`](super::LiveFeed::start)
+    /// takes the REST client's, so that both go the same way.
+    pub network: Network,
 }
 
 impl Default for LiveConfig {
@@ -47,6 +51,7 @@ impl Default for LiveConfig {
             reconnect_max: Duration::from_secs(30),
             queue_capacity: 100_000,
             subscribe_timeout: Duration::from_secs(30),
+            network: Network::default(),
         }
     }
 }

@@ -1,10 +1,12 @@
-//! Opening a connection: the WebSocket handshake, then `auth` with the token
-//! as the first command (interface, Authentication 3), until the service
-//! says `auth-success` or `auth-failed`.
+//! Opening a connection: a TCP stream (through the proxy's tunnel if the
+//! environment names one), TLS for `wss://`, the WebSocket handshake, then
+//! `auth` with the token as the first command (interface, Authentication
+//! 3), until the service says `auth-success` or `auth-failed`.
 
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use reqwest::Url;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
@@ -14,6 +16,7 @@ use super::event::TARGET;
 use super::wire::{read_frame, scrub, Frame};
 use crate::client::Secret;
 use crate::domain::live::{Command, ServerMessage};
+use crate::net::{connect, failure, Network};
 
 pub(crate) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
@@ -23,20 +26,57 @@ pub(crate) enum Handshake {
     Refused,
 }
 
-/// Connects to `url` and authenticates with `token`, waiting at most
-/// `answer_within` for the service's answer to `auth` (a connection that
-/// opens but never answers is as dead as one that does not open). An error
-/// is a reason for the logs, without the token. The caller bounds the time
-/// the whole takes.
+/// Why a connection was not opened, without the token or the proxy's
+/// password.
+pub(crate) enum OpenError {
+    /// Worth another attempt after a wait.
+    Passing(String),
+    /// Reconnecting cannot mend it: a certificate that is not trusted, a
+    /// proxy that wants other credentials or forbids the destination.
+    Permanent(String),
+}
+
+/// Connects to `url` over `network` and authenticates with `token`, waiting
+/// at most `answer_within` for the service's answer to `auth` (a connection
+/// that opens but never answers is as dead as one that does not open). The
+/// caller bounds the time the whole takes.
 pub(crate) async fn open(
     url: &str,
     token: &Secret,
+    network: &Network,
+    answer_within: Duration,
+) -> Result<Handshake, OpenError> {
+    let parsed = Url::parse(url).map_err(|e| OpenError::Permanent(format!("bad url: {e}")))?;
+    let stream = connect::open_stream(network, &parsed)
+        .await
+        .map_err(|e| match e.permanent {
+            true => OpenError::Permanent(e.message),
+            false => OpenError::Passing(e.message),
+        })?;
+    let connector = network.websocket_connector();
+    let (socket, _) = tokio_tungstenite::client_async_tls_with_config(url, stream, None, connector)
+        .await
+        .map_err(|e| {
+            if let Some(problem) = failure::certificate_problem(&e) {
+                let server = connect::authority(&parsed).unwrap_or_default();
+                return OpenError::Permanent(failure::certificate_message(&server, &problem));
+            }
+            let through = network.route_note(url);
+            let detail = scrub(&failure::chain(&e), None);
+            OpenError::Passing(format!("cannot connect{through}: {detail}"))
+        })?;
+    authenticate(socket, token, answer_within)
+        .await
+        .map_err(OpenError::Passing)
+}
+
+/// Sends `auth` and waits for the answer. An error is a reason for the
+/// logs, without the token.
+async fn authenticate(
+    mut socket: Socket,
+    token: &Secret,
     answer_within: Duration,
 ) -> Result<Handshake, String> {
-    // Nagle off: the commands are small and a pong should not wait.
-    let (mut socket, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
-        .await
-        .map_err(|e| format!("cannot connect: {}", scrub(&e.to_string(), None)))?;
     let auth = Command::Auth(token.expose().to_owned()).encode();
     socket
         .send(Message::text(auth))

@@ -38,12 +38,17 @@ pub struct LiveFeed {
 
 impl LiveFeed {
     /// Spawns the session task on the current tokio runtime (call inside
-    /// it) and starts connecting at once. Tokens and backfills come from `rest`.
+    /// it) and starts connecting at once. Tokens, backfills and the network
+    /// settings (proxies, trusted certificates) come from `rest`.
     pub fn start(
         rest: Arc<RestClient>,
         config: LiveConfig,
         on_event: Option<EventHandler>,
     ) -> Result<LiveFeed, ClientError> {
+        let config = LiveConfig {
+            network: rest.http().network().clone(),
+            ..config
+        };
         let tokens: Arc<dyn TokenSource> = Arc::clone(&rest) as Arc<dyn TokenSource>;
         let backfiller: Arc<dyn Backfiller> = rest;
         LiveFeed::start_with(tokens, backfiller, config, on_event)
@@ -122,7 +127,7 @@ impl LiveFeed {
 
     fn ensure_open(&self) -> Result<(), ClientError> {
         if self.shared.is_closed() {
-            return Err(ClientError::Closed);
+            return Err(self.shared.stopped_by().unwrap_or(ClientError::Closed));
         }
         Ok(())
     }

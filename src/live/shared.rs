@@ -8,6 +8,7 @@ use super::inflight::Reply;
 use super::queue::DeliveryQueue;
 use super::registry::SubscriptionSet;
 use super::stats::{Counters, FeedStats};
+use crate::client::ClientError;
 use crate::domain::live::Subscription;
 
 /// What the handle asks of the session. The handle has already recorded the
@@ -27,6 +28,8 @@ pub(crate) struct Shared {
     pub held_conflated: AtomicU64,
     /// Why the last connection attempt failed, for a caller left waiting.
     last_failure: Mutex<Option<String>>,
+    /// The fatal error that ended the session, for calls made after it.
+    stopped_by: Mutex<Option<ClientError>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -45,6 +48,7 @@ impl Shared {
             closed: AtomicBool::new(false),
             held_conflated: AtomicU64::new(0),
             last_failure: Mutex::new(None),
+            stopped_by: Mutex::new(None),
         }
     }
 
@@ -64,6 +68,15 @@ impl Shared {
         lock(&self.last_failure).clone()
     }
 
+    pub fn set_stopped_by(&self, fatal: &ClientError) {
+        *lock(&self.stopped_by) = Some(copy_of(fatal));
+    }
+
+    /// The error that ended the session (a copy for each caller), if one did.
+    pub fn stopped_by(&self) -> Option<ClientError> {
+        lock(&self.stopped_by).as_ref().map(copy_of)
+    }
+
     pub fn is_closed(&self) -> bool {
         self.closed.load(Relaxed)
     }
@@ -74,5 +87,19 @@ impl Shared {
         stats.queued = self.queue.len();
         stats.subscriptions = self.registry().len();
         stats
+    }
+}
+
+/// Errors are not `Clone`: each caller gets one of the same kind. A failure
+/// of the connection stays a live feed error; anything else that ends the
+/// feed is a refused token.
+fn copy_of(fatal: &ClientError) -> ClientError {
+    match fatal {
+        ClientError::Live { code, message, .. } => ClientError::Live {
+            code: code.clone(),
+            message: message.clone(),
+            subscription: None,
+        },
+        other => ClientError::Auth(other.to_string()),
     }
 }

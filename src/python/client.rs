@@ -19,6 +19,7 @@ use crate::client::{
 };
 use crate::domain::arrow::Table;
 use crate::domain::records::CurveQuotation;
+use crate::net::Network;
 
 /// A Python callable returning a token.
 struct PyTokenProvider(Py<PyAny>);
@@ -113,7 +114,7 @@ where
 #[pymethods]
 impl PyRestClient {
     #[new]
-    #[pyo3(signature = (base_url, *, token = None, token_provider = None, email = None, password = None, max_concurrency = 16, timeout = 30.0, max_retries = 5))]
+    #[pyo3(signature = (base_url, *, token = None, token_provider = None, email = None, password = None, max_concurrency = 16, timeout = 30.0, max_retries = 5, ca_bundle = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         base_url: String,
@@ -124,6 +125,7 @@ impl PyRestClient {
         max_concurrency: usize,
         timeout: f64,
         max_retries: u32,
+        ca_bundle: Option<std::path::PathBuf>,
     ) -> PyResult<Self> {
         let credentials = match (token, token_provider, email, password) {
             (Some(token), None, None, None) => Credentials::Token(Secret::new(token)),
@@ -148,12 +150,15 @@ impl PyRestClient {
                     "timeout must be a number of seconds > 0, not {timeout}"
                 ))
             })?;
+        let network = Network::from_env(ca_bundle.as_deref())
+            .map_err(|e| Python::attach(|py| client_error(py, e)))?;
         let config = HttpConfig {
             base_url: base_url.trim_end_matches('/').to_owned(),
             credentials,
             max_concurrency,
             timeout,
             max_retries,
+            network,
         };
         let inner =
             RestClient::new(config).map_err(|e| Python::attach(|py| client_error(py, e)))?;

@@ -295,6 +295,8 @@ impl PyLiveFeed {
             reconnect_max,
             queue_capacity: queue_size,
             subscribe_timeout: seconds("subscribe_timeout", subscribe_timeout)?,
+            // The client's own, which `LiveFeed::start` puts here.
+            ..defaults
         };
         let events: Arc<Mutex<VecDeque<FeedEvent>>> = Arc::default();
         let sink = Arc::clone(&events);

@@ -72,11 +72,11 @@ impl Session {
     /// The end: waiting callers get the fatal error (or `Closed`), the
     /// consumer gets the fatal error once, then `Closed`.
     pub(super) async fn finish(mut self, fatal: Option<ClientError>) {
-        let message = fatal.as_ref().map(ToString::to_string);
-        let error = || match &message {
-            Some(message) => ClientError::Auth(message.clone()),
-            None => ClientError::Closed,
-        };
+        if let Some(fatal) = &fatal {
+            self.shared.set_stopped_by(fatal);
+        }
+        // Waiting calls, and later ones, get the error that ended the feed.
+        let error = || self.shared.stopped_by().unwrap_or(ClientError::Closed);
         self.requests.close();
         while let Ok(request) = self.requests.try_recv() {
             let (Request::Subscribe(_, reply) | Request::Unsubscribe(_, reply)) = request;

@@ -29,7 +29,7 @@ use tokio::task::JoinSet;
 use super::backoff::Backoff;
 use super::book::Book;
 use super::config::LiveConfig;
-use super::connection::{open, Handshake};
+use super::connection::{open, Handshake, OpenError};
 use super::event::{EventSink, FeedEvent, TARGET};
 use super::inflight::{Inflight, Reply};
 use super::shared::{Request, Shared};
@@ -78,6 +78,8 @@ enum Attempt {
     Failed(String),
     /// The token source refused: counts like a refused token.
     TokenRefused(String),
+    /// Reconnecting cannot mend it (a certificate, a proxy's refusal).
+    Permanent(String),
     Closing,
 }
 
@@ -180,6 +182,14 @@ impl Session {
                     failed += 1;
                     self.attempt_failed(&reason);
                 }
+                Attempt::Permanent(reason) => {
+                    self.attempt_failed(&reason);
+                    break Some(ClientError::Live {
+                        code: String::new(),
+                        message: reason,
+                        subscription: None,
+                    });
+                }
             }
             let wait = backoff.next_wait(fastrand::f64());
             if !self.idle(wait).await {
@@ -203,6 +213,7 @@ impl Session {
     async fn attempt(&mut self) -> Attempt {
         let tokens = Arc::clone(&self.tokens);
         let url = self.config.url.clone();
+        let network = self.config.network.clone();
         let limit = self.config.connect_timeout;
         let answer_within = self.config.pong_timeout.min(limit);
         let connecting = async move {
@@ -211,12 +222,13 @@ impl Session {
                 Err(ClientError::Auth(reason)) => return Attempt::TokenRefused(reason),
                 Err(error) => return Attempt::Failed(format!("cannot get a token: {error}")),
             };
-            match tokio::time::timeout(limit, open(&url, &token, answer_within)).await {
+            match tokio::time::timeout(limit, open(&url, &token, &network, answer_within)).await {
                 Err(_) => Attempt::Failed(format!(
                     "not connected and authenticated within {:.1} s",
                     limit.as_secs_f64()
                 )),
-                Ok(Err(reason)) => Attempt::Failed(reason),
+                Ok(Err(OpenError::Passing(reason))) => Attempt::Failed(reason),
+                Ok(Err(OpenError::Permanent(reason))) => Attempt::Permanent(reason),
                 Ok(Ok(Handshake::Refused)) => Attempt::Refused,
                 Ok(Ok(Handshake::Authenticated(socket))) => {
                     Attempt::Connected(Box::new(online::Link::new(*socket, token)))

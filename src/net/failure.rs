@@ -1,0 +1,102 @@
+//! Failures of the network path in words a user can act on: a certificate
+//! the client does not trust, a proxy that refuses. Both are permanent:
+//! retrying gives the same answer, so they end a call (or the live feed) at
+//! once instead of after every retry.
+
+use std::error::Error;
+
+/// What to do about a certificate that is not trusted.
+pub const CERTIFICATE_HINT: &str = "if a proxy or firewall of your network inspects TLS, \
+    pass ca_bundle= the path of a PEM file with its CA certificates (or set SSL_CERT_FILE)";
+
+/// The certificate problem somewhere in `error`'s chain, in rustls's words
+/// (`invalid peer certificate: UnknownIssuer`), if there is one.
+pub fn certificate_problem(error: &(dyn Error + 'static)) -> Option<String> {
+    let mut current = Some(error);
+    while let Some(error) = current {
+        if let Some(tls) = error.downcast_ref::<rustls::Error>() {
+            if matches!(
+                tls,
+                rustls::Error::InvalidCertificate(_) | rustls::Error::NoCertificatesPresented
+            ) {
+                return Some(tls.to_string());
+            }
+        }
+        // An I/O error's `source` skips the error it wraps: look inside.
+        if let Some(inner) = error
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+        {
+            if let Some(found) = certificate_problem(inner) {
+                return Some(found);
+            }
+        }
+        current = error.source();
+    }
+    None
+}
+
+/// The message for a certificate problem with `server` (`host:port`).
+pub fn certificate_message(server: &str, problem: &str) -> String {
+    format!(
+        "TLS certificate problem: the certificate of {server} is not trusted ({problem}); \
+         {CERTIFICATE_HINT}"
+    )
+}
+
+/// The whole chain of `error` in one line.
+pub fn chain(error: &(dyn Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.ends_with(&cause_text) {
+            text = format!("{text}: {cause_text}");
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// Whether a reqwest error is a proxy that refused a `CONNECT` for want of
+/// credentials. hyper-util keeps its tunnel error type private, so its
+/// words are all there is; were they to change, the failure is retried
+/// like any other connection error and still reported.
+pub fn proxy_wants_credentials(error: &(dyn Error + 'static)) -> bool {
+    chain(error).contains("proxy authorization required")
+}
+
+/// Whether a reqwest error is a proxy's refusal of a `CONNECT` (its words,
+/// as for [`proxy_wants_credentials`]).
+pub fn proxy_refused_tunnel(error: &(dyn Error + 'static)) -> bool {
+    chain(error).contains("tunnel error: unsuccessful")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_certificate_error_is_found_inside_io_errors() {
+        let tls = rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
+        let io = std::io::Error::new(std::io::ErrorKind::InvalidData, tls);
+        #[derive(Debug)]
+        struct Outer(std::io::Error);
+        impl std::fmt::Display for Outer {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("client error (Connect)")
+            }
+        }
+        impl Error for Outer {
+            fn source(&self) -> Option<&(dyn Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let found = certificate_problem(&Outer(io)).unwrap();
+        assert!(found.contains("UnknownIssuer"), "{found}");
+        let other = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        assert_eq!(certificate_problem(&other), None);
+        let message = certificate_message("127.0.0.1:8443", &found);
+        assert!(message.contains("certificate") && message.contains("ca_bundle="));
+    }
+}
