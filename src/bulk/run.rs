@@ -223,14 +223,26 @@ async fn download_all(
             counter,
         )));
     }
-    let results: Vec<Result<u64, DownloadError>> = stream::iter(fetches)
-        .buffer_unordered(options.concurrent_files.max(1))
-        .collect()
-        .await;
     let mut round = Round {
         bytes: 0,
         expired: false,
         error: None,
+    };
+    // Downloads go to pre-signed URLs, not through `Http::call`: they race the
+    // close signal here. A transfer cut short stays under its temporary name.
+    let downloads = async {
+        let results: Vec<Result<u64, DownloadError>> = stream::iter(fetches)
+            .buffer_unordered(options.concurrent_files.max(1))
+            .collect()
+            .await;
+        Ok(results)
+    };
+    let results = match http.closing().guard(downloads).await {
+        Ok(results) => results,
+        Err(closed) => {
+            round.error = Some(closed);
+            return round;
+        }
     };
     for result in results {
         match result {
