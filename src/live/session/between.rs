@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{closed, Session};
+use super::Session;
 use crate::client::ClientError;
 use crate::live::event::{FeedEvent, TARGET};
 use crate::live::inflight::Purpose;
@@ -18,7 +18,7 @@ impl Session {
         loop {
             tokio::select! {
                 biased;
-                _ = closed(&mut self.closing) => return false,
+                () = self.stopping.feed.closed() => return false,
                 request = self.requests.recv() => match request {
                     Some(request) => self.offline(request),
                     None => return false,
@@ -73,9 +73,10 @@ impl Session {
     /// consumer gets the fatal error once, then `Closed`.
     pub(super) async fn finish(mut self, fatal: Option<ClientError>) {
         let message = fatal.as_ref().map(ToString::to_string);
-        let error = || match &message {
-            Some(message) => ClientError::Auth(message.clone()),
-            None => ClientError::Closed,
+        let error = || match (&fatal, &message) {
+            (Some(ClientError::ClientClosed), _) => ClientError::ClientClosed,
+            (_, Some(message)) => ClientError::Auth(message.clone()),
+            (_, None) => ClientError::Closed,
         };
         self.requests.close();
         while let Ok(request) = self.requests.try_recv() {
