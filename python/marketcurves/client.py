@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
 from marketcurves import _args, _core, _progress, bulk, live
@@ -23,6 +24,12 @@ def _env(name: str) -> str | None:
 
 class Client:
     """A client of the service's REST endpoints.
+
+    One client serves any number of threads and asyncio tasks at once, over
+    one connection pool. Close it when done (``with mc.Client(...) as client:``,
+    ``async with``, or :meth:`close`): calls still in flight, and live feeds
+    opened from it, end with :class:`~marketcurves.ClientClosed`; so does
+    every later call, before sending anything.
 
     Args:
         base_url: the REST base address, ending in ``/v2``; default
@@ -70,6 +77,8 @@ class Client:
             timeout=self._timeout,
             max_retries=_args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
         )
+        # Feeds opened from this client, so that close() can wait for their threads.
+        self._feeds: weakref.WeakSet[live.LiveFeed] = weakref.WeakSet()
 
     @staticmethod
     def _credentials(token: Any, token_provider: Any, email: Any, password: Any) -> dict[str, Any]:
@@ -98,7 +107,45 @@ class Client:
 
     def __repr__(self) -> str:
         auth = {"token_provider": "token provider", "token": "fixed token", "email": "login"}
-        return f"Client(base_url={self.base_url!r}, auth={auth[self._auth]!r})"
+        state = ", closed" if self.closed else ""
+        return f"Client(base_url={self.base_url!r}, auth={auth[self._auth]!r}{state})"
+
+    # Closing.
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return bool(self._core.closed)
+
+    def close(self) -> None:
+        """Closes the client: every call in flight (blocking or awaitable, in
+        any thread) and every live feed opened from it ends promptly with
+        :class:`~marketcurves.ClientClosed`, and later calls raise it before
+        sending anything. Returns once they have ended and the connections
+        are closed. A bulk download cut short leaves only temporary files
+        (``.name.part``), which a later download resumes. Calling it again
+        does nothing."""
+        self._core.close()
+        for feed in list(self._feeds):
+            feed._join_callback_thread()
+
+    async def close_async(self) -> None:
+        """The awaitable form of :meth:`close`."""
+        await self._core.close_async()
+        for feed in list(self._feeds):
+            await feed._join_callback_thread_async()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close_async()
 
     # The catalogue.
 
@@ -326,7 +373,7 @@ class Client:
             "reconnect_max": _args.seconds(reconnect_max, "reconnect_max"),
             "connect_timeout": self._timeout,
         }
-        return live.LiveFeed(
+        feed = live.LiveFeed(
             self._core,
             self.live_url,
             backfill=backfill,
@@ -334,3 +381,5 @@ class Client:
             on_event=on_event,
             options=options,
         )
+        self._feeds.add(feed)
+        return feed

@@ -57,7 +57,7 @@ pub fn bulk_submit(
 ) -> PyResult<(String, MonthRange, MonthRange)> {
     let vertical = validate::vertical(&vertical).map_err(|e| client_error(py, e))?;
     let (first, last) = months(&start, &end)?;
-    let inner = Arc::clone(&client.inner);
+    let inner = client.rest()?;
     let submitted = wait_interruptibly(
         py,
         async move { job::submit(inner.http(), vertical, first, last).await },
@@ -75,7 +75,7 @@ pub fn bulk_submit(
 /// The job's state: RUNNING, SUCCEEDED, FAILED (or what the service said).
 #[pyfunction]
 pub fn bulk_status(py: Python<'_>, client: &PyRestClient, job_id: String) -> PyResult<String> {
-    let inner = Arc::clone(&client.inner);
+    let inner = client.rest()?;
     let state = wait_interruptibly(
         py,
         async move { job::status(inner.http(), &job_id).await },
@@ -102,7 +102,7 @@ pub fn bulk_wait(
 ) -> PyResult<()> {
     let interval = seconds("poll_interval", poll_interval)?;
     let timeout = timeout.map(|t| seconds("timeout", t)).transpose()?;
-    let inner = Arc::clone(&client.inner);
+    let inner = client.rest()?;
     let call = async move { job::wait(inner.http(), &job_id, interval, timeout, |_| {}).await };
     wait_interruptibly(py, call, |_| Ok(()))?.map_err(|e| client_error(py, e))?;
     Ok(())
@@ -118,7 +118,7 @@ pub fn bulk_download_job(
     dest: PathBuf,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(Vec<PathBuf>, u64, u64)> {
-    let inner = Arc::clone(&client.inner);
+    let inner = client.rest()?;
     let counts = Arc::new(BulkProgress::default());
     let shared = Arc::clone(&counts);
     let call = async move {
@@ -197,7 +197,7 @@ pub fn bulk_download(
         wait_timeout: Some(seconds("timeout", timeout)?),
         ..BulkOptions::default()
     };
-    let inner = Arc::clone(&client.inner);
+    let inner = client.rest()?;
     let counts = Arc::new(BulkProgress::default());
     let shared = Arc::clone(&counts);
     let call = async move {

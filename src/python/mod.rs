@@ -3,6 +3,7 @@
 
 pub mod bulk;
 pub mod client;
+pub mod closing;
 pub mod emulator;
 pub mod emulator_queries;
 pub mod errors;
