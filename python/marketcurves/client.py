@@ -37,7 +37,10 @@ class Client:
         live_url: the live feed base address; default ``$MARKETCURVES_LIVE_URL``.
         token: a JWT; default ``$MARKETCURVES_TOKEN``. It cannot be renewed.
         token_provider: a callable returning a fresh token, called when one
-            is needed and when the service refuses the current one.
+            is needed and when the service refuses the current one. If it
+            raises, or returns anything but a non-empty ``str``, the call that
+            needed the token raises :class:`~marketcurves.AuthError` naming
+            ``token_provider``, before sending anything.
         email, password: a login for ``POST {base_url}/authenticate``; default
             ``$MARKETCURVES_EMAIL`` and ``$MARKETCURVES_PASSWORD``.
         max_concurrency: requests in flight at once.
@@ -87,7 +90,7 @@ class Client:
                 raise InvalidRequest("token_provider must be a callable returning a token")
             return {"token_provider": token_provider}
         if token is not None:
-            return {"token": _args.optional_text(token, "token")}
+            return {"token": _args.token(token)}
         if email is not None or password is not None:
             if email is None or password is None:
                 raise InvalidRequest("email and password go together: give both")
@@ -154,7 +157,11 @@ class Client:
         vertical: Any, quotation: Any, region: Any, filters: dict[str, Any]
     ) -> dict[str, Any]:
         # A filter given as None is no filter, as for vertical, quotation and region.
-        custom = [(k, _args.optional_text(v, k)) for k, v in filters.items() if v is not None]
+        custom = [
+            (_args.filter_key(k), _args.optional_text(v, k))
+            for k, v in filters.items()
+            if v is not None
+        ]
         return {
             "vertical": _args.optional_text(vertical, "vertical"),
             "quotation": _args.optional_text(quotation, "quotation"),
@@ -219,9 +226,10 @@ class Client:
         self, curve_id: str | Curve, tenor: str, *, progress: bool = False
     ) -> pyarrow.Table:
         """Today's intraday values of one tenor, every page."""
-        bar = _progress.progress_bar(progress, "intraday")
+        args = (_args.curve_id(curve_id), _args.tenor(tenor))
+        bar = _progress.progress_bar(_args.flag(progress, "progress"), "intraday")
         try:
-            return self._core.intraday(_args.curve_id(curve_id), _args.tenor(tenor), bar)
+            return self._core.intraday(*args, bar)
         finally:
             _progress.close(bar)
 
@@ -247,7 +255,7 @@ class Client:
         """
         first, last = _args.date_range(start, end)
         args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
-        bar = _progress.progress_bar(progress, "settlements")
+        bar = _progress.progress_bar(_args.flag(progress, "progress"), "settlements")
         try:
             return self._core.settlements(*args, bar)
         finally:
@@ -278,7 +286,7 @@ class Client:
         into windows of at most 30 days, every page of each, run concurrently."""
         first, last = _args.date_range(start, end)
         args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
-        bar = _progress.progress_bar(progress, "intraday history")
+        bar = _progress.progress_bar(_args.flag(progress, "progress"), "intraday history")
         try:
             return self._core.intraday_history(*args, bar)
         finally:
@@ -325,7 +333,10 @@ class Client:
         ``dest/vertical=…/year=…/month=…/``: a FAILED job is submitted again,
         and expired URLs are renewed by running the job again. Files already
         there with the right size are skipped, so a rerun fetches only what is
-        missing. A file ``path`` that is not a plain partition is refused."""
+        missing. A file ``path`` that is not a plain partition is refused.
+        Every argument is checked, ``dest`` included (a file, or a folder
+        that cannot be written, is refused), before anything is sent;
+        ``dest`` is created once the job has succeeded."""
         return bulk.download(
             self._core, vertical, start, end, dest, progress, poll_interval, timeout
         )
@@ -366,6 +377,7 @@ class Client:
             raise InvalidRequest(
                 "live_url is required for the live feed (or set MARKETCURVES_LIVE_URL)"
             )
+        backfill = _args.flag(backfill, "backfill")
         options = {
             "queue_size": _args.positive_int(queue_size, "queue_size", maximum=100_000_000),
             "ping_interval": _args.seconds(ping_interval, "ping_interval"),

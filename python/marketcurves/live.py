@@ -80,7 +80,7 @@ class LiveFeed:
             raise InvalidRequest("on_price must be a callable taking a Tick")
         if on_event is not None and not callable(on_event):
             raise InvalidRequest("on_event must be a callable taking an event dict")
-        self._core = _core.LiveFeed(client, live_url, backfill=bool(backfill), **options)
+        self._core = _core.LiveFeed(client, live_url, backfill=backfill, **options)
         self._on_price = on_price
         self._on_event = on_event
         self._callback_errors = 0
@@ -167,7 +167,10 @@ class LiveFeed:
         """The next tick, or None if ``timeout`` seconds pass first (or the
         feed is closed and drained)."""
         self._check_readable()
-        tick = self._core.next(_args.seconds(timeout, "timeout") if timeout else timeout)
+        if timeout is not None:
+            # 0 takes what is queued without waiting.
+            timeout = _args.seconds(timeout, "timeout", allow_zero=True)
+        tick = self._core.next(timeout)
         self._dispatch_events()
         return tick
 
