@@ -13,7 +13,9 @@ use super::errors::{client_error, invalid_request};
 use super::runtime::wait_interruptibly;
 use crate::bulk::job::{self, JobState};
 use crate::bulk::read::{read_bulk as read_dataset, rows_in, Selection};
-use crate::bulk::run::{bulk_download as run_download, plan_files, BulkOptions, BulkProgress};
+use crate::bulk::run::{
+    bulk_download as run_download, create_dest, plan_files, BulkOptions, BulkProgress,
+};
 use crate::client::validate;
 use crate::client::ClientError;
 use crate::domain::month::Month;
@@ -130,6 +132,7 @@ pub fn bulk_download_job(
                 )))
             }
         };
+        create_dest(&dest).await?;
         let tasks = plan_files(&dest, &files)?;
         let options = BulkOptions::default();
         let round = crate::bulk::run::download_round(inner.http(), &tasks, &options, &shared).await;
@@ -247,10 +250,23 @@ pub fn read_bulk(
             dest.display()
         )));
     }
+    let vertical = vertical
+        .map(|v| validate::vertical(&v).map(|v| v.name.to_owned()))
+        .transpose()
+        .map_err(|e| client_error(py, e))?;
+    let start = start.map(|s| month("start", &s)).transpose()?;
+    let end = end.map(|s| month("end", &s)).transpose()?;
+    if let (Some(first), Some(last)) = (start, end) {
+        if last < first {
+            return Err(invalid_request(format!(
+                "start {first} is after end {last}"
+            )));
+        }
+    }
     let selection = Selection {
         vertical,
-        start: start.map(|s| month("start", &s)).transpose()?,
-        end: end.map(|s| month("end", &s)).transpose()?,
+        start,
+        end,
         parse_json,
     };
     blocking_table(py, None, Arc::default(), async move {
