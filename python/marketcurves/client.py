@@ -124,10 +124,10 @@ class Client:
         """Closes the client: every call in flight (blocking or awaitable, in
         any thread) and every live feed opened from it ends promptly with
         :class:`~marketcurves.ClientClosed`, and later calls raise it before
-        sending anything. Returns once they have ended and the connections
-        are closed. A bulk download cut short leaves only temporary files
-        (``.name.part``), which a later download resumes. Calling it again
-        does nothing."""
+        sending anything. Returns once they have ended and let go of the
+        client's connection pool, which closes its connections. A bulk
+        download cut short leaves only temporary files (``.name.part``),
+        which a later download resumes. Calling it again does nothing."""
         self._core.close()
         for feed in list(self._feeds):
             feed._join_callback_thread()

@@ -88,9 +88,14 @@ impl Session {
         }
         self.backfills.shutdown().await;
         if let Some(fatal) = fatal {
-            self.events.emit(FeedEvent::Error {
-                message: fatal.to_string(),
-            });
+            // A closed client is the caller's doing: no error event, only the end.
+            if matches!(fatal, ClientError::ClientClosed) {
+                log::info!(target: TARGET, "live feed stopping: {fatal}");
+            } else {
+                self.events.emit(FeedEvent::Error {
+                    message: fatal.to_string(),
+                });
+            }
             self.shared.queue.push_error(fatal);
         }
         self.shared
