@@ -129,8 +129,14 @@ def assert_delivered_exactly_published(emulator: Emulator, ticks: list[mc.Tick])
     checked = 0
     for (curve_id, tenor), series in by_tenor(ticks).items():
         first, last = series[0].generated_on, series[-1].generated_on
+        # The feed truncates to milliseconds: a value delivered at .562 was
+        # published at .562xxx, after `last` itself, so the bound is 1 ms wider
+        # at both ends (the filters below compare truncated times).
         published = emulator.published(
-            curve_id, tenor, start=first - dt.timedelta(milliseconds=1), end=last
+            curve_id,
+            tenor,
+            start=first - dt.timedelta(milliseconds=1),
+            end=last + dt.timedelta(milliseconds=1),
         )
         expected = [(millis(at), price) for at, price in published if millis(at) >= millis(first)]
         expected = [(at, price) for at, price in expected if at <= millis(last)]
