@@ -11,6 +11,7 @@ NAMES = [
     "RateLimited",
     "ServiceError",
     "BulkJobFailed",
+    "ClientClosed",
     "LiveFeedError",
     "DecodeError",
 ]

@@ -109,6 +109,7 @@ def test_repr_and_pickle():
     assert odd.kind == "other"
 
 
-def test_non_string_names_are_type_errors():
-    with pytest.raises(TypeError):
+def test_non_string_names_are_invalid_requests_naming_the_argument():
+    # As for every argument of the package: InvalidRequest, not TypeError.
+    with pytest.raises(mc.InvalidRequest, match="name must be a str, not int"):
         mc.Tenor.parse(25)  # type: ignore[arg-type]

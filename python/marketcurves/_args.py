@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import os
+import re
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -91,25 +94,87 @@ def optional_text(value: Any, name: str) -> str | None:
     return value
 
 
+def _has_control(text: str) -> bool:
+    return any(ord(c) < 32 or ord(c) == 127 for c in text)
+
+
+def token(value: Any) -> str:
+    """A JWT as a header carries it: surrounding whitespace (a token read from
+    a file ends in a newline) is dropped; control characters inside are refused."""
+    text = optional_text(value, "token")
+    assert text is not None
+    text = text.strip()
+    if _has_control(text):
+        raise InvalidRequest("token must not contain control characters (is it a JWT?)")
+    return text
+
+
+def filter_key(key: str) -> str:
+    if not key.strip() or _has_control(key):
+        raise InvalidRequest(f"a catalogue filter name must be a non-empty word, not {key!r}")
+    return key
+
+
 def positive_int(value: Any, name: str, minimum: int = 1, maximum: int = 1_000) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
         raise InvalidRequest(f"{name} must be an int from {minimum} to {maximum}, not {value!r}")
     return value
 
 
-def seconds(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise InvalidRequest(f"{name} must be a number of seconds > 0, not {value!r}")
+def seconds(value: Any, name: str, allow_zero: bool = False) -> float:
+    """A finite number of seconds, > 0 (or >= 0 with ``allow_zero``)."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise InvalidRequest(f"{name} must be a finite number of seconds {bound}, not {value!r}")
     return float(value)
 
 
+def flag(value: Any, name: str) -> bool:
+    """True or False; merely truthy values are refused, as a typo often is one."""
+    if not isinstance(value, bool):
+        raise InvalidRequest(f"{name} must be True or False, not {value!r}")
+    return value
+
+
+def path(value: Any, name: str) -> Path:
+    """A file system path given as a ``str`` or an ``os.PathLike``, not empty."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise InvalidRequest(f"{name} must be a path, not {type(value).__name__}")
+    text = os.fspath(value)
+    if not isinstance(text, str):
+        raise InvalidRequest(f"{name} must be a str path, not {type(text).__name__}")
+    if not text.strip():
+        raise InvalidRequest(f"{name} must not be empty (use '.' for the current folder)")
+    if "\0" in text:
+        raise InvalidRequest(f"{name} must not contain NUL characters")
+    return Path(text)
+
+
+def _without_login(value: Any) -> Any:
+    """``value`` with any ``user:password@`` hidden, for error messages."""
+    return re.sub(r"://[^/?#]*@", "://***@", value) if isinstance(value, str) else value
+
+
 def url(value: Any, name: str, schemes: tuple[str, ...]) -> str:
-    """An absolute URL with one of ``schemes`` (``"https"``) and a host."""
+    """An absolute URL with one of ``schemes`` (``"https"``) and a host; no
+    login in it (it would show in reprs), no query or fragment (paths are
+    appended to it), no spaces or control characters."""
+    shown = " or ".join(f"{s}://" for s in schemes)
     parts = urlsplit(value) if isinstance(value, str) else None
     if parts is None or parts.scheme not in schemes or not parts.hostname:
-        shown = " or ".join(f"{s}://" for s in schemes)
         raise InvalidRequest(
-            f"{name} must be a URL starting with {shown} and a host, not {value!r}"
+            f"{name} must be a URL starting with {shown} and a host, not {_without_login(value)!r}"
+        )
+    if any(c.isspace() for c in value) or _has_control(value):
+        raise InvalidRequest(f"{name} must not contain spaces or control characters")
+    if parts.username is not None or parts.password is not None:
+        raise InvalidRequest(
+            f"{name} must not carry a login: give token=, token_provider= or email= and password="
+        )
+    if parts.query or parts.fragment or value.rstrip().endswith(("?", "#")):
+        raise InvalidRequest(
+            f"{name} must not have a query or fragment, not {_without_login(value)!r}"
         )
     return value.rstrip("/")
 

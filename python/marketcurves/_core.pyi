@@ -220,6 +220,8 @@ class RestClient:
 
     Blocking methods release the GIL and answer Ctrl-C within 0.1 s, cancelling
     the requests in flight; ``progress`` is called with (done, total) requests.
+    Once closed, every method (and every call in flight) raises
+    :class:`~marketcurves.exceptions.ClientClosed`.
     """
 
     def __new__(
@@ -235,6 +237,15 @@ class RestClient:
         max_retries: int = 5,
         ca_bundle: str | None = None,
     ) -> RestClient: ...
+    def close(self) -> None:
+        """Ends every call in flight and every live feed of this client with
+        ``ClientClosed``, and waits for them to let go of it (its connection
+        pool goes with the last). Idempotent."""
+    def close_async(self) -> Awaitable[None]:
+        """The awaitable form of :meth:`close`."""
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
     def catalogue(
         self,
         vertical: str | None = None,

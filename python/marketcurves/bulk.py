@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _core
+from marketcurves import _args, _core
 from marketcurves.exceptions import InvalidRequest
 
 if TYPE_CHECKING:
@@ -33,18 +33,21 @@ def month(value: Any, name: str) -> str:
 
 
 def destination(value: Any) -> Path:
-    """A folder to write into: created if missing, refused if it is a file or read-only."""
-    if not isinstance(value, (str, os.PathLike)):
-        raise InvalidRequest(f"dest must be a path, not {type(value).__name__}")
-    path = Path(value)
+    """A folder to write into, checked but not created: the core creates it
+    once the job has succeeded, so a call refused before leaves nothing.
+    Refused if it is a file, or if it (or, missing, the folder it would be
+    made in) cannot be written."""
+    path = _args.path(value, "dest")
     if path.exists() and not path.is_dir():
         raise InvalidRequest(f"dest {str(path)!r} is a file, not a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InvalidRequest(f"dest {str(path)!r} cannot be created: {error.strerror}") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise InvalidRequest(f"dest {str(path)!r} is not writable")
+    existing = path.absolute()
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InvalidRequest(f"dest {str(path)!r} cannot be created: {str(existing)!r} is a file")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        where = "" if existing == path.absolute() else f" (in {str(existing)!r})"
+        raise InvalidRequest(f"dest {str(path)!r} is not writable{where}")
     return path
 
 
@@ -138,8 +141,11 @@ class BulkJob:
 
     def wait(self, poll_interval: float = 2.0, timeout: float | None = 3600.0) -> BulkJob:
         """Polls (backing off to ten times ``poll_interval``) until the job ends.
-        FAILED, or still running after ``timeout`` seconds, raises :class:`BulkJobFailed`."""
-        _core.bulk_wait(self._core, self.job_id, poll_interval, timeout)
+        FAILED, or still running after ``timeout`` seconds (None: no limit),
+        raises :class:`BulkJobFailed`."""
+        interval = _args.seconds(poll_interval, "poll_interval")
+        limit = None if timeout is None else _args.seconds(timeout, "timeout")
+        _core.bulk_wait(self._core, self.job_id, interval, limit)
         return self
 
     def download(self, dest: str | os.PathLike[str], progress: bool = True) -> BulkResult:
@@ -147,9 +153,10 @@ class BulkJob:
         files already there with the right size. Expired URLs raise
         :class:`BulkJobFailed`: :meth:`Client.bulk_download` runs the job again instead."""
         folder = destination(dest)
+        bars_wanted = _args.flag(progress, "progress")
         started = _dt.datetime.now()
         self.wait()
-        bars = _bars(progress)
+        bars = _bars(bars_wanted)
         try:
             files, transferred, rows = _core.bulk_download_job(
                 self._core, self.job_id, folder, bars
@@ -195,10 +202,12 @@ def download(
         )
     first, last = month(start, "start"), month(end, "end")
     folder = destination(dest)
-    bars = _bars(progress)
+    interval = _args.seconds(poll_interval, "poll_interval")
+    limit = _args.seconds(timeout, "timeout")
+    bars = _bars(_args.flag(progress, "progress"))
     try:
         job_id, requested, effective, files, transferred, rows, elapsed, jobs = _core.bulk_download(
-            core, vertical, first, last, folder, poll_interval, timeout, bars
+            core, vertical, first, last, folder, interval, limit, bars
         )
     finally:
         if bars is not None:
@@ -232,9 +241,12 @@ def read_bulk(
 
     With ``parse_json=True`` the JSON text columns ``meta_data`` and
     ``dependencies`` become a ``map<string, string>`` and a
-    ``list<struct<id, name, value, units, tenor_name>>``, as in the REST tables."""
-    if not isinstance(dest, (str, os.PathLike)):
-        raise InvalidRequest(f"dest must be a path, not {type(dest).__name__}")
+    ``list<struct<id, name, value, units, tenor_name>>``, as in the REST tables.
+
+    An unknown vertical, a malformed month or ``start`` after ``end`` raise
+    :class:`~marketcurves.InvalidRequest`."""
+    folder = _args.path(dest, "dest")
+    vertical = _args.optional_text(vertical, "vertical")
     first = None if start is None else month(start, "start")
     last = None if end is None else month(end, "end")
-    return _core.read_bulk(Path(dest), vertical, first, last, parse_json)
+    return _core.read_bulk(folder, vertical, first, last, _args.flag(parse_json, "parse_json"))

@@ -34,9 +34,10 @@ def _emulator(args: argparse.Namespace) -> int:
 def _catalogue(args: argparse.Namespace) -> int:
     from marketcurves import Client
 
-    curves = Client().catalogue(
-        vertical=args.vertical, quotation=args.quotation, region=args.region
-    )
+    with Client() as client:
+        curves = client.catalogue(
+            vertical=args.vertical, quotation=args.quotation, region=args.region
+        )
     for curve in curves:
         print(f"{curve.id}  {curve.units:<6}  {curve.name}")
     print(f"{len(curves)} curves", file=sys.stderr)
@@ -46,9 +47,9 @@ def _catalogue(args: argparse.Namespace) -> int:
 def _history(args: argparse.Namespace) -> int:
     from marketcurves import Client
 
-    client = Client()
-    pull = client.intraday_history if args.intraday else client.settlements
-    table = pull(args.curve_id, args.start, args.end, tenors=args.tenors, progress=True)
+    with Client() as client:
+        pull = client.intraday_history if args.intraday else client.settlements
+        table = pull(args.curve_id, args.start, args.end, tenors=args.tenors, progress=True)
     # Nested columns do not fit CSV; Parquet keeps them.
     if args.output and args.output.endswith(".parquet"):
         import pyarrow.parquet as pq
@@ -66,7 +67,8 @@ def _history(args: argparse.Namespace) -> int:
 def _bulk(args: argparse.Namespace) -> int:
     from marketcurves import Client
 
-    result = Client().bulk_download(args.vertical, args.start, args.end, args.dest)
+    with Client() as client:
+        result = client.bulk_download(args.vertical, args.start, args.end, args.dest)
     print(
         f"{len(result.files)} files, {result.rows:,} rows, {result.bytes:,} bytes downloaded, "
         f"months {result.effective[0]}..{result.effective[1]}, {result.elapsed:.1f} s",

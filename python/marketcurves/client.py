@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
 from marketcurves import _args, _core, _progress, bulk, live
@@ -24,13 +25,22 @@ def _env(name: str) -> str | None:
 class Client:
     """A client of the service's REST endpoints.
 
+    One client serves any number of threads and asyncio tasks at once, over
+    one connection pool. Close it when done (``with mc.Client(...) as client:``,
+    ``async with``, or :meth:`close`): calls still in flight, and live feeds
+    opened from it, end with :class:`~marketcurves.ClientClosed`; so does
+    every later call, before sending anything.
+
     Args:
         base_url: the REST base address, ending in ``/v2``; default
             ``$MARKETCURVES_BASE_URL``.
         live_url: the live feed base address; default ``$MARKETCURVES_LIVE_URL``.
         token: a JWT; default ``$MARKETCURVES_TOKEN``. It cannot be renewed.
         token_provider: a callable returning a fresh token, called when one
-            is needed and when the service refuses the current one.
+            is needed and when the service refuses the current one. If it
+            raises, or returns anything but a non-empty ``str``, the call that
+            needed the token raises :class:`~marketcurves.AuthError` naming
+            ``token_provider``, before sending anything.
         email, password: a login for ``POST {base_url}/authenticate``; default
             ``$MARKETCURVES_EMAIL`` and ``$MARKETCURVES_PASSWORD``.
         max_concurrency: requests in flight at once.
@@ -78,6 +88,8 @@ class Client:
             max_retries=_args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
             ca_bundle=_args.optional_path(ca_bundle, "ca_bundle"),
         )
+        # Feeds opened from this client, so that close() can wait for their threads.
+        self._feeds: weakref.WeakSet[live.LiveFeed] = weakref.WeakSet()
 
     @staticmethod
     def _credentials(token: Any, token_provider: Any, email: Any, password: Any) -> dict[str, Any]:
@@ -86,7 +98,7 @@ class Client:
                 raise InvalidRequest("token_provider must be a callable returning a token")
             return {"token_provider": token_provider}
         if token is not None:
-            return {"token": _args.optional_text(token, "token")}
+            return {"token": _args.token(token)}
         if email is not None or password is not None:
             if email is None or password is None:
                 raise InvalidRequest("email and password go together: give both")
@@ -106,7 +118,45 @@ class Client:
 
     def __repr__(self) -> str:
         auth = {"token_provider": "token provider", "token": "fixed token", "email": "login"}
-        return f"Client(base_url={self.base_url!r}, auth={auth[self._auth]!r})"
+        state = ", closed" if self.closed else ""
+        return f"Client(base_url={self.base_url!r}, auth={auth[self._auth]!r}{state})"
+
+    # Closing.
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return bool(self._core.closed)
+
+    def close(self) -> None:
+        """Closes the client: every call in flight (blocking or awaitable, in
+        any thread) and every live feed opened from it ends promptly with
+        :class:`~marketcurves.ClientClosed`, and later calls raise it before
+        sending anything. Returns once they have ended and let go of the
+        client's connection pool, which closes its connections. A bulk
+        download cut short leaves only temporary files (``.name.part``),
+        which a later download resumes. Calling it again does nothing."""
+        self._core.close()
+        for feed in list(self._feeds):
+            feed._join_callback_thread()
+
+    async def close_async(self) -> None:
+        """The awaitable form of :meth:`close`."""
+        await self._core.close_async()
+        for feed in list(self._feeds):
+            await feed._join_callback_thread_async()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close_async()
 
     # The catalogue.
 
@@ -115,7 +165,11 @@ class Client:
         vertical: Any, quotation: Any, region: Any, filters: dict[str, Any]
     ) -> dict[str, Any]:
         # A filter given as None is no filter, as for vertical, quotation and region.
-        custom = [(k, _args.optional_text(v, k)) for k, v in filters.items() if v is not None]
+        custom = [
+            (_args.filter_key(k), _args.optional_text(v, k))
+            for k, v in filters.items()
+            if v is not None
+        ]
         return {
             "vertical": _args.optional_text(vertical, "vertical"),
             "quotation": _args.optional_text(quotation, "quotation"),
@@ -180,9 +234,10 @@ class Client:
         self, curve_id: str | Curve, tenor: str, *, progress: bool = False
     ) -> pyarrow.Table:
         """Today's intraday values of one tenor, every page."""
-        bar = _progress.progress_bar(progress, "intraday")
+        args = (_args.curve_id(curve_id), _args.tenor(tenor))
+        bar = _progress.progress_bar(_args.flag(progress, "progress"), "intraday")
         try:
-            return self._core.intraday(_args.curve_id(curve_id), _args.tenor(tenor), bar)
+            return self._core.intraday(*args, bar)
         finally:
             _progress.close(bar)
 
@@ -208,7 +263,7 @@ class Client:
         """
         first, last = _args.date_range(start, end)
         args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
-        bar = _progress.progress_bar(progress, "settlements")
+        bar = _progress.progress_bar(_args.flag(progress, "progress"), "settlements")
         try:
             return self._core.settlements(*args, bar)
         finally:
@@ -239,7 +294,7 @@ class Client:
         into windows of at most 30 days, every page of each, run concurrently."""
         first, last = _args.date_range(start, end)
         args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
-        bar = _progress.progress_bar(progress, "intraday history")
+        bar = _progress.progress_bar(_args.flag(progress, "progress"), "intraday history")
         try:
             return self._core.intraday_history(*args, bar)
         finally:
@@ -286,7 +341,10 @@ class Client:
         ``dest/vertical=…/year=…/month=…/``: a FAILED job is submitted again,
         and expired URLs are renewed by running the job again. Files already
         there with the right size are skipped, so a rerun fetches only what is
-        missing. A file ``path`` that is not a plain partition is refused."""
+        missing. A file ``path`` that is not a plain partition is refused.
+        Every argument is checked, ``dest`` included (a file, or a folder
+        that cannot be written, is refused), before anything is sent;
+        ``dest`` is created once the job has succeeded."""
         return bulk.download(
             self._core, vertical, start, end, dest, progress, poll_interval, timeout
         )
@@ -327,6 +385,7 @@ class Client:
             raise InvalidRequest(
                 "live_url is required for the live feed (or set MARKETCURVES_LIVE_URL)"
             )
+        backfill = _args.flag(backfill, "backfill")
         options = {
             "queue_size": _args.positive_int(queue_size, "queue_size", maximum=100_000_000),
             "ping_interval": _args.seconds(ping_interval, "ping_interval"),
@@ -334,7 +393,7 @@ class Client:
             "reconnect_max": _args.seconds(reconnect_max, "reconnect_max"),
             "connect_timeout": self._timeout,
         }
-        return live.LiveFeed(
+        feed = live.LiveFeed(
             self._core,
             self.live_url,
             backfill=backfill,
@@ -342,3 +401,5 @@ class Client:
             on_event=on_event,
             options=options,
         )
+        self._feeds.add(feed)
+        return feed

@@ -7,6 +7,7 @@ __all__ = [
     "AccessDenied",
     "AuthError",
     "BulkJobFailed",
+    "ClientClosed",
     "DecodeError",
     "InvalidRequest",
     "LiveFeedError",
@@ -47,6 +48,12 @@ class ServiceError(MarketCurvesError):
 
 class BulkJobFailed(MarketCurvesError):
     """A bulk download job ended in FAILED, or its files could not be fetched."""
+
+
+class ClientClosed(MarketCurvesError):
+    """The client was closed (:meth:`~marketcurves.Client.close`, or the end of
+    its ``with`` block). Calls in flight when it closed end with this, live
+    feeds opened from it too, and every later call raises it before sending anything."""
 
 
 class LiveFeedError(MarketCurvesError):

@@ -8,13 +8,14 @@ core; this module gives them the three Python forms: an iterator (also
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any, Callable
 
 from marketcurves import _args, _core
-from marketcurves.exceptions import InvalidRequest, MarketCurvesError
+from marketcurves.exceptions import ClientClosed, InvalidRequest, MarketCurvesError
 
 if TYPE_CHECKING:
     import pyarrow
@@ -59,6 +60,10 @@ class LiveFeed:
     ``queue_size`` ticks waiting, the queue keeps only the newest value of each
     curve and tenor (``stats()["conflated"]`` counts what was replaced). Values
     so skipped are not backfilled; they remain in the intraday history.
+
+    Closing the client the feed was opened from ends the feed: reading it
+    raises :class:`~marketcurves.ClientClosed` once the ticks already
+    queued are read, and so do ``subscribe``, ``unsubscribe`` and ``wait``.
     """
 
     def __init__(
@@ -75,7 +80,7 @@ class LiveFeed:
             raise InvalidRequest("on_price must be a callable taking a Tick")
         if on_event is not None and not callable(on_event):
             raise InvalidRequest("on_event must be a callable taking an event dict")
-        self._core = _core.LiveFeed(client, live_url, backfill=bool(backfill), **options)
+        self._core = _core.LiveFeed(client, live_url, backfill=backfill, **options)
         self._on_price = on_price
         self._on_event = on_event
         self._callback_errors = 0
@@ -162,7 +167,10 @@ class LiveFeed:
         """The next tick, or None if ``timeout`` seconds pass first (or the
         feed is closed and drained)."""
         self._check_readable()
-        tick = self._core.next(_args.seconds(timeout, "timeout") if timeout else timeout)
+        if timeout is not None:
+            # 0 takes what is queued without waiting.
+            timeout = _args.seconds(timeout, "timeout", allow_zero=True)
+        tick = self._core.next(timeout)
         self._dispatch_events()
         return tick
 
@@ -218,7 +226,9 @@ class LiveFeed:
 
     def _fail(self, error: BaseException) -> None:
         self._failure = error
-        log.error("live feed stopped: %s", error)
+        # Closing the client is the caller's own doing, not a failure to shout about.
+        level = logging.INFO if isinstance(error, ClientClosed) else logging.ERROR
+        log.log(level, "live feed stopped: %s", error)
         self._emit({"kind": "stopped", "error": error})
         self._core.close()
 
@@ -237,6 +247,21 @@ class LiveFeed:
             waited += step
         self._raise_failure()
         return not self._thread.is_alive()
+
+    def _join_callback_thread(self) -> None:
+        """Waits for the callback thread, unless called from it (``on_price``
+        closing the client)."""
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            # Short joins, so that Ctrl-C reaches the waiting thread.
+            while thread.is_alive():
+                thread.join(0.1)
+
+    async def _join_callback_thread_async(self) -> None:
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            while thread.is_alive():
+                await asyncio.sleep(0.01)
 
     def _raise_failure(self) -> None:
         if self._failure is not None and not self._failure_reported:
@@ -280,10 +305,7 @@ class LiveFeed:
         In callback mode, waits for the callback thread to finish the ticks
         already queued, and raises the error that stopped the feed, if any."""
         self._core.close()
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            while thread.is_alive():
-                thread.join(0.1)
+        self._join_callback_thread()
         self._dispatch_events()
         self._raise_failure()
 

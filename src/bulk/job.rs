@@ -130,7 +130,12 @@ pub async fn wait(
                 started.elapsed().as_secs_f64()
             )));
         }
-        tokio::time::sleep(interval).await;
+        // Guarded, so that closing the client does not wait out a poll interval.
+        let pause = async {
+            tokio::time::sleep(interval).await;
+            Ok(())
+        };
+        http.closing().guard(pause).await?;
         interval = (interval.mul_f64(1.5)).min(poll_interval * 10);
     }
 }

@@ -62,6 +62,15 @@ pub struct BulkOutcome {
     pub elapsed: Duration,
 }
 
+/// Creates the destination folder, once a job has succeeded: a download
+/// refused earlier (bad input, a refused token, a closed client) leaves
+/// nothing behind, and one whose job lists no file still leaves the folder.
+pub async fn create_dest(dest: &Path) -> Result<(), ClientError> {
+    tokio::fs::create_dir_all(dest)
+        .await
+        .map_err(|e| ClientError::BulkJobFailed(format!("cannot create {}: {e}", dest.display())))
+}
+
 /// Where each listed file goes, refusing the whole listing if any path is not
 /// a plain partition of `dest`.
 pub fn plan_files(dest: &Path, files: &[PresignedUrl]) -> Result<Vec<FileTask>, ClientError> {
@@ -139,6 +148,7 @@ pub async fn bulk_download(
     loop {
         let (submitted, files) =
             succeeded_job(http, vertical, start, end, options, progress).await?;
+        create_dest(dest).await?;
         let tasks = plan_files(dest, &files)?;
         let outcome = download_all(http, &tasks, options, progress).await;
         transferred += outcome.bytes;
@@ -223,14 +233,26 @@ async fn download_all(
             counter,
         )));
     }
-    let results: Vec<Result<u64, DownloadError>> = stream::iter(fetches)
-        .buffer_unordered(options.concurrent_files.max(1))
-        .collect()
-        .await;
     let mut round = Round {
         bytes: 0,
         expired: false,
         error: None,
+    };
+    // Downloads go to pre-signed URLs, not through `Http::call`: they race the
+    // close signal here. A transfer cut short stays under its temporary name.
+    let downloads = async {
+        let results: Vec<Result<u64, DownloadError>> = stream::iter(fetches)
+            .buffer_unordered(options.concurrent_files.max(1))
+            .collect()
+            .await;
+        Ok(results)
+    };
+    let results = match http.closing().guard(downloads).await {
+        Ok(results) => results,
+        Err(closed) => {
+            round.error = Some(closed);
+            return round;
+        }
     };
     for result in results {
         match result {

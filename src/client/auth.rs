@@ -144,6 +144,13 @@ impl Authenticator {
                         "token_provider returned an empty token".into(),
                     ));
                 }
+                // It goes into a header: a control character would make every
+                // request unsendable, and retried in vain.
+                if token.trim().chars().any(char::is_control) {
+                    return Err(ClientError::Auth(
+                        "token_provider returned a token with control characters".into(),
+                    ));
+                }
                 Ok(Secret::new(token.trim()))
             }
             Credentials::Login { email, password } => self.login(email, password).await,

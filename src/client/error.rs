@@ -44,8 +44,12 @@ pub enum ClientError {
         message: String,
         subscription: Option<Subscription>,
     },
-    #[error("the client is closed")]
+    /// The live feed was closed (or ended by a fatal error).
+    #[error("the live feed is closed")]
     Closed,
+    /// The client was closed: the call was cut short, or came after.
+    #[error("the client was closed; it sends no more requests (make a new one)")]
+    ClientClosed,
 }
 
 impl ClientError {

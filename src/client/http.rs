@@ -9,6 +9,7 @@ use reqwest::{redirect, Method};
 use tokio::sync::Semaphore;
 
 use super::auth::{Authenticator, Credentials};
+use super::closing::Closing;
 use super::error::{body_message, ClientError};
 use super::retry::RetryPolicy;
 use super::secret::Secret;
@@ -34,6 +35,7 @@ pub struct Http {
     auth: Authenticator,
     limit: Arc<Semaphore>,
     base_url: String,
+    closing: Closing,
 }
 
 /// Redirects are followed only within the same host, so the bearer token
@@ -92,7 +94,15 @@ impl Http {
             auth,
             limit: Arc::new(Semaphore::new(config.max_concurrency)),
             base_url: config.base_url,
+            closing: Closing::default(),
         })
+    }
+
+    /// The client's close signal: [`call`](Self::call) and
+    /// [`fresh_token`](Self::fresh_token) race it; work made of more than
+    /// requests (polling, downloads) guards itself with it.
+    pub fn closing(&self) -> &Closing {
+        &self.closing
     }
 
     /// GETs `path` (relative to the base URL, already percent-encoded) and
@@ -109,7 +119,20 @@ impl Http {
 
     /// Sends `method` to `path` with the bearer token; a refused token is
     /// replaced once by a new one. `forbidden` says what a 403 means there.
+    /// Once the client is closed, ends with [`ClientError::ClientClosed`].
     pub async fn call(
+        &self,
+        method: Method,
+        endpoint: &str,
+        path: &str,
+        query: &[(&str, String)],
+        forbidden: Forbidden,
+    ) -> Result<Bytes, ClientError> {
+        let sending = self.call_open(method, endpoint, path, query, forbidden);
+        self.closing.guard(sending).await
+    }
+
+    async fn call_open(
         &self,
         method: Method,
         endpoint: &str,
@@ -126,7 +149,7 @@ impl Http {
                     .limit
                     .acquire()
                     .await
-                    .map_err(|_| ClientError::Closed)?;
+                    .map_err(|_| ClientError::ClientClosed)?;
                 let request = |client: &reqwest::Client| {
                     client
                         .request(method.clone(), &url)
@@ -158,7 +181,7 @@ impl Http {
     /// A token fetched from its source now (not the cached one): what the
     /// live feed sends at each authentication.
     pub async fn fresh_token(&self) -> Result<Secret, ClientError> {
-        self.auth.fresh().await
+        self.closing.guard(self.auth.fresh()).await
     }
 
     /// The route and trust of every connection this client opens.

@@ -1,6 +1,7 @@
 //! The REST client: auth, retries, paging, and the data methods.
 
 pub mod auth;
+pub mod closing;
 pub mod error;
 pub mod http;
 pub mod paging;
@@ -13,6 +14,7 @@ pub mod validate;
 pub mod windows;
 
 pub use auth::{Credentials, TokenProvider};
+pub use closing::Closing;
 pub use error::ClientError;
 pub use http::HttpConfig;
 pub use progress::Progress;

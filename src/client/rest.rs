@@ -13,6 +13,7 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use tokio::sync::Mutex;
 
+use super::closing::Closing;
 use super::error::ClientError;
 use super::http::{Http, HttpConfig};
 use super::paging::all_pages;
@@ -70,6 +71,23 @@ impl RestClient {
     /// The HTTP layer, for the bulk module.
     pub fn http(&self) -> &Http {
         &self.http
+    }
+
+    /// Ends every call in flight, and every live feed started from this
+    /// client, with [`ClientError::ClientClosed`]; later calls get it at once,
+    /// before anything is sent. Idempotent. The connection pool goes when
+    /// the last holder of the client lets it go.
+    pub fn close(&self) {
+        self.http.closing().close();
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.http.closing().is_closed()
+    }
+
+    /// The close signal, for work that runs on behalf of this client.
+    pub fn closing(&self) -> &Closing {
+        self.http.closing()
     }
 
     /// Every curve quotation matching the filters, all pages.

@@ -27,6 +27,12 @@ pub fn tenor(name: &str) -> Result<Tenor, ClientError> {
             "tenor must be a tenor name such as 'Jan 26', not empty".into(),
         ));
     }
+    // No tenor has one, and in a path segment it would only earn a 404.
+    if name.chars().any(char::is_control) {
+        return Err(invalid(format!(
+            "tenor must be a tenor name such as 'Jan 26', not {name:?}"
+        )));
+    }
     Tenor::parse(name).map_err(|e| invalid(format!("tenor: {e}")))
 }
 
@@ -112,6 +118,7 @@ mod tests {
         assert_eq!(curve_id(" abc ").unwrap(), "abc");
         assert!(tenor("Q5 24").unwrap_err().to_string().contains("Q1 to Q4"));
         assert!(tenor("").is_err());
+        assert!(tenor("Jan 25\n").unwrap_err().to_string().contains("tenor"));
         let (a, b) = (
             NaiveDate::from_ymd_opt(2025, 1, 2).unwrap(),
             NaiveDate::from_ymd_opt(2025, 1, 1).unwrap(),

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::config::LiveConfig;
@@ -11,11 +11,11 @@ use super::event::{EventHandler, EventSink};
 use super::queue::Taken;
 use super::registry::checked_subscription;
 use super::session::Session;
-use super::shared::{Request, Shared};
+use super::shared::{Request, Shared, Stopping};
 use super::sources::{Backfiller, TokenSource};
 use super::stats::{Counters, FeedStats};
 use super::tick::Tick;
-use crate::client::{ClientError, RestClient};
+use crate::client::{ClientError, Closing, RestClient};
 use crate::domain::live::Subscription;
 
 /// How long `close` waits for the session and the event handler to finish.
@@ -31,7 +31,7 @@ struct Tasks {
 pub struct LiveFeed {
     shared: Arc<Shared>,
     requests: mpsc::UnboundedSender<Request>,
-    closing: watch::Sender<bool>,
+    stopping: Stopping,
     tasks: tokio::sync::Mutex<Tasks>,
     subscribe_timeout: Duration,
 }
@@ -39,7 +39,8 @@ pub struct LiveFeed {
 impl LiveFeed {
     /// Spawns the session task on the current tokio runtime (call inside
     /// it) and starts connecting at once. Tokens, backfills and the network
-    /// settings (proxies, trusted certificates) come from `rest`.
+    /// settings (proxies, trusted certificates) come from `rest`; closing
+    /// `rest` ends the feed with [`ClientError::ClientClosed`].
     pub fn start(
         rest: Arc<RestClient>,
         config: LiveConfig,
@@ -49,9 +50,10 @@ impl LiveFeed {
             network: rest.http().network().clone(),
             ..config
         };
+        let stopping = Stopping::of_client(rest.closing());
         let tokens: Arc<dyn TokenSource> = Arc::clone(&rest) as Arc<dyn TokenSource>;
         let backfiller: Arc<dyn Backfiller> = rest;
-        LiveFeed::start_with(tokens, backfiller, config, on_event)
+        LiveFeed::start_stoppable(tokens, backfiller, config, on_event, stopping)
     }
 
     /// [`start`](Self::start) with any source of tokens and backfills.
@@ -61,6 +63,20 @@ impl LiveFeed {
         config: LiveConfig,
         on_event: Option<EventHandler>,
     ) -> Result<LiveFeed, ClientError> {
+        let stopping = Stopping::of_client(&Closing::default());
+        LiveFeed::start_stoppable(tokens, backfiller, config, on_event, stopping)
+    }
+
+    fn start_stoppable(
+        tokens: Arc<dyn TokenSource>,
+        backfiller: Arc<dyn Backfiller>,
+        config: LiveConfig,
+        on_event: Option<EventHandler>,
+        stopping: Stopping,
+    ) -> Result<LiveFeed, ClientError> {
+        if stopping.client.is_closed() {
+            return Err(ClientError::ClientClosed);
+        }
         config.validate()?;
         if tokio::runtime::Handle::try_current().is_err() {
             return Err(ClientError::InvalidRequest(
@@ -69,7 +85,6 @@ impl LiveFeed {
         }
         let shared = Arc::new(Shared::new(config.queue_capacity));
         let (requests, requests_rx) = mpsc::unbounded_channel();
-        let (closing, closing_rx) = watch::channel(false);
         let (events, events_task) = EventSink::new(on_event);
         let subscribe_timeout = config.subscribe_timeout;
         let session = Session::new(
@@ -79,13 +94,13 @@ impl LiveFeed {
             backfiller,
             events,
             requests_rx,
-            closing_rx,
+            stopping.clone(),
         );
         let session_task = tokio::spawn(session.run());
         Ok(LiveFeed {
             shared,
             requests,
-            closing,
+            stopping,
             tasks: tokio::sync::Mutex::new(Tasks {
                 session: Some(session_task),
                 events: events_task,
@@ -126,10 +141,19 @@ impl LiveFeed {
     }
 
     fn ensure_open(&self) -> Result<(), ClientError> {
-        if self.shared.is_closed() {
-            return Err(self.shared.stopped_by().unwrap_or(ClientError::Closed));
+        if self.stopping.client.is_closed() || self.shared.is_closed() {
+            return Err(self.ended());
         }
         Ok(())
+    }
+
+    /// Why the feed no longer takes requests: its client was closed, or it was.
+    fn ended(&self) -> ClientError {
+        if self.stopping.client.is_closed() {
+            ClientError::ClientClosed
+        } else {
+            self.shared.stopped_by().unwrap_or(ClientError::Closed)
+        }
     }
 
     async fn ask(
@@ -141,10 +165,10 @@ impl LiveFeed {
         let (reply, answer) = oneshot::channel();
         self.requests
             .send(request(reply))
-            .map_err(|_| ClientError::Closed)?;
+            .map_err(|_| self.ended())?;
         match tokio::time::timeout(self.subscribe_timeout, answer).await {
             Ok(Ok(result)) => result,
-            Ok(Err(_)) => Err(ClientError::Closed),
+            Ok(Err(_)) => Err(self.ended()),
             Err(_) => Err(self.unanswered(verb, subscription)),
         }
     }
@@ -227,7 +251,7 @@ impl LiveFeed {
     /// be taken; then `next_ticks` says `Closed`.
     pub async fn close(&self) {
         let mut tasks = self.tasks.lock().await;
-        self.closing.send_replace(true);
+        self.stopping.feed.close();
         self.shared
             .closed
             .store(true, std::sync::atomic::Ordering::Relaxed);
@@ -262,7 +286,7 @@ impl Drop for LiveFeed {
     /// Without `close()`: the session task is aborted (its socket dropped
     /// without a close frame).
     fn drop(&mut self) {
-        self.closing.send_replace(true);
+        self.stopping.feed.close();
         let tasks = self.tasks.get_mut();
         for task in [tasks.session.take(), tasks.events.take()]
             .into_iter()

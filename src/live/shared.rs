@@ -8,7 +8,7 @@ use super::inflight::Reply;
 use super::queue::DeliveryQueue;
 use super::registry::SubscriptionSet;
 use super::stats::{Counters, FeedStats};
-use crate::client::ClientError;
+use crate::client::{ClientError, Closing};
 use crate::domain::live::Subscription;
 
 /// What the handle asks of the session. The handle has already recorded the
@@ -16,6 +16,24 @@ use crate::domain::live::Subscription;
 pub(crate) enum Request {
     Subscribe(Subscription, Reply),
     Unsubscribe(Subscription, Reply),
+}
+
+/// What stops a feed: its own `close()`, or the close of the client it was
+/// started from. `feed` is a child of `client`, so the session waits on
+/// `feed` alone; `client` tells which of the two it was.
+#[derive(Clone)]
+pub(crate) struct Stopping {
+    pub feed: Closing,
+    pub client: Closing,
+}
+
+impl Stopping {
+    pub fn of_client(client: &Closing) -> Stopping {
+        Stopping {
+            feed: client.child(),
+            client: client.clone(),
+        }
+    }
 }
 
 pub(crate) struct Shared {
@@ -100,6 +118,7 @@ fn copy_of(fatal: &ClientError) -> ClientError {
             message: message.clone(),
             subscription: None,
         },
+        ClientError::ClientClosed => ClientError::ClientClosed,
         other => ClientError::Auth(other.to_string()),
     }
 }

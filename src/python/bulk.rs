@@ -13,7 +13,9 @@ use super::errors::{client_error, invalid_request};
 use super::runtime::wait_interruptibly;
 use crate::bulk::job::{self, JobState};
 use crate::bulk::read::{read_bulk as read_dataset, rows_in, Selection};
-use crate::bulk::run::{bulk_download as run_download, plan_files, BulkOptions, BulkProgress};
+use crate::bulk::run::{
+    bulk_download as run_download, create_dest, plan_files, BulkOptions, BulkProgress,
+};
 use crate::client::validate;
 use crate::client::ClientError;
 use crate::domain::month::Month;
@@ -57,7 +59,7 @@ pub fn bulk_submit(
 ) -> PyResult<(String, MonthRange, MonthRange)> {
     let vertical = validate::vertical(&vertical).map_err(|e| client_error(py, e))?;
     let (first, last) = months(&start, &end)?;
-    let inner = Arc::clone(&client.inner);
+    let inner = client.rest()?;
     let submitted = wait_interruptibly(
         py,
         async move { job::submit(inner.http(), vertical, first, last).await },
@@ -75,7 +77,7 @@ pub fn bulk_submit(
 /// The job's state: RUNNING, SUCCEEDED, FAILED (or what the service said).
 #[pyfunction]
 pub fn bulk_status(py: Python<'_>, client: &PyRestClient, job_id: String) -> PyResult<String> {
-    let inner = Arc::clone(&client.inner);
+    let inner = client.rest()?;
     let state = wait_interruptibly(
         py,
         async move { job::status(inner.http(), &job_id).await },
@@ -102,7 +104,7 @@ pub fn bulk_wait(
 ) -> PyResult<()> {
     let interval = seconds("poll_interval", poll_interval)?;
     let timeout = timeout.map(|t| seconds("timeout", t)).transpose()?;
-    let inner = Arc::clone(&client.inner);
+    let inner = client.rest()?;
     let call = async move { job::wait(inner.http(), &job_id, interval, timeout, |_| {}).await };
     wait_interruptibly(py, call, |_| Ok(()))?.map_err(|e| client_error(py, e))?;
     Ok(())
@@ -118,7 +120,7 @@ pub fn bulk_download_job(
     dest: PathBuf,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(Vec<PathBuf>, u64, u64)> {
-    let inner = Arc::clone(&client.inner);
+    let inner = client.rest()?;
     let counts = Arc::new(BulkProgress::default());
     let shared = Arc::clone(&counts);
     let call = async move {
@@ -130,6 +132,7 @@ pub fn bulk_download_job(
                 )))
             }
         };
+        create_dest(&dest).await?;
         let tasks = plan_files(&dest, &files)?;
         let options = BulkOptions::default();
         let round = crate::bulk::run::download_round(inner.http(), &tasks, &options, &shared).await;
@@ -197,7 +200,7 @@ pub fn bulk_download(
         wait_timeout: Some(seconds("timeout", timeout)?),
         ..BulkOptions::default()
     };
-    let inner = Arc::clone(&client.inner);
+    let inner = client.rest()?;
     let counts = Arc::new(BulkProgress::default());
     let shared = Arc::clone(&counts);
     let call = async move {
@@ -247,10 +250,23 @@ pub fn read_bulk(
             dest.display()
         )));
     }
+    let vertical = vertical
+        .map(|v| validate::vertical(&v).map(|v| v.name.to_owned()))
+        .transpose()
+        .map_err(|e| client_error(py, e))?;
+    let start = start.map(|s| month("start", &s)).transpose()?;
+    let end = end.map(|s| month("end", &s)).transpose()?;
+    if let (Some(first), Some(last)) = (start, end) {
+        if last < first {
+            return Err(invalid_request(format!(
+                "start {first} is after end {last}"
+            )));
+        }
+    }
     let selection = Selection {
         vertical,
-        start: start.map(|s| month("start", &s)).transpose()?,
-        end: end.map(|s| month("end", &s)).transpose()?,
+        start,
+        end,
         parse_json,
     };
     blocking_table(py, None, Arc::default(), async move {

@@ -4,14 +4,15 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use chrono::NaiveDate;
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
 
-use super::errors::{client_error, invalid_request};
+use super::closing::close_and_release;
+use super::errors::{client_closed, client_error, invalid_request};
 use super::runtime::wait_interruptibly;
 use crate::client::{
     CatalogueQuery, ClientError, Credentials, HttpConfig, Progress, RestClient, Secret,
@@ -76,7 +77,21 @@ fn to_pyarrow(py: Python<'_>, table: Table) -> PyResult<Py<PyAny>> {
 
 #[pyclass(frozen, name = "RestClient", module = "marketcurves._core")]
 pub struct PyRestClient {
-    pub(crate) inner: Arc<RestClient>,
+    /// None once closed: from then on the client lives only as long as the
+    /// calls it cut short, and its connection pool goes with it.
+    inner: Mutex<Option<Arc<RestClient>>>,
+}
+
+impl PyRestClient {
+    fn slot(&self) -> MutexGuard<'_, Option<Arc<RestClient>>> {
+        // Only a take or a clone runs under the lock: a poisoned one is intact.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The client, or `ClientClosed` once it is closed, before anything is sent.
+    pub(crate) fn rest(&self) -> PyResult<Arc<RestClient>> {
+        self.slot().clone().ok_or_else(client_closed)
+    }
 }
 
 /// Runs a table-producing call to the end, showing progress through `progress(done, total)`.
@@ -163,8 +178,33 @@ impl PyRestClient {
         let inner =
             RestClient::new(config).map_err(|e| Python::attach(|py| client_error(py, e)))?;
         Ok(PyRestClient {
-            inner: Arc::new(inner),
+            inner: Mutex::new(Some(Arc::new(inner))),
         })
+    }
+
+    /// Ends every call in flight and every live feed of this client with
+    /// `ClientClosed`, and waits for them to let go of it; later calls raise
+    /// `ClientClosed` at once. Idempotent.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        match self.slot().take() {
+            Some(rest) => wait_interruptibly(py, close_and_release(rest), |_| Ok(())),
+            None => Ok(()),
+        }
+    }
+
+    fn close_async<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let rest = self.slot().take();
+        pyo3_async_runtimes::tokio::future_into_py(py, async move {
+            if let Some(rest) = rest {
+                close_and_release(rest).await;
+            }
+            Ok(())
+        })
+    }
+
+    #[getter]
+    fn closed(&self) -> bool {
+        self.slot().is_none()
     }
 
     #[pyo3(signature = (vertical = None, quotation = None, region = None, custom = Vec::new()))]
@@ -182,7 +222,7 @@ impl PyRestClient {
             region,
             custom,
         };
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         let curves =
             wait_interruptibly(py, async move { inner.catalogue(&query).await }, |_| Ok(()))?
                 .map_err(|e| client_error(py, e))?;
@@ -204,7 +244,7 @@ impl PyRestClient {
             region,
             custom,
         };
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         pyo3_async_runtimes::tokio::future_into_py(py, async move {
             let curves = inner.catalogue(&query).await;
             Python::attach(|py| {
@@ -221,7 +261,7 @@ impl PyRestClient {
         curve_id: String,
         tenor: Option<String>,
     ) -> PyResult<Py<PyAny>> {
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         let call = async move { inner.last_settlement(&curve_id, tenor.as_deref()).await };
         blocking_table(py, None, Arc::default(), call)
     }
@@ -233,7 +273,7 @@ impl PyRestClient {
         curve_id: String,
         tenor: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         awaitable_table(py, async move {
             inner.last_settlement(&curve_id, tenor.as_deref()).await
         })
@@ -246,7 +286,7 @@ impl PyRestClient {
         curve_id: String,
         tenor: Option<String>,
     ) -> PyResult<Py<PyAny>> {
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         let call = async move { inner.last_assessments(&curve_id, tenor.as_deref()).await };
         blocking_table(py, None, Arc::default(), call)
     }
@@ -258,7 +298,7 @@ impl PyRestClient {
         curve_id: String,
         tenor: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         awaitable_table(py, async move {
             inner.last_assessments(&curve_id, tenor.as_deref()).await
         })
@@ -272,7 +312,7 @@ impl PyRestClient {
         tenor: String,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
         let call = async move { inner.intraday(&curve_id, &tenor, &shared).await };
@@ -285,7 +325,7 @@ impl PyRestClient {
         curve_id: String,
         tenor: String,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         awaitable_table(py, async move {
             inner
                 .intraday(&curve_id, &tenor, &Progress::default())
@@ -303,7 +343,7 @@ impl PyRestClient {
         tenors: Option<Vec<String>>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
         let call = async move {
@@ -323,7 +363,7 @@ impl PyRestClient {
         end: NaiveDate,
         tenors: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         awaitable_table(py, async move {
             inner
                 .settlements(&curve_id, start, end, tenors, &Progress::default())
@@ -341,7 +381,7 @@ impl PyRestClient {
         tenors: Option<Vec<String>>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
         let call = async move {
@@ -361,7 +401,7 @@ impl PyRestClient {
         end: NaiveDate,
         tenors: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let inner = Arc::clone(&self.inner);
+        let inner = self.rest()?;
         awaitable_table(py, async move {
             inner
                 .intraday_history(&curve_id, start, end, tenors, &Progress::default())

@@ -45,6 +45,12 @@ pyo3::import_exception!(marketcurves.exceptions, RateLimited);
 pyo3::import_exception!(marketcurves.exceptions, ServiceError);
 pyo3::import_exception!(marketcurves.exceptions, BulkJobFailed);
 pyo3::import_exception!(marketcurves.exceptions, LiveFeedError);
+pyo3::import_exception!(marketcurves.exceptions, ClientClosed);
+
+/// The client was closed: raised by every call made after, and by those it cut short.
+pub fn client_closed() -> PyErr {
+    ClientClosed::new_err(ClientError::ClientClosed.to_string())
+}
 
 /// A client error as the exception of the design's tree.
 pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
@@ -59,5 +65,6 @@ pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
         ClientError::Decode(decode) => decode_error(py, &decode),
         ClientError::BulkJobFailed(_) => BulkJobFailed::new_err(message),
         ClientError::Live { .. } => LiveFeedError::new_err(message),
+        ClientError::ClientClosed => ClientClosed::new_err(message),
     }
 }

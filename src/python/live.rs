@@ -309,7 +309,7 @@ impl PyLiveFeed {
             }
             pending.push_back(event.clone());
         });
-        let rest = Arc::clone(&client.inner);
+        let rest = client.rest()?;
         let _entered = super::runtime::runtime().enter();
         let inner =
             LiveFeed::start(rest, config, Some(handler)).map_err(|e| client_error(py, e))?;

@@ -1,8 +1,10 @@
 //! The PyO3 binding layer: argument conversion, error mapping and Arrow export.
 //! No logic of its own lives here.
 
+pub mod args;
 pub mod bulk;
 pub mod client;
+pub mod closing;
 pub mod emulator;
 pub mod emulator_queries;
 pub mod errors;

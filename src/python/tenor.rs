@@ -5,6 +5,7 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
+use super::args::{flag, text};
 use crate::domain::tenor::Tenor;
 
 #[pyclass(frozen, name = "Tenor", module = "marketcurves")]
@@ -13,17 +14,21 @@ pub struct PyTenor(pub Tenor);
 #[pymethods]
 impl PyTenor {
     #[new]
-    fn new(name: &str) -> PyResult<Self> {
-        Ok(PyTenor(Tenor::parse(name)?))
+    fn new(name: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyTenor(Tenor::parse(&text(name, "name")?)?))
     }
 
     #[staticmethod]
-    #[pyo3(signature = (name, strict = true))]
-    fn parse(name: &str, strict: bool) -> PyResult<Self> {
+    // Taken as objects so that a wrong type is an InvalidRequest; the text
+    // signature shows the real default.
+    #[pyo3(signature = (name, strict = None), text_signature = "(name, strict=True)")]
+    fn parse(name: &Bound<'_, PyAny>, strict: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let name = text(name, "name")?;
+        let strict = strict.map_or(Ok(true), |s| flag(s, "strict"))?;
         if strict {
-            Ok(PyTenor(Tenor::parse(name)?))
+            Ok(PyTenor(Tenor::parse(&name)?))
         } else {
-            Ok(PyTenor(Tenor::parse_lenient(name)))
+            Ok(PyTenor(Tenor::parse_lenient(&name)))
         }
     }
 

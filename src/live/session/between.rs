@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{closed, Session};
+use super::Session;
 use crate::client::ClientError;
 use crate::live::event::{FeedEvent, TARGET};
 use crate::live::inflight::Purpose;
@@ -18,7 +18,7 @@ impl Session {
         loop {
             tokio::select! {
                 biased;
-                _ = closed(&mut self.closing) => return false,
+                () = self.stopping.feed.closed() => return false,
                 request = self.requests.recv() => match request {
                     Some(request) => self.offline(request),
                     None => return false,
@@ -87,9 +87,14 @@ impl Session {
         }
         self.backfills.shutdown().await;
         if let Some(fatal) = fatal {
-            self.events.emit(FeedEvent::Error {
-                message: fatal.to_string(),
-            });
+            // A closed client is the caller's doing: no error event, only the end.
+            if matches!(fatal, ClientError::ClientClosed) {
+                log::info!(target: TARGET, "live feed stopping: {fatal}");
+            } else {
+                self.events.emit(FeedEvent::Error {
+                    message: fatal.to_string(),
+                });
+            }
             self.shared.queue.push_error(fatal);
         }
         self.shared

@@ -23,7 +23,7 @@ mod reports;
 use std::sync::Arc;
 use std::time::Instant;
 
-use tokio::sync::{mpsc, watch, Semaphore};
+use tokio::sync::{mpsc, Semaphore};
 use tokio::task::JoinSet;
 
 use super::backoff::Backoff;
@@ -32,7 +32,7 @@ use super::config::LiveConfig;
 use super::connection::{open, Handshake, OpenError};
 use super::event::{EventSink, FeedEvent, TARGET};
 use super::inflight::{Inflight, Reply};
-use super::shared::{Request, Shared};
+use super::shared::{Request, Shared, Stopping};
 use super::sources::{Backfiller, TokenSource};
 use crate::client::ClientError;
 use crate::domain::live::Subscription;
@@ -51,7 +51,7 @@ pub(crate) struct Session {
     backfiller: Arc<dyn Backfiller>,
     events: EventSink,
     requests: mpsc::UnboundedReceiver<Request>,
-    closing: watch::Receiver<bool>,
+    stopping: Stopping,
     book: Book,
     inflight: Inflight,
     /// Subscribe calls waiting for a connection.
@@ -91,7 +91,7 @@ impl Session {
         backfiller: Arc<dyn Backfiller>,
         events: EventSink,
         requests: mpsc::UnboundedReceiver<Request>,
-        closing: watch::Receiver<bool>,
+        stopping: Stopping,
     ) -> Session {
         Session {
             book: Book::new(config.queue_capacity),
@@ -101,7 +101,7 @@ impl Session {
             backfiller,
             events,
             requests,
-            closing,
+            stopping,
             inflight: Inflight::default(),
             parked: Vec::new(),
             backfills: JoinSet::new(),
@@ -196,6 +196,14 @@ impl Session {
                 break None;
             }
         };
+        // Stopped by the client's close rather than the feed's own: the
+        // consumer and waiting callers are told so.
+        let fatal = fatal.or_else(|| {
+            self.stopping
+                .client
+                .is_closed()
+                .then_some(ClientError::ClientClosed)
+        });
         self.finish(fatal).await;
     }
 
@@ -239,7 +247,7 @@ impl Session {
         loop {
             tokio::select! {
                 biased;
-                _ = closed(&mut self.closing) => return Attempt::Closing,
+                () = self.stopping.feed.closed() => return Attempt::Closing,
                 request = self.requests.recv() => match request {
                     Some(request) => self.offline(request),
                     None => return Attempt::Closing,
@@ -253,11 +261,6 @@ impl Session {
     fn now_micros() -> Micros {
         chrono::Utc::now().timestamp_micros()
     }
-}
-
-/// Resolves once the handle asks to close, or is gone.
-async fn closed(closing: &mut watch::Receiver<bool>) {
-    let _ = closing.wait_for(|closing| *closing).await;
 }
 
 /// Closes the queue however the task ends (a panic, an abort), so that a

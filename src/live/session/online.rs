@@ -10,7 +10,7 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 
 use super::frames::BATCH;
-use super::{closed, Ended, Session};
+use super::{Ended, Session};
 use crate::client::Secret;
 use crate::domain::live::Command;
 use crate::live::connection::Socket;
@@ -92,7 +92,7 @@ impl Session {
         loop {
             let step: Result<(), String> = tokio::select! {
                 biased;
-                _ = closed(&mut self.closing) => {
+                () = self.stopping.feed.closed() => {
                     let frame = CloseFrame { code: CloseCode::Normal, reason: "".into() };
                     let _ = tokio::time::timeout(CLOSE_GRACE, link.socket.close(Some(frame))).await;
                     return Ended::Closing;

@@ -1,0 +1,102 @@
+"""A ``token_provider`` that raises or returns anything but a non-empty
+``str``: the call that needed the token raises AuthError naming
+``token_provider``, before its request is sent (a request sent to the closed
+port would fail with ServiceError instead). The provider is only called
+when a token is needed, so ``mc.Client(...)`` itself accepts any callable.
+
+What it raised is named by type only: its message may carry a secret."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+import pytest
+from inputs_helpers import CLOSED_LIVE_URL, CLOSED_URL, ID
+
+import marketcurves as mc
+
+
+class Refusal(Exception):
+    pass
+
+
+def raising() -> str:
+    raise Refusal("vault password is hunter2")
+
+
+def returning(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
+PROVIDERS = {
+    "raises": (raising, "raised Refusal"),
+    "raises ValueError": (lambda: int("x"), "raised ValueError"),
+    "returns None": (returning(None), "NoneType"),
+    "returns an int": (returning(5), "int"),
+    "returns bytes": (returning(b"a.b.c"), "bytes"),
+    "returns an empty str": (returning(""), "empty"),
+    "returns blanks": (returning("  \n"), "empty"),
+    "returns a control character": (returning("a.b\nc"), "control"),
+}
+
+
+def client_of(provider: Callable[[], Any], **kwargs: Any) -> mc.Client:
+    return mc.Client(
+        base_url=CLOSED_URL,
+        live_url=CLOSED_LIVE_URL,
+        token_provider=provider,
+        max_retries=0,
+        timeout=2.0,
+        **kwargs,
+    )
+
+
+def assert_names_the_provider(error: BaseException, detail: str) -> None:
+    assert isinstance(error, mc.AuthError), repr(error)
+    assert "token_provider" in str(error) and detail in str(error), str(error)
+    assert "hunter2" not in str(error)
+
+
+CALLS: dict[str, Callable[[mc.Client], Any]] = {
+    "catalogue": lambda c: c.catalogue(),
+    "last_settlement": lambda c: c.last_settlement(ID, "Jul 25"),
+    "settlements": lambda c: c.settlements(ID, "2025-05-01", "2025-05-02"),
+    "intraday_async": lambda c: asyncio.run(c.intraday_async(ID, "Jul 25")),
+    "bulk_submit": lambda c: c.bulk_submit("JET", "2025-01", "2025-02"),
+}
+
+
+@pytest.mark.parametrize("call", list(CALLS))
+@pytest.mark.parametrize("kind", list(PROVIDERS))
+def test_a_bad_provider_is_an_auth_error_before_the_request(kind, call):
+    provider, detail = PROVIDERS[kind]
+    with client_of(provider) as client, pytest.raises(mc.MarketCurvesError) as caught:
+        CALLS[call](client)
+    assert_names_the_provider(caught.value, detail)
+
+
+def test_a_bad_provider_leaves_no_dest_behind(tmp_path):
+    dest = tmp_path / "dest"
+    with client_of(raising) as client, pytest.raises(mc.AuthError):
+        client.bulk_download("JET", "2025-01", "2025-02", dest, progress=False)
+    assert not dest.exists()
+
+
+def test_a_bad_provider_stops_the_live_feed_with_an_auth_error():
+    with client_of(returning(None)) as client:
+        feed = client.live(backfill=False, reconnect_max=0.1)
+        with pytest.raises(mc.AuthError) as caught:
+            feed.subscribe(ID, "*")
+        assert_names_the_provider(caught.value, "NoneType")
+        feed.close()
+
+
+def test_the_provider_is_asked_again_after_it_failed():
+    """A provider that failed once is not remembered as broken: the next call asks again."""
+    answers = iter([None, "a.b.c"])
+    with client_of(lambda: next(answers)) as client:
+        with pytest.raises(mc.AuthError):
+            client.last_settlement(ID, "Jul 25")
+        with pytest.raises(mc.ServiceError):  # got a token, and sent to the closed port
+            client.last_settlement(ID, "Jul 25")
