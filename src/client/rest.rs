@@ -25,6 +25,7 @@ use crate::domain::decode::{decode_price_rows, page_rows, PriceEndpoint, Request
 use crate::domain::records::{CurveQuotation, PriceRecord};
 use crate::domain::rows::PriceRow;
 use crate::domain::tenor::{Tenor, TenorKind};
+use crate::domain::timestamp::Micros;
 
 /// Characters left as they are in a path segment (RFC 3986 unreserved).
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -305,16 +306,20 @@ impl RestClient {
         })
     }
 
-    /// The intraday records of one tenor as rows, without the catalogue
-    /// look-up the table methods make: today's (`days` None, the ongoing
-    /// endpoint) or those of the days `first..=last` (the historical endpoint,
-    /// windows of at most 30 days). The live feed backfills gaps with it.
-    pub async fn intraday_rows(
+    /// The intraday values of one tenor as `(generatedOn, price)`, without
+    /// the catalogue look-up the table methods make: today's (`days` None,
+    /// the ongoing endpoint) or those of the days `first..=last` (the
+    /// historical endpoint, windows of at most 30 days). The live feed
+    /// backfills gaps with it. Each page is reduced to its values as it
+    /// arrives: a backfill reads whole days, and holding them as full rows
+    /// (units, metadata, dependencies) made every reconnect's burst of
+    /// backfills many times larger than the values it needs.
+    pub async fn intraday_values(
         &self,
         curve_id: &str,
         tenor: &str,
         days: Option<(NaiveDate, NaiveDate)>,
-    ) -> Result<Vec<PriceRow>, ClientError> {
+    ) -> Result<Vec<(Micros, f64)>, ClientError> {
         let progress = Progress::default();
         let fetch = |endpoint: PriceEndpoint, query: Vec<(&'static str, String)>| {
             let progress = &progress;
@@ -324,8 +329,10 @@ impl RestClient {
                     curve_id,
                     tenor: Some(tenor),
                 };
-                let rows =
-                    |records: Vec<PriceRecord>| Ok(page_rows(endpoint, Some(records), request)?);
+                let values = |records: Vec<PriceRecord>| {
+                    let rows = page_rows(endpoint, Some(records), request)?;
+                    Ok(generated_values(rows))
+                };
                 let name = endpoint.describe();
                 all_pages(
                     &self.http,
@@ -334,7 +341,7 @@ impl RestClient {
                     &query,
                     self.concurrency,
                     progress,
-                    rows,
+                    values,
                 )
                 .await
             }
@@ -486,6 +493,14 @@ fn table(kind: TableKind, rows: Vec<PriceRow>) -> Result<Table, ClientError> {
         schema: batch.schema(),
         batches: vec![batch],
     })
+}
+
+/// The `(generatedOn, price)` of the rows that have a time: all a backfill
+/// keeps of them.
+fn generated_values(rows: Vec<PriceRow>) -> Vec<(Micros, f64)> {
+    rows.into_iter()
+        .filter_map(|row| Some((row.generated_on?, row.price)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -45,15 +45,12 @@ impl Backfiller for RestClient {
         now: Micros,
     ) -> BoxFuture<'a, Result<Vec<(Micros, f64)>, ClientError>> {
         Box::pin(async move {
-            let mut rows = Vec::new();
+            let mut values = Vec::new();
             if let Some(days) = historical_days(since, now) {
-                rows.extend(self.intraday_rows(curve_id, tenor, Some(days)).await?);
+                values.extend(self.intraday_values(curve_id, tenor, Some(days)).await?);
             }
-            rows.extend(self.intraday_rows(curve_id, tenor, None).await?);
-            Ok(rows
-                .into_iter()
-                .filter_map(|row| Some((row.generated_on?, row.price)))
-                .collect())
+            values.extend(self.intraday_values(curve_id, tenor, None).await?);
+            Ok(values)
         })
     }
 }

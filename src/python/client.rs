@@ -186,7 +186,11 @@ impl PyRestClient {
     /// `ClientClosed`, and waits for them to let go of it; later calls raise
     /// `ClientClosed` at once. Idempotent.
     fn close(&self, py: Python<'_>) -> PyResult<()> {
-        match self.slot().take() {
+        // Taken in a statement of its own: a guard in the `match` would be
+        // held through the wait below, which gives up and takes back the
+        // GIL, while another thread's close holds the GIL waiting for it.
+        let taken = self.slot().take();
+        match taken {
             Some(rest) => wait_interruptibly(py, close_and_release(rest), |_| Ok(())),
             None => Ok(()),
         }
