@@ -208,3 +208,16 @@ fn an_empty_or_null_body_gives_no_rows() {
         .unwrap()
         .is_empty());
 }
+
+#[test]
+fn a_field_whose_key_is_empty_is_still_named() {
+    // Found by fuzzing: the error named the field as "", which reads as none.
+    let err = decode(
+        PriceEndpoint::LastSettlement,
+        "{\"\":\"a\u{1}b\",\"price\":1,\"tenor\":\"Jan 26\"}",
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(err.field, r#""""#);
+    assert!(err.to_string().contains(r#"field `""`"#), "{err}");
+}
