@@ -7,6 +7,9 @@ pub mod bulk;
 pub mod client;
 pub mod domain;
 pub mod emulator;
+// Property checks shared by the fuzz targets in fuzz/ and their `cargo test` smoke.
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod live;
 pub mod net;
 

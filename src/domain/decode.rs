@@ -69,7 +69,7 @@ fn decode_json_with_path<T: DeserializeOwned>(
     let mut json = serde_json::Deserializer::from_slice(body);
     let value = serde_path_to_error::deserialize(&mut json).map_err(|e| DecodeError {
         endpoint: endpoint.to_owned(),
-        field: e.path().to_string(),
+        field: field_name(e.path()),
         reason: e.inner().to_string(),
     })?;
     json.end().map_err(|e| DecodeError {
@@ -78,6 +78,15 @@ fn decode_json_with_path<T: DeserializeOwned>(
         reason: e.to_string(),
     })?;
     Ok(value)
+}
+
+/// The path of a field; a key that is the empty string prints as nothing,
+/// so it is named as JSON writes it.
+fn field_name(path: &serde_path_to_error::Path) -> String {
+    match path.to_string() {
+        text if text.is_empty() => r#""""#.to_owned(),
+        text => text,
+    }
 }
 
 /// Decodes the body of a price endpoint into rows. For the paged endpoints the

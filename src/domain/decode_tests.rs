@@ -208,3 +208,30 @@ fn an_empty_or_null_body_gives_no_rows() {
         .unwrap()
         .is_empty());
 }
+
+#[test]
+fn a_field_whose_key_is_empty_is_still_named() {
+    // Found by fuzzing: the error named the field as "", which reads as none.
+    let err = decode(
+        PriceEndpoint::LastSettlement,
+        "{\"\":\"a\u{1}b\",\"price\":1,\"tenor\":\"Jan 26\"}",
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(err.field, r#""""#);
+    assert!(err.to_string().contains(r#"field `""`"#), "{err}");
+}
+
+#[test]
+fn prices_are_read_as_the_exact_number_written() {
+    // Found by fuzzing: serde_json's default float parsing read some
+    // full-precision numbers 1 ULP away (about 1 price in 8).
+    for (text, exact) in [
+        ("113.40381055033089", 113.403_810_550_330_89_f64),
+        ("-4.444444444444445e62", -4.444_444_444_444_445e62),
+    ] {
+        let body = format!(r#"{{"price":{text},"tenor":"Jan 26"}}"#);
+        let rows = decode(PriceEndpoint::LastSettlement, &body, None).unwrap();
+        assert_eq!(rows[0].price.to_bits(), exact.to_bits(), "{text}");
+    }
+}

@@ -258,6 +258,21 @@ mod tests {
     }
 
     #[test]
+    fn prices_round_trip_exactly() {
+        // Found by fuzzing: a price re-read from its own frame came back 1 ULP away.
+        for price in [113.403_810_550_330_89, -4.444_444_444_444_445e62] {
+            let live = LivePrice {
+                curve_id: "c".into(),
+                tenor: "Jan 26".into(),
+                generated_on: 0,
+                price,
+            };
+            let back = decode_server_message(&live.encode()).unwrap();
+            assert_eq!(back, ServerMessage::Price(live));
+        }
+    }
+
+    #[test]
     fn errors_carry_their_code_and_message_wherever_it_is() {
         let top = decode_server_message(r#"{"type":"NO_ACCESS","message":"not licensed"}"#);
         let inside =

@@ -106,11 +106,9 @@ impl Tenor {
 
     /// The 5-day window tenor starting on `first` (1, 6, 11, 16, 21 or 26).
     pub fn window_name(year: i32, month: u32, first: u32) -> String {
-        let last = match WINDOWS.iter().find(|(f, _)| *f == first) {
-            Some((_, Some(last))) => last.to_string(),
-            _ => "EOM".to_owned(),
-        };
-        format!("{first}-{last} {}", Self::month_name(year, month))
+        let window = WINDOWS.into_iter().find(|(f, _)| *f == first);
+        let days = window_days(window.unwrap_or((first, None)));
+        format!("{days} {}", Self::month_name(year, month))
     }
 
     pub fn name(&self) -> &str {
@@ -184,19 +182,16 @@ fn quarter(q: &str, yy: &str) -> Result<Period, String> {
 }
 
 fn window(days: &str, year: i32, month: u32) -> Result<Period, String> {
-    let (first, last) = days.split_once('-').expect("checked by is_window_word");
-    let first: u32 = first.parse().expect("digits");
-    let last: Option<u32> = if last.eq_ignore_ascii_case("eom") {
-        None
-    } else {
-        Some(last.parse().expect("digits"))
-    };
-    if !WINDOWS.contains(&(first, last)) {
-        let shown = last.map_or("EOM".to_owned(), |d| d.to_string());
-        return Err(format!(
-            "{first}-{shown} is not a 5-day window; windows are 1-5, 6-10, 11-15, 16-20, 21-25 and 26-EOM"
-        ));
-    }
+    // Matched as written, so `01-05` is refused like `3-7`: read as `1-5` it
+    // would be a second name, and so a second tenor, for one period.
+    let (first, last) = WINDOWS
+        .into_iter()
+        .find(|&window| window_days(window).eq_ignore_ascii_case(days))
+        .ok_or_else(|| {
+            format!(
+                "{days} is not a 5-day window; windows are 1-5, 6-10, 11-15, 16-20, 21-25 and 26-EOM"
+            )
+        })?;
     let month_start = first_day(year, month);
     let start = month_start.with_day(first).expect("day 1..=26 exists");
     let end = match last {
@@ -204,6 +199,14 @@ fn window(days: &str, year: i32, month: u32) -> Result<Period, String> {
         None => last_day(month_start),
     };
     Ok(calendar(TenorKind::Window, start, end))
+}
+
+/// `1-5`, …, `26-EOM`: the days of a window as the interface writes them.
+fn window_days((first, last): (u32, Option<u32>)) -> String {
+    match last {
+        Some(last) => format!("{first}-{last}"),
+        None => format!("{first}-EOM"),
+    }
 }
 
 fn calendar(kind: TenorKind, start: NaiveDate, end: NaiveDate) -> Period {

@@ -74,6 +74,25 @@ fn impossible_values_of_a_known_shape_are_errors_with_a_reason() {
 }
 
 #[test]
+fn window_days_are_read_only_as_the_interface_writes_them() {
+    // Found by fuzzing: `01-5 Oct 25` was read as `1-5 Oct 25`, one period
+    // under two names.
+    for name in ["01-5 Oct 25", "1-05 Jan 24", "06-10 Jan 24"] {
+        let err = Tenor::parse(name).unwrap_err();
+        assert!(
+            err.reason.contains("not a 5-day window"),
+            "{name}: {}",
+            err.reason
+        );
+    }
+    assert_eq!(
+        Tenor::parse("26-eom Jan 24").unwrap().kind(),
+        TenorKind::Window
+    );
+    assert_eq!(Tenor::parse_lenient("01-5 Oct 25").kind(), TenorKind::Other);
+}
+
+#[test]
 fn names_of_no_known_shape_are_other() {
     for name in [
         "Cal-25",

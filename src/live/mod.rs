@@ -41,7 +41,8 @@ mod shared;
 mod sources;
 mod stats;
 mod tick;
-mod wire;
+// Visible to the crate so that `fuzzing` can check the fast reader against the domain's.
+pub(crate) mod wire;
 
 #[cfg(test)]
 mod e2e_tests;

@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 
 use chrono::NaiveDate;
+use serde::de::IgnoredAny;
 use serde::Deserialize;
 
 use crate::domain::live::{decode_server_message, MessageError, ServerMessage, PRICE};
@@ -29,6 +30,10 @@ struct PriceFrame<'a> {
     kind: Cow<'a, str>,
     #[serde(borrow)]
     payload: PricePayload<'a>,
+    // Not used, but known, so that a frame that repeats it is refused here
+    // as by the domain's reader, which reads an error's `message`.
+    #[serde(rename = "message", default)]
+    _message: Option<IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -190,6 +195,16 @@ mod tests {
         );
         assert!(read_frame("{").is_err());
         assert!(read_frame(r#"{"type":"price","payload":{"id":"c"}}"#).is_err());
+    }
+
+    #[test]
+    fn a_frame_the_domain_reader_refuses_is_refused_here_too() {
+        // Found by the live_message property: a price frame that repeats
+        // `message` was read here and refused by decode_server_message.
+        let text = r#"{"type":"price","payload":{"id":"c","tenor":"Jan 26",
+            "generatedOn":"2025-06-13T15:30:00.123","price":1},"message":1,"message":2}"#;
+        let domain = decode_server_message(text).unwrap_err();
+        assert_eq!(read_frame(text).unwrap_err(), domain);
     }
 
     #[test]
