@@ -152,7 +152,7 @@ def test_operation_under_fault(
             )
             raise
         finally:
-            del client
+            client.close()
     wait_until(lambda: python_threads() <= threads_before, "threads left running")
     record_outcome(operation.name, fault.name, outcome)
     print(f"{operation.name} / {fault.name}: {outcome} in {took:.2f} s")
