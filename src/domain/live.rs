@@ -6,6 +6,7 @@
 //! an error's `message` at the top level or inside `payload`, or absent.
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
 use super::timestamp::{parse_timestamp, Micros};
@@ -146,14 +147,18 @@ fn message_error(reason: impl Into<String>) -> MessageError {
     }
 }
 
+/// Fields are kept as text and read by the type of message: a price's
+/// payload straight into its fields and `message` only if it is a string,
+/// as the client's fast reader does, so that a value neither reads (an
+/// unknown field, a number out of range) is skipped by both alike.
 #[derive(Deserialize)]
-struct Envelope {
+struct Envelope<'a> {
     #[serde(rename = "type")]
     kind: String,
-    #[serde(default)]
-    payload: Value,
-    #[serde(default)]
-    message: Option<Value>,
+    #[serde(default, borrow)]
+    payload: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    message: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -167,14 +172,19 @@ struct PricePayload {
 
 /// Reads one text frame from the server.
 pub fn decode_server_message(text: &str) -> Result<ServerMessage, MessageError> {
-    let envelope: Envelope =
-        serde_json::from_str(text).map_err(|e| message_error(format!("not a message: {e}")))?;
+    let not_a_message = |e: serde_json::Error| message_error(format!("not a message: {e}"));
+    let envelope: Envelope = serde_json::from_str(text).map_err(not_a_message)?;
+    let payload = || match envelope.payload {
+        Some(raw) => serde_json::from_str::<Value>(raw.get()).map_err(not_a_message),
+        None => Ok(Value::Null),
+    };
     Ok(match envelope.kind.as_str() {
         "auth-success" => ServerMessage::AuthSuccess,
         "auth-failed" => ServerMessage::AuthFailed,
-        "pong" => ServerMessage::Pong(envelope.payload),
+        "pong" => ServerMessage::Pong(payload()?),
         PRICE => {
-            let payload: PricePayload = serde_json::from_value(envelope.payload)
+            let raw = envelope.payload.map_or("null", RawValue::get);
+            let payload: PricePayload = serde_json::from_str(raw)
                 .map_err(|e| message_error(format!("price payload: {e}")))?;
             let generated_on = parse_timestamp(&payload.generated_on)
                 .map_err(|e| message_error(format!("price payload: generatedOn: {e}")))?;
@@ -186,13 +196,13 @@ pub fn decode_server_message(text: &str) -> Result<ServerMessage, MessageError> 
             })
         }
         code => {
+            let payload = payload()?;
             let text_of = |v: &Value| v.as_str().map(str::to_owned);
             let message = envelope
                 .message
-                .as_ref()
-                .and_then(text_of)
-                .or_else(|| envelope.payload.get("message").and_then(text_of))
-                .or_else(|| text_of(&envelope.payload))
+                .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
+                .or_else(|| payload.get("message").and_then(text_of))
+                .or_else(|| text_of(&payload))
                 .unwrap_or_default();
             ServerMessage::Error {
                 code: code.to_owned(),
@@ -270,6 +280,26 @@ mod tests {
             let back = decode_server_message(&live.encode()).unwrap();
             assert_eq!(back, ServerMessage::Price(live));
         }
+    }
+
+    #[test]
+    fn values_no_reader_reads_are_skipped() {
+        // Found by fuzzing: a number out of range in an unknown field of a
+        // price, or in `message`, was refused here and skipped by the
+        // client's fast reader.
+        for text in [
+            r#"{"type":"price","payload":{"id":"c","tenor":"Jan 26","x":1e999,
+                "generatedOn":"2025-06-13T15:30:00.123","price":1}}"#,
+            r#"{"type":"price","message":1e999,"payload":{"id":"c","tenor":"Jan 26",
+                "generatedOn":"2025-06-13T15:30:00.123","price":1}}"#,
+        ] {
+            let message = decode_server_message(text).unwrap();
+            assert!(matches!(message, ServerMessage::Price(_)), "{text}");
+        }
+        let bare = decode_server_message(r#"{"type":"NO_ACCESS","message":1e999}"#);
+        assert!(
+            matches!(bare.unwrap(), ServerMessage::Error { message, .. } if message.is_empty())
+        );
     }
 
     #[test]
