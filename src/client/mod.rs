@@ -4,6 +4,7 @@ pub mod auth;
 pub mod closing;
 pub mod error;
 pub mod http;
+pub mod intraday_values;
 pub mod paging;
 pub mod progress;
 pub mod rest;

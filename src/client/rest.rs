@@ -25,7 +25,6 @@ use crate::domain::decode::{decode_price_rows, page_rows, PriceEndpoint, Request
 use crate::domain::records::{CurveQuotation, PriceRecord};
 use crate::domain::rows::PriceRow;
 use crate::domain::tenor::{Tenor, TenorKind};
-use crate::domain::timestamp::Micros;
 
 /// Characters left as they are in a path segment (RFC 3986 unreserved).
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -50,8 +49,8 @@ pub struct CatalogueQuery {
 }
 
 pub struct RestClient {
-    http: Http,
-    concurrency: usize,
+    pub(super) http: Http,
+    pub(super) concurrency: usize,
     catalogue: Mutex<Option<(Instant, Arc<Vec<CurveQuotation>>)>>,
 }
 
@@ -306,61 +305,6 @@ impl RestClient {
         })
     }
 
-    /// The intraday values of one tenor as `(generatedOn, price)`, without
-    /// the catalogue look-up the table methods make: today's (`days` None,
-    /// the ongoing endpoint) or those of the days `first..=last` (the
-    /// historical endpoint, windows of at most 30 days). The live feed
-    /// backfills gaps with it. Each page is reduced to its values as it
-    /// arrives: a backfill reads whole days, and holding them as full rows
-    /// (units, metadata, dependencies) made every reconnect's burst of
-    /// backfills many times larger than the values it needs.
-    pub async fn intraday_values(
-        &self,
-        curve_id: &str,
-        tenor: &str,
-        days: Option<(NaiveDate, NaiveDate)>,
-    ) -> Result<Vec<(Micros, f64)>, ClientError> {
-        let progress = Progress::default();
-        let fetch = |endpoint: PriceEndpoint, query: Vec<(&'static str, String)>| {
-            let progress = &progress;
-            async move {
-                let path = price_path(endpoint, curve_id, Some(tenor));
-                let request = RequestContext {
-                    curve_id,
-                    tenor: Some(tenor),
-                };
-                let values = |records: Vec<PriceRecord>| {
-                    let rows = page_rows(endpoint, Some(records), request)?;
-                    Ok(generated_values(rows))
-                };
-                let name = endpoint.describe();
-                all_pages(
-                    &self.http,
-                    name,
-                    &path,
-                    &query,
-                    self.concurrency,
-                    progress,
-                    values,
-                )
-                .await
-            }
-        };
-        let Some((first, last)) = days else {
-            return fetch(PriceEndpoint::OngoingIntraday, Vec::new()).await;
-        };
-        validate::date_range(first, last)?;
-        let mut rows = Vec::new();
-        for (start, end) in split(first, last, MAX_INTRADAY_DAYS) {
-            let query = vec![
-                ("startDate", start.to_string()),
-                ("endDate", end.to_string()),
-            ];
-            rows.extend(fetch(PriceEndpoint::HistoricalIntraday, query).await?);
-        }
-        Ok(rows)
-    }
-
     /// End-of-day snapshots from `start` to `end`, one request per tenor.
     pub async fn settlements(
         &self,
@@ -454,7 +398,7 @@ async fn ordered_table(
 /// The work of one slice of a table: its batch, numbered by its place in the table.
 type Job<'a> = Pin<Box<dyn Future<Output = Result<(usize, RecordBatch), ClientError>> + Send + 'a>>;
 
-fn price_path(endpoint: PriceEndpoint, curve_id: &str, tenor: Option<&str>) -> String {
+pub(super) fn price_path(endpoint: PriceEndpoint, curve_id: &str, tenor: Option<&str>) -> String {
     let base = match endpoint {
         PriceEndpoint::LastSettlement | PriceEndpoint::LastSettlementAll => {
             "/ongoing/last-settlement"
@@ -497,12 +441,6 @@ fn table(kind: TableKind, rows: Vec<PriceRow>) -> Result<Table, ClientError> {
 
 /// The `(generatedOn, price)` of the rows that have a time: all a backfill
 /// keeps of them.
-fn generated_values(rows: Vec<PriceRow>) -> Vec<(Micros, f64)> {
-    rows.into_iter()
-        .filter_map(|row| Some((row.generated_on?, row.price)))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

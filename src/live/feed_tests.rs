@@ -31,8 +31,7 @@ async fn bad_settings_are_refused_before_anything_starts() {
             &'a self,
             _: &'a str,
             _: &'a str,
-            _: i64,
-            _: i64,
+            _: crate::live::GapSpan,
         ) -> futures_util::future::BoxFuture<'a, Result<Vec<(i64, f64)>, ClientError>> {
             panic!("not called")
         }

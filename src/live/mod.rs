@@ -54,6 +54,6 @@ pub use config::{LiveConfig, SOCKET_PATH};
 pub use event::{EventHandler, FeedEvent};
 pub use feed::LiveFeed;
 pub use registry::checked_subscription;
-pub use sources::{Backfiller, TokenSource};
+pub use sources::{Backfiller, GapSpan, TokenSource};
 pub use stats::FeedStats;
 pub use tick::{Tick, TickSource};

@@ -57,7 +57,13 @@ async fn an_abrupt_drop_reconnects_with_a_fresh_token_resubscribes_and_backfills
     let calls = h.backfill.calls.lock().unwrap().clone();
     assert_eq!(calls.len(), 1);
     assert_eq!((&*calls[0].0, &*calls[0].1), (CURVE, "Jan 26"));
-    assert!(calls[0].2 >= at("2025-06-13T10:00:00"));
+    let gap = calls[0].2;
+    assert_eq!(
+        gap.after,
+        at("2025-06-13T10:00:00"),
+        "the last value delivered"
+    );
+    assert!(gap.after <= gap.from && gap.from <= gap.now, "{gap:?}");
     conn.send(price(CURVE, "Jan 26", "2025-06-13T10:00:04.000", 74.0))
         .await;
     assert_eq!(take(&h.feed, 1).await[0].source, TickSource::Update);

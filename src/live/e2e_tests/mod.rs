@@ -17,6 +17,7 @@ use super::test_server::{TestServer, STEP};
 use super::*;
 use crate::client::{ClientError, Secret};
 use crate::domain::timestamp::{parse_timestamp, Micros};
+use crate::live::sources::GapSpan;
 
 pub(super) const CURVE: &str = "c-1";
 
@@ -37,7 +38,7 @@ pub(super) type Values = Vec<(Micros, f64)>;
 #[derive(Default)]
 pub(super) struct ScriptedBackfill {
     pub answers: Mutex<VecDeque<Result<Values, ClientError>>>,
-    pub calls: Mutex<Vec<(String, String, Micros)>>,
+    pub calls: Mutex<Vec<(String, String, GapSpan)>>,
 }
 
 impl Backfiller for ScriptedBackfill {
@@ -45,13 +46,12 @@ impl Backfiller for ScriptedBackfill {
         &'a self,
         curve_id: &'a str,
         tenor: &'a str,
-        since: Micros,
-        _now: Micros,
+        gap: GapSpan,
     ) -> BoxFuture<'a, Result<Vec<(Micros, f64)>, ClientError>> {
         self.calls
             .lock()
             .unwrap()
-            .push((curve_id.to_owned(), tenor.to_owned(), since));
+            .push((curve_id.to_owned(), tenor.to_owned(), gap));
         let answer = self.answers.lock().unwrap().pop_front();
         Box::pin(async move { answer.unwrap_or(Ok(Vec::new())) })
     }

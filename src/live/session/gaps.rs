@@ -15,6 +15,7 @@ use crate::domain::live::Subscription;
 use crate::domain::timestamp::Micros;
 use crate::live::book::GapRequest;
 use crate::live::event::FeedEvent;
+use crate::live::sources::GapSpan;
 use crate::live::stats::Counters;
 use crate::live::tick::Tick;
 
@@ -92,17 +93,19 @@ impl Session {
     /// Starts the backfills a confirmed subscription allows.
     pub(super) fn start_gaps(&mut self, subscription: &Subscription) {
         for request in self.book.gaps_to_fill(subscription) {
-            let since = self.gaps.since(request.since);
-            let now = self.gaps.service_now(since);
+            let from = self.gaps.since(request.since);
+            let gap = GapSpan {
+                after: request.since,
+                from,
+                now: self.gaps.service_now(from),
+            };
             let backfiller = Arc::clone(&self.backfiller);
             let slots = Arc::clone(&self.backfill_slots);
             self.backfills.spawn(async move {
                 let fetch = async {
                     let _slot = slots.acquire_owned().await.ok();
                     let (curve_id, tenor) = (&request.curve_id, &request.tenor);
-                    backfiller
-                        .published_since(curve_id, tenor, since, now)
-                        .await
+                    backfiller.published_since(curve_id, tenor, gap).await
                 };
                 // A panic must still close the gap, or its tenor would stall.
                 let result = AssertUnwindSafe(fetch).catch_unwind().await;
