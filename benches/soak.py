@@ -1,7 +1,9 @@
 """Soak: the live feed for a long stretch under random abrupt drops, feed
 restarts, silences and a consumer that stalls now and then; then every value
 the emulator published is checked to have been delivered exactly once, and
-the process's memory and thread count are shown over the run.
+the client process's memory and thread count are shown over the run. The
+emulator runs in a process of its own, so that the figures are the client's
+alone.
 
     python benches/soak.py [--seconds 600] [--scale 60] [--queue-size 100000]
 
@@ -16,13 +18,15 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import logging
+import multiprocessing
 import random
 import threading
 import time
 import tracemalloc
-from collections import defaultdict
+from collections import Counter, defaultdict
+from multiprocessing.managers import BaseManager
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
@@ -31,28 +35,72 @@ from marketcurves.testing import Emulator
 START = "2025-06-11T08:00:00Z"
 
 
-def process_figures() -> tuple[int, int, int]:
-    """Resident memory in KiB, of which the Python heap traced (the ticks this
-    script keeps for its check, mostly) with tracemalloc's own records of it,
-    and OS threads of this process.
+class Sample(NamedTuple):
+    seconds: float
+    rss_kib: int
+    #: The Python heap traced (the ticks this script keeps for its check,
+    #: mostly) with tracemalloc's own records of it.
+    traced_kib: int
+    threads: Counter[str]
+
+
+def sample(seconds: float) -> Sample:
+    """This process's resident memory, Python heap and OS threads by name.
 
     tracemalloc keeps a record of every block it traces, outside the traced
     heap: about as much again as the kept ticks themselves, growing with them.
     Left in, it reads as native memory growing with every value delivered."""
     status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
     traced = (tracemalloc.get_traced_memory()[0] + tracemalloc.get_tracemalloc_memory()) // 1024
-    return int(status["VmRSS"].split()[0]), traced, int(status["Threads"])
+    names = Counter(
+        (task / "comm").read_text().strip() for task in Path("/proc/self/task").iterdir()
+    )
+    return Sample(seconds, int(status["VmRSS"].split()[0]), traced, names)
 
 
-def busy_curves(emulator: Emulator, count: int) -> list[str]:
-    client = emulator.client()
+class EmulatorHost:
+    """The emulator, served from a process of its own: the few of its
+    controls the soak uses."""
+
+    def __init__(self, scale: float, start: str) -> None:
+        self.emulator = Emulator(seed=0, time_scale=scale, start=start)
+
+    def addresses(self) -> tuple[str, str, dict[str, str]]:
+        return self.emulator.base_url, self.emulator.live_url, self.emulator.credentials
+
+    def fault(self, kind: str, enabled: bool = True) -> None:
+        if kind == "drop":
+            self.emulator.drop_live_connections()
+        elif kind == "restart":
+            self.emulator.restart_feed()
+        else:
+            self.emulator.silence_live(enabled)
+
+    def published(self, *args: Any, **kwargs: Any) -> list[tuple[dt.datetime, float]]:
+        return self.emulator.published(*args, **kwargs)
+
+    def live_connections(self) -> int:
+        return self.emulator.live_connections
+
+    def stop(self) -> None:
+        self.emulator.stop()
+
+
+class Host(BaseManager):
+    pass
+
+
+Host.register("EmulatorHost", EmulatorHost)
+
+
+def busy_curves(client: mc.Client, count: int) -> list[str]:
     return [c.id for c in client.catalogue() if c.quotation != "Sales"][:count]
 
 
 class Saboteur(threading.Thread):
     """Drops, restarts or silences the feed every few seconds, at random."""
 
-    def __init__(self, emulator: Emulator, seed: int) -> None:
+    def __init__(self, emulator: Any, seed: int) -> None:
         super().__init__(name="soak-saboteur")
         self.emulator = emulator
         self.random = random.Random(seed)
@@ -62,14 +110,10 @@ class Saboteur(threading.Thread):
     def run(self) -> None:
         while not self.stop.wait(self.random.uniform(3.0, 12.0)):
             fault = self.random.choice(["drop", "drop", "restart", "silence"])
-            if fault == "drop":
-                self.emulator.drop_live_connections()
-            elif fault == "restart":
-                self.emulator.restart_feed()
-            else:
-                self.emulator.silence_live(True)
+            self.emulator.fault(fault)
+            if fault == "silence":
                 self.stop.wait(self.random.uniform(0.5, 2.0))
-                self.emulator.silence_live(False)
+                self.emulator.fault(fault, enabled=False)
             self.done[fault] += 1
 
 
@@ -91,7 +135,7 @@ class Kept(NamedTuple):
         return cls(tick.curve_id, tick.tenor, tick.generated_on, tick.price)
 
 
-def check(emulator: Emulator, ticks: list[Kept]) -> dict[str, int]:
+def check(emulator: Any, ticks: list[Kept]) -> dict[str, int]:
     """Per tenor, compares what was delivered with what was published between
     the first and last values delivered."""
     series: dict[tuple[str, str], list[Kept]] = defaultdict(list)
@@ -129,11 +173,13 @@ def main() -> int:
 
     tracemalloc.start()
     rng = random.Random(args.seed)
-    samples: list[tuple[float, int, int, int]] = []
+    samples: list[Sample] = []
     ticks: list[Kept] = []
-    with Emulator(seed=0, time_scale=args.scale, start=START) as emulator:
-        curve_ids = busy_curves(emulator, args.curves)
-        client = emulator.client()
+    with Host(ctx=multiprocessing.get_context("spawn")) as host:
+        emulator = host.EmulatorHost(args.scale, START)  # type: ignore[attr-defined]
+        base_url, live_url, credentials = emulator.addresses()
+        client = mc.Client(base_url=base_url, live_url=live_url, **credentials)
+        curve_ids = busy_curves(client, args.curves)
         # Keep-alive scaled to the clock, as a client of the real service would ping.
         feed = client.live(
             queue_size=args.queue_size,
@@ -152,7 +198,7 @@ def main() -> int:
             try:
                 while (now := time.monotonic()) - began < args.seconds:
                     if now >= next_sample:
-                        samples.append((now - began, *process_figures()))
+                        samples.append(sample(now - began))
                         next_sample += 10.0
                     if now >= next_stall:
                         time.sleep(rng.uniform(1.0, 4.0))  # the consumer stalls
@@ -163,16 +209,18 @@ def main() -> int:
             finally:
                 saboteur.stop.set()
                 saboteur.join()
-                emulator.silence_live(False)
+                emulator.fault("silence", enabled=False)
             while (tick := feed.next(timeout=1.0)) is not None:
                 ticks.append(Kept.of(tick))
             stats = feed.stats()
+        client.close()
         figures = check(emulator, ticks)
-        left_open = emulator.live_connections
+        left_open = emulator.live_connections()
+        emulator.stop()
 
-    rss = [kib for _, kib, _, _ in samples]
-    native = [kib - traced for _, kib, traced, _ in samples]
-    threads = [n for _, _, _, n in samples]
+    rss = [s.rss_kib for s in samples]
+    native = [s.rss_kib - s.traced_kib for s in samples]
+    threads = [s.threads.total() for s in samples]
     third = len(samples) // 3
     print(f"ran {args.seconds:.0f} s at {args.scale:g}x: {len(curve_ids)} curves, every tenor")
     print("faults: " + ", ".join(f"{n} {kind}s" for kind, n in sorted(saboteur.done.items())))
@@ -191,6 +239,10 @@ def main() -> int:
             f"{series[third] / 1024:.1f} MiB after a third, {series[-1] / 1024:.1f} MiB at the end"
         )
     print(f"OS threads: {threads[0]} at start, {min(threads)}-{max(threads)}, {threads[-1]} at end")
+    most = max(samples, key=lambda s: s.threads.total()).threads
+    print(
+        "  by name at their most: " + ", ".join(f"{n} {name}" for name, n in sorted(most.items()))
+    )
     print(f"live connections left open: {left_open}")
     lost = figures["missing"] - stats["conflated"]
     ok = lost <= 0 and not figures["repeated"] and not figures["extra"] and not left_open
