@@ -11,7 +11,8 @@ as the emulator can), in one run:
 Then latency from publication to the ``on_price`` callback, on an emulator
 whose clock runs 600 times real speed with ordinary publication (so that the
 feed's millisecond truncation of ``generatedOn`` is worth under 2 µs of real
-time), against the same plain-Python reader.
+time), against the same plain-Python reader run at the same time in a
+process of its own.
 
 Run on an optimised build: ``maturin build --profile release-fast`` and install
 the wheel, then ``python benches/live_feed.py [--seconds 5]``.
@@ -22,8 +23,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import multiprocessing
 import statistics
-import threading
 import time
 from typing import Any
 
@@ -110,12 +111,17 @@ def percentile(values: list[float], p: float) -> float:
 
 
 class EmulatedClock:
-    """The emulator's time read locally: its anchor plus scaled real time."""
+    """The emulator's time read locally: its anchor plus scaled real time.
 
-    def __init__(self, emulator: Emulator) -> None:
-        self.scale = emulator.time_scale
-        self.real = time.perf_counter()
-        self.emulated = emulator.now()
+    ``time.perf_counter`` reads the system's monotonic clock, so a copy of
+    this clock in another process agrees with it."""
+
+    def __init__(self, scale: float, real: float, emulated: dt.datetime) -> None:
+        self.scale, self.real, self.emulated = scale, real, emulated
+
+    @classmethod
+    def of(cls, emulator: Emulator) -> EmulatedClock:
+        return cls(emulator.time_scale, time.perf_counter(), emulator.now())
 
     def now(self) -> dt.datetime:
         elapsed = (time.perf_counter() - self.real) * self.scale
@@ -125,27 +131,34 @@ class EmulatedClock:
         return (self.now() - generated_on).total_seconds() / self.scale
 
 
+Arrivals = dict[tuple[str, str, dt.datetime], float]
+
+
 def plain_reader(
-    emulator: Emulator,
+    live_url: str,
+    token: str,
     curve_ids: list[str],
     seconds: float,
     clock: EmulatedClock,
-    arrivals: dict[tuple[str, str, dt.datetime], float],
-    delays: list[float],
+    subscribed: Any,
+    results: Any,
 ) -> None:
-    """The plain-Python reader of the latency run: records when each update
+    """The plain-Python reader of the latency run, in a process of its own so
+    that neither reader waits for the other's GIL: records when each update
     arrived and how long after its publication."""
-    scale = emulator.time_scale
-    with connect(emulator.live_url + LIVE_PATH) as socket:
-        socket.send(json.dumps({"type": "auth", "payload": emulator.token()}))
+    arrivals: Arrivals = {}
+    delays: list[float] = []
+    with connect(live_url + LIVE_PATH) as socket:
+        socket.send(json.dumps({"type": "auth", "payload": token}))
         for curve_id in curve_ids:
             payload = {"id": curve_id, "tenor": "*", "type": "price"}
             socket.send(json.dumps({"type": "subscribe", "payload": payload}))
+        subscribed.set()
         deadline = time.perf_counter() + seconds
         snapshots = True
         # A ping every 30 emulated seconds, as any client of the feed must
         # send to outlive the 60-second idle drop.
-        ping_every = 30 / scale
+        ping_every = 30 / clock.scale
         next_ping = time.perf_counter() + ping_every
         while (now := time.perf_counter()) < deadline:
             if now >= next_ping:
@@ -166,35 +179,38 @@ def plain_reader(
             if not snapshots:
                 arrivals[price["id"], price["tenor"], at] = time.perf_counter()
                 delays.append(delay)
+    results.put((arrivals, delays))
 
 
 def latency(seconds: float) -> dict[str, Any]:
-    """Both readers on the same feed at once: each one's delay from the
-    publication time, and what marketcurves adds to the plain reader for the
-    same values (callback time less the plain reader's arrival time)."""
+    """Both readers on the same feed at once, each in its own process: each
+    one's delay from the publication time, and what marketcurves adds to the
+    plain reader for the same values (callback time less the plain reader's
+    arrival time)."""
     scale = 600.0
+    processes = multiprocessing.get_context("spawn")
     with Emulator(seed=0, time_scale=scale, start="2025-06-11T09:00:00Z") as emulator:
         curve_ids = licensed_curves(emulator, 10)
-        clock = EmulatedClock(emulator)
+        clock = EmulatedClock.of(emulator)
         delays: list[float] = []
-        ours: dict[tuple[str, str, dt.datetime], float] = {}
-        plain: list[float] = []
-        theirs: dict[tuple[str, str, dt.datetime], float] = {}
+        ours: Arrivals = {}
 
         def on_price(tick: mc.Tick) -> None:
             if tick.source == "update":
                 ours[tick.curve_id, tick.tenor, tick.generated_on] = time.perf_counter()
                 delays.append(clock.real_delay(tick.generated_on))
 
-        reader = threading.Thread(
-            target=plain_reader, args=(emulator, curve_ids, seconds, clock, theirs, plain)
-        )
+        subscribed, results = processes.Event(), processes.Queue()
+        args = (emulator.live_url, emulator.token(), curve_ids, seconds, clock, subscribed, results)
+        reader = processes.Process(target=plain_reader, args=args)
         reader.start()
+        subscribed.wait(30)
         client = emulator.client()
         with client.live(on_price=on_price, ping_interval=30 / scale) as feed:
             for curve_id in curve_ids:
                 feed.subscribe(curve_id, "*")
             time.sleep(seconds)
+        theirs, plain = results.get(timeout=30)
         reader.join()
     added = [ours[key] - theirs[key] for key in ours.keys() & theirs.keys()]
     return {"marketcurves": delays, "baseline": plain, "added": added}

@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::serve::ListenerExt;
 use chrono::{DateTime, Utc};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -79,6 +80,13 @@ impl Emulator {
         let publisher = tokio::spawn(live::run_publisher(Arc::clone(&state)));
         let app = routes::router(Arc::clone(&state));
         let (shutdown, stopped) = oneshot::channel::<()>();
+        // A feed pushes small frames one after another: with Nagle's
+        // algorithm on, each waits for the reader's delayed acknowledgement
+        // of the one before (40 ms on Linux), as no market data server
+        // would let it.
+        let listener = listener.tap_io(|stream| {
+            let _ = stream.set_nodelay(true);
+        });
         let task = tokio::spawn(async move {
             axum::serve(listener, app)
                 .with_graceful_shutdown(async {

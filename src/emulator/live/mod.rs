@@ -7,8 +7,8 @@
 //! - [`outbox`]: what a connection has to write, prices conflated per tenor;
 //! - [`connection`]: the reader, writer and timers of one connection;
 //! - [`registry`]: who is subscribed to what, and subscription snapshots;
-//! - [`publisher`], [`delivery`]: pushing the world's new values as the
-//!   clock passes them;
+//! - [`publisher`], [`delivery`], [`punctual`]: pushing the world's new
+//!   values as the clock passes them, on time;
 //! - [`timers`], [`restart`]: the idle drop, the no-subscription close and
 //!   the weekly restart, all on the emulator's clock;
 //! - [`firehose`], [`frame`], [`key`]: synthetic values for benchmarks;
@@ -24,6 +24,7 @@ pub mod key;
 pub mod outbox;
 pub mod peer;
 mod publisher;
+mod punctual;
 pub mod registry;
 pub mod restart;
 pub mod session;

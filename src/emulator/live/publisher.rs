@@ -5,15 +5,17 @@
 //! The values are the world's intraday ticks, so every one is also served by
 //! the intraday endpoints (with its microseconds) and a client can backfill.
 //! The clock may run fast, stop or jump, so the task wakes when the next
-//! value is due or at least every 100 ms of real time, and on each wake
+//! value is due (to the tens of microseconds, see [`super::punctual`]) or at
+//! least every 100 ms of real time, and on each wake
 //! publishes everything in the interval since the last one, oldest first.
 
 use std::sync::Arc;
 
 use super::delivery::Deliveries;
+use super::punctual::{sleep_precisely, MIN_WAIT};
 use super::registry::{world_frame, Registry};
 use super::restart::restart_crossed;
-use super::timers::real_wait;
+use super::timers::real_wait_at_least;
 use crate::domain::timestamp::Micros;
 use crate::emulator::calendar::MICROS_PER_DAY;
 use crate::emulator::server::AppState;
@@ -45,9 +47,12 @@ pub async fn run(state: Arc<AppState>) {
             woken.await;
             continue;
         }
-        let wait = real_wait(next_due.map(|due| due - now), state.clock.scale());
+        // From the clock read now, not at the start of the cycle, so that
+        // the cycle's own time is not slept again.
+        let until_due = next_due.map(|due| due - state.clock.now());
+        let wait = real_wait_at_least(until_due, state.clock.scale(), MIN_WAIT);
         tokio::select! {
-            _ = tokio::time::sleep(wait) => {}
+            _ = sleep_precisely(wait) => {}
             _ = woken => {}
         }
     }
@@ -66,11 +71,21 @@ pub fn collect(
 ) -> (Deliveries, Option<Micros>) {
     let mut next_due: Option<Micros> = None;
     let mut deliveries = Deliveries::default();
+    let mut earliest = |due: Micros| {
+        next_due = Some(next_due.map_or(due, |d: Micros| d.min(due)));
+    };
     for subscribed in registry.keys.values_mut() {
         let key = &subscribed.key;
         let Some(tenor) = &key.tenor else {
             continue;
         };
+        // Most keys have nothing due at a given wake; looking up the next
+        // instant of each on every one made the cycle, and every value in
+        // it, late by a fraction of a millisecond.
+        if let Some(due) = subscribed.next_due.filter(|due| !firehose && now < *due) {
+            earliest(due);
+            continue;
+        }
         let curve = &world.curves[key.curve];
         if firehose {
             subscribed.through = subscribed.through.max(now).max(key.synthetic_at());
@@ -86,8 +101,9 @@ pub fn collect(
             }
             subscribed.through = now;
         }
-        if let Some(due) = next_publication(world, curve, tenor, subscribed.through) {
-            next_due = Some(next_due.map_or(due, |d: Micros| d.min(due)));
+        subscribed.next_due = next_publication(world, curve, tenor, subscribed.through);
+        if let Some(due) = subscribed.next_due {
+            earliest(due);
         }
     }
     (deliveries, next_due)

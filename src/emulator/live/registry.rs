@@ -23,6 +23,9 @@ pub struct Subscribed {
     pub key: Arc<FeedKey>,
     /// Every value published at or before this instant has gone out.
     pub through: Micros,
+    /// When the first value after `through` is due, once looked up: until
+    /// then the key has nothing to publish and costs the publisher nothing.
+    pub next_due: Option<Micros>,
     pub subscribers: HashMap<u64, Arc<Peer>>,
 }
 
@@ -74,6 +77,7 @@ impl Registry {
                 let fresh = Subscribed {
                     key: Arc::new(key),
                     through: now,
+                    next_due: None,
                     subscribers: HashMap::new(),
                 };
                 self.keys.insert(key_name.clone(), fresh);

@@ -64,11 +64,16 @@ pub fn due(
 /// How long to sleep for `emulated` microseconds at `scale`: at most
 /// [`MAX_WAIT`], so that a change of speed or a jump is noticed soon.
 pub fn real_wait(emulated: Option<Micros>, scale: f64) -> Duration {
+    real_wait_at_least(emulated, scale, Duration::from_millis(1))
+}
+
+/// [`real_wait`] with another shortest wait than a millisecond.
+pub fn real_wait_at_least(emulated: Option<Micros>, scale: f64, least: Duration) -> Duration {
     match emulated {
         Some(emulated) if scale > 0.0 => {
             let seconds = emulated.max(0) as f64 / 1e6 / scale;
             let wait = Duration::from_secs_f64(seconds.min(MAX_WAIT.as_secs_f64()));
-            wait.max(Duration::from_millis(1))
+            wait.max(least)
         }
         _ => MAX_WAIT,
     }
