@@ -22,7 +22,7 @@ import multiprocessing
 import random
 import threading
 import time
-import tracemalloc
+from array import array
 from collections import Counter, defaultdict
 from multiprocessing.managers import BaseManager
 from pathlib import Path
@@ -38,24 +38,18 @@ START = "2025-06-11T08:00:00Z"
 class Sample(NamedTuple):
     seconds: float
     rss_kib: int
-    #: The Python heap traced (the ticks this script keeps for its check,
-    #: mostly) with tracemalloc's own records of it.
-    traced_kib: int
+    #: What this script keeps of the values delivered, for its check.
+    kept_kib: int
     threads: Counter[str]
 
 
-def sample(seconds: float) -> Sample:
-    """This process's resident memory, Python heap and OS threads by name.
-
-    tracemalloc keeps a record of every block it traces, outside the traced
-    heap: about as much again as the kept ticks themselves, growing with them.
-    Left in, it reads as native memory growing with every value delivered."""
+def sample(seconds: float, delivered: Delivered) -> Sample:
+    """This process's resident memory and OS threads by name."""
     status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
-    traced = (tracemalloc.get_traced_memory()[0] + tracemalloc.get_tracemalloc_memory()) // 1024
     names = Counter(
         (task / "comm").read_text().strip() for task in Path("/proc/self/task").iterdir()
     )
-    return Sample(seconds, int(status["VmRSS"].split()[0]), traced, names)
+    return Sample(seconds, int(status["VmRSS"].split()[0]), delivered.kib(), names)
 
 
 class EmulatorHost:
@@ -117,42 +111,53 @@ class Saboteur(threading.Thread):
             self.done[fault] += 1
 
 
-def millis(when: dt.datetime) -> dt.datetime:
-    return when.replace(microsecond=when.microsecond - when.microsecond % 1000)
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 
 
-class Kept(NamedTuple):
-    """What the check needs of a tick, held as plain Python objects so that
-    the memory figures can tell them from the feed's own."""
-
-    curve_id: str
-    tenor: str
-    generated_on: dt.datetime
-    price: float
-
-    @classmethod
-    def of(cls, tick: mc.Tick) -> Kept:
-        return cls(tick.curve_id, tick.tenor, tick.generated_on, tick.price)
+def millis(when: dt.datetime) -> int:
+    """Microseconds since the epoch, truncated to the millisecond (the feed's
+    precision)."""
+    micros = (when - EPOCH) // dt.timedelta(microseconds=1)
+    return micros - micros % 1000
 
 
-def check(emulator: Any, ticks: list[Kept]) -> dict[str, int]:
+class Delivered:
+    """The values delivered, per tenor, as arrays of machine numbers: 16 bytes
+    a value, so that what this script keeps does not blur the memory figures
+    of the feed (Python objects for 40,000 ticks would take some 12 MiB)."""
+
+    def __init__(self) -> None:
+        self.series: dict[tuple[str, str], tuple[array[int], array[float]]] = {}
+        self.count = 0
+
+    def add(self, tick: mc.Tick) -> None:
+        key = (tick.curve_id, tick.tenor)
+        if (series := self.series.get(key)) is None:
+            series = self.series[key] = (array("q"), array("d"))
+        series[0].append(millis(tick.generated_on))
+        series[1].append(tick.price)
+        self.count += 1
+
+    def kib(self) -> int:
+        return self.count * 16 // 1024
+
+
+def check(emulator: Any, delivered: Delivered) -> dict[str, int]:
     """Per tenor, compares what was delivered with what was published between
     the first and last values delivered."""
-    series: dict[tuple[str, str], list[Kept]] = defaultdict(list)
-    for tick in ticks:
-        series[tick.curve_id, tick.tenor].append(tick)
-    figures = {"tenors": len(series), "checked": 0, "missing": 0, "repeated": 0, "extra": 0}
-    for (curve_id, tenor), delivered in series.items():
-        first, last = delivered[0].generated_on, delivered[-1].generated_on
+    figures = {"tenors": len(delivered.series), "checked": 0, "missing": 0, "repeated": 0}
+    figures["extra"] = 0
+    for (curve_id, tenor), (times, prices) in delivered.series.items():
+        first, last = times[0], times[-1]
         published = emulator.published(
             curve_id,
             tenor,
-            start=first - dt.timedelta(milliseconds=1),
-            end=last + dt.timedelta(milliseconds=1),
+            start=EPOCH + dt.timedelta(microseconds=first - 1000),
+            end=EPOCH + dt.timedelta(microseconds=last + 1000),
         )
         expected = {(millis(at), price) for at, price in published}
-        expected = {v for v in expected if millis(first) <= v[0] <= millis(last)}
-        got = [(millis(t.generated_on), t.price) for t in delivered]
+        expected = {v for v in expected if first <= v[0] <= last}
+        got = list(zip(times, prices))
         figures["checked"] += len(got)
         figures["repeated"] += len(got) - len(set(got))
         figures["missing"] += len(expected - set(got))
@@ -171,10 +176,9 @@ def main() -> int:
     # The feed's reports of drops and reconnects, as they happen.
     logging.basicConfig(format="%(asctime)s %(name)s: %(message)s", level=logging.WARNING)
 
-    tracemalloc.start()
     rng = random.Random(args.seed)
     samples: list[Sample] = []
-    ticks: list[Kept] = []
+    delivered = Delivered()
     with Host(ctx=multiprocessing.get_context("spawn")) as host:
         emulator = host.EmulatorHost(args.scale, START)  # type: ignore[attr-defined]
         base_url, live_url, credentials = emulator.addresses()
@@ -198,28 +202,28 @@ def main() -> int:
             try:
                 while (now := time.monotonic()) - began < args.seconds:
                     if now >= next_sample:
-                        samples.append(sample(now - began))
+                        samples.append(sample(now - began, delivered))
                         next_sample += 10.0
                     if now >= next_stall:
                         time.sleep(rng.uniform(1.0, 4.0))  # the consumer stalls
                         next_stall = time.monotonic() + rng.uniform(5, 20)
                     tick = feed.next(timeout=0.2)
                     if tick is not None:
-                        ticks.append(Kept.of(tick))
+                        delivered.add(tick)
             finally:
                 saboteur.stop.set()
                 saboteur.join()
                 emulator.fault("silence", enabled=False)
             while (tick := feed.next(timeout=1.0)) is not None:
-                ticks.append(Kept.of(tick))
+                delivered.add(tick)
             stats = feed.stats()
         client.close()
-        figures = check(emulator, ticks)
+        figures = check(emulator, delivered)
         left_open = emulator.live_connections()
         emulator.stop()
 
     rss = [s.rss_kib for s in samples]
-    native = [s.rss_kib - s.traced_kib for s in samples]
+    native = [s.rss_kib - s.kept_kib for s in samples]
     threads = [s.threads.total() for s in samples]
     third = len(samples) // 3
     print(f"ran {args.seconds:.0f} s at {args.scale:g}x: {len(curve_ids)} curves, every tenor")
@@ -233,11 +237,16 @@ def main() -> int:
         f"missing {figures['missing']}, repeated {figures['repeated']}, "
         f"never published {figures['extra']}"
     )
-    for name, series in (("RSS", rss), ("RSS less the Python heap", native)):
+    for name, series in (("RSS", rss), ("RSS less the values kept for the check", native)):
         print(
             f"memory, {name}: {series[0] / 1024:.1f} MiB at start, "
             f"{series[third] / 1024:.1f} MiB after a third, {series[-1] / 1024:.1f} MiB at the end"
         )
+    # The first third warms up (connections, pools, the first backfills);
+    # after it, memory that still grows is memory kept.
+    minutes = (samples[-1].seconds - samples[third].seconds) / 60
+    growth = (native[-1] - native[third]) / 1024 / max(minutes, 1e-9)
+    print(f"  growth after the first third: {growth:+.2f} MiB a minute")
     print(f"OS threads: {threads[0]} at start, {min(threads)}-{max(threads)}, {threads[-1]} at end")
     most = max(samples, key=lambda s: s.threads.total()).threads
     print(
