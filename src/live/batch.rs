@@ -1,24 +1,32 @@
 //! Ticks as an Arrow record batch: the `live` table of the design (curve,
 //! tenor and its calendar period, time, price, source), rows in delivery order.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
+use ahash::AHashMap as HashMap;
 use arrow_array::builder::{
-    Date32Builder, Float64Builder, StringBuilder, StringDictionaryBuilder,
-    TimestampMicrosecondBuilder,
+    Date32Builder, Float64Builder, StringBuilder, TimestampMicrosecondBuilder,
 };
 use arrow_array::types::Int8Type;
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::{ArrayRef, DictionaryArray, Int8Array, RecordBatch, StringArray};
 use arrow_schema::{ArrowError, SchemaRef};
 
 use super::tick::Tick;
 use crate::domain::arrow::{schema, TableKind};
-use crate::domain::tenor::Tenor;
+use crate::domain::tenor::{Tenor, TenorKind};
 use crate::domain::timestamp::days_since_epoch;
 
 pub fn live_schema() -> SchemaRef {
     schema(TableKind::Live)
+}
+
+/// What a batch needs of one tenor, worked out once per batch: its kind's
+/// key in the `tenor_kind` dictionary, and its calendar period.
+#[derive(Clone, Copy)]
+struct TenorColumns {
+    kind_key: i8,
+    start: Option<i32>,
+    end: Option<i32>,
 }
 
 pub fn ticks_to_batch(ticks: &[Tick]) -> Result<RecordBatch, ArrowError> {
@@ -26,31 +34,51 @@ pub fn ticks_to_batch(ticks: &[Tick]) -> Result<RecordBatch, ArrowError> {
     let text_bytes: usize = ticks.iter().map(|t| t.curve_id.len()).sum();
     let mut curve_id = StringBuilder::with_capacity(rows, text_bytes);
     let mut tenor = StringBuilder::with_capacity(rows, rows * 8);
-    let mut kind = StringDictionaryBuilder::<Int8Type>::new();
+    let mut kind_keys = Vec::with_capacity(rows);
     let mut start = Date32Builder::with_capacity(rows);
     let mut end = Date32Builder::with_capacity(rows);
     let mut generated_on = TimestampMicrosecondBuilder::with_capacity(rows).with_timezone("UTC");
     let mut price = Float64Builder::with_capacity(rows);
     let mut source = StringBuilder::with_capacity(rows, rows * 8);
-    // A batch holds few distinct tenors: each is parsed once.
-    let mut tenors: HashMap<&str, Tenor> = HashMap::new();
+    // The kinds in the order they first appear, as a dictionary builder
+    // would make them, without hashing a string for every row.
+    let mut kinds: Vec<TenorKind> = Vec::new();
+    // A batch holds few distinct tenors, each one shared string for the
+    // life of the feed: found by address, each is parsed once.
+    let mut tenors: HashMap<*const u8, TenorColumns> = HashMap::new();
     for tick in ticks {
-        let parsed = tenors
-            .entry(&tick.tenor)
-            .or_insert_with(|| Tenor::parse_lenient(&tick.tenor));
+        let columns = *tenors.entry(tick.tenor.as_ptr()).or_insert_with(|| {
+            let parsed = Tenor::parse_lenient(&tick.tenor);
+            let kind = parsed.kind();
+            let kind_key = match kinds.iter().position(|k| *k == kind) {
+                Some(key) => key,
+                None => {
+                    kinds.push(kind);
+                    kinds.len() - 1
+                }
+            };
+            TenorColumns {
+                kind_key: kind_key as i8,
+                start: parsed.start().map(days_since_epoch),
+                end: parsed.end().map(days_since_epoch),
+            }
+        });
         curve_id.append_value(&tick.curve_id);
         tenor.append_value(&tick.tenor);
-        kind.append_value(parsed.kind().as_str());
-        start.append_option(parsed.start().map(days_since_epoch));
-        end.append_option(parsed.end().map(days_since_epoch));
+        kind_keys.push(columns.kind_key);
+        start.append_option(columns.start);
+        end.append_option(columns.end);
         generated_on.append_value(tick.generated_on);
         price.append_value(tick.price);
         source.append_value(tick.source.as_str());
     }
+    let kind_names = StringArray::from_iter_values(kinds.iter().map(|k| k.as_str()));
+    let kind =
+        DictionaryArray::<Int8Type>::try_new(Int8Array::from(kind_keys), Arc::new(kind_names))?;
     let columns: Vec<ArrayRef> = vec![
         Arc::new(curve_id.finish()),
         Arc::new(tenor.finish()),
-        Arc::new(kind.finish()),
+        Arc::new(kind),
         Arc::new(start.finish()),
         Arc::new(end.finish()),
         Arc::new(generated_on.finish()),
@@ -125,6 +153,10 @@ mod tests {
         let kinds = kind.values().as_string::<i32>();
         let kind_of = |row: usize| kinds.value(kind.keys().value(row) as usize);
         assert_eq!((kind_of(0), kind_of(1)), ("month", "continuous"));
+        // One entry per kind, in the order of first appearance.
+        let names: Vec<&str> = kinds.iter().map(Option::unwrap).collect();
+        assert_eq!(names, ["month", "continuous"]);
+        assert_eq!(kind_of(2), "month");
         let start = batch.column(3).as_primitive::<Date32Type>();
         let end = batch.column(4).as_primitive::<Date32Type>();
         // 2026-02-01 and 2026-02-28 as days since the epoch.

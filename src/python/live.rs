@@ -247,6 +247,7 @@ impl PyLiveFeed {
             match taken {
                 Taken::Closed if rows.is_empty() => return Ok(None),
                 Taken::Closed => return Ok(Some(rows)),
+                Taken::Ticks(ticks) if rows.is_empty() => rows = ticks,
                 Taken::Ticks(ticks) => rows.extend(ticks),
             }
             if rows.is_empty() {

@@ -9,8 +9,9 @@
 
 mod gaps;
 
-use std::collections::HashMap;
 use std::sync::Arc;
+
+use ahash::AHashMap as HashMap;
 
 use super::merge::{Value, Watermark};
 use super::tick::{Tick, TickSource};
