@@ -34,7 +34,7 @@ _EVENT_POLL = 1.0
 
 
 def _subscription_tenor(value: Any) -> str:
-    if isinstance(value, str) and value.strip() == "*":
+    if isinstance(value, str) and value.strip(" ") == "*":
         return "*"
     return _args.tenor(value)
 

@@ -12,14 +12,16 @@ use crate::domain::live::{Subscription, ALL_TENORS};
 /// Surrounding blanks are removed.
 pub fn checked_subscription(curve_id: &str, tenor: &str) -> Result<Subscription, ClientError> {
     let curve_id = validate::curve_id(curve_id)?;
-    let tenor = tenor.trim();
-    if tenor == ALL_TENORS {
-        return Ok(Subscription::new(curve_id, ALL_TENORS));
-    }
+    // Refused before trimming, so that "Jan 26\n" is refused here as the
+    // REST methods refuse it, not read as "Jan 26".
     if tenor.chars().any(char::is_control) {
         return Err(ClientError::InvalidRequest(format!(
             "tenor must be '*' or a tenor name such as 'Jan 26', not {tenor:?}"
         )));
+    }
+    let tenor = tenor.trim();
+    if tenor == ALL_TENORS {
+        return Ok(Subscription::new(curve_id, ALL_TENORS));
     }
     let tenor = validate::tenor(tenor)?;
     Ok(Subscription::new(curve_id, tenor.name()))
@@ -140,6 +142,8 @@ mod tests {
         assert!(message("c", "   ").contains("tenor"));
         assert!(message("c", "Q5 26").contains("tenor"));
         assert!(message("c", "Jan\n26").contains("tenor"));
+        assert!(message("c", "Jan 26\n").contains("tenor"));
+        assert!(message("c", "*\t").contains("tenor"));
         assert!(matches!(
             checked_subscription("c", ""),
             Err(ClientError::InvalidRequest(_))

@@ -65,6 +65,9 @@ BAD_SUBSCRIPTIONS: list[tuple[Any, Any, str]] = [
     (ID, 5, "tenor"),
     (ID, "Q5 25", "tenor"),
     (ID, "Jan\n25", "tenor"),
+    # Refused as the REST methods refuse them, not trimmed.
+    (ID, "Jan 25\n", "tenor"),
+    (ID, "*\n", "tenor"),
 ]
 
 
