@@ -27,6 +27,8 @@ pub struct IntradayValues {
     pub earliest: Option<Micros>,
 }
 
+/// The `(generatedOn, price)` of the rows that have a time: all a backfill
+/// keeps of them.
 fn generated_values(rows: Vec<PriceRow>) -> Vec<(Micros, f64)> {
     rows.into_iter()
         .filter_map(|row| Some((row.generated_on?, row.price)))

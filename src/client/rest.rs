@@ -439,8 +439,6 @@ fn table(kind: TableKind, rows: Vec<PriceRow>) -> Result<Table, ClientError> {
     })
 }
 
-/// The `(generatedOn, price)` of the rows that have a time: all a backfill
-/// keeps of them.
 #[cfg(test)]
 mod tests {
     use super::*;

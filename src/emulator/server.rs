@@ -82,8 +82,8 @@ impl Emulator {
         let (shutdown, stopped) = oneshot::channel::<()>();
         // A feed pushes small frames one after another: with Nagle's
         // algorithm on, each waits for the reader's delayed acknowledgement
-        // of the one before (40 ms on Linux), as no market data server
-        // would let it.
+        // of the one before (40 ms on Linux), a delay no market data server
+        // would allow.
         let listener = listener.tap_io(|stream| {
             let _ = stream.set_nodelay(true);
         });
