@@ -257,6 +257,43 @@ const PRICE_ENDPOINTS: [(PriceEndpoint, TableKind); 7] = [
     (PriceEndpoint::HistoricalIntraday, TableKind::Prices),
 ];
 
+/// Field names of the interface's records and envelopes: REST bodies built
+/// from them (by the shaped fuzz target and the proptest smoke run) reach
+/// past the JSON syntax into the records.
+pub const INTERFACE_KEYS: [&str; 31] = [
+    "items",
+    "self",
+    "next",
+    "prev",
+    "last",
+    "generatedOn",
+    "price",
+    "units",
+    "tenor",
+    "dependencies",
+    "metadata",
+    "name",
+    "value",
+    "id",
+    "tenorName",
+    "date",
+    "singaporeSnapshot",
+    "londonSnapshot",
+    "newYorkSnapshot",
+    "job_id",
+    "date_range",
+    "effective_start",
+    "effective_end",
+    "status",
+    "presigned_urls",
+    "url",
+    "path",
+    "size",
+    "filters",
+    "properties",
+    "contracts",
+];
+
 /// A REST body, read as the answer of every endpoint: it gives rows that make
 /// a table, or a `DecodeError` naming the endpoint and a field. Reading with
 /// and without tracking the field path accepts the same bodies.

@@ -85,40 +85,7 @@ fn timestamps() -> impl Strategy<Value = String> {
 /// Field names of the interface's records, and a few others.
 fn keys() -> impl Strategy<Value = String> {
     prop_oneof![
-        prop::sample::select(vec![
-            "items",
-            "self",
-            "next",
-            "prev",
-            "last",
-            "generatedOn",
-            "price",
-            "units",
-            "tenor",
-            "dependencies",
-            "metadata",
-            "name",
-            "value",
-            "id",
-            "tenorName",
-            "date",
-            "singaporeSnapshot",
-            "londonSnapshot",
-            "newYorkSnapshot",
-            "job_id",
-            "date_range",
-            "effective_start",
-            "effective_end",
-            "status",
-            "presigned_urls",
-            "url",
-            "path",
-            "size",
-            "filters",
-            "properties",
-            "contracts",
-        ])
-        .prop_map(str::to_owned),
+        prop::sample::select(INTERFACE_KEYS.to_vec()).prop_map(str::to_owned),
         "[a-z]{1,6}",
     ]
 }

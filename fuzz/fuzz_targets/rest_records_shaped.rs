@@ -3,6 +3,7 @@
 //! (see _core::fuzzing::rest_records for the properties).
 #![no_main]
 
+use _core::fuzzing::INTERFACE_KEYS;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
@@ -23,41 +24,6 @@ enum Key {
     Known(u8),
     Other(String),
 }
-
-/// Field names of the interface's records and envelopes.
-const KEYS: [&str; 31] = [
-    "items",
-    "self",
-    "next",
-    "prev",
-    "last",
-    "generatedOn",
-    "price",
-    "units",
-    "tenor",
-    "dependencies",
-    "metadata",
-    "name",
-    "value",
-    "id",
-    "tenorName",
-    "date",
-    "singaporeSnapshot",
-    "londonSnapshot",
-    "newYorkSnapshot",
-    "job_id",
-    "date_range",
-    "effective_start",
-    "effective_end",
-    "status",
-    "presigned_urls",
-    "url",
-    "path",
-    "size",
-    "filters",
-    "properties",
-    "contracts",
-];
 
 #[derive(Arbitrary, Debug)]
 enum Text {
@@ -135,7 +101,7 @@ impl Json {
 impl Key {
     fn name(&self) -> String {
         match self {
-            Key::Known(i) => KEYS[usize::from(*i) % KEYS.len()].to_owned(),
+            Key::Known(i) => INTERFACE_KEYS[usize::from(*i) % INTERFACE_KEYS.len()].to_owned(),
             Key::Other(name) => name.clone(),
         }
     }

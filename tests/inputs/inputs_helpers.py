@@ -32,9 +32,9 @@ class CountingProvider:
         return "never-accepted"
 
 
-def unsent_client(provider: CountingProvider) -> mc.Client:
+def unsent_client(provider: Callable[[], Any]) -> mc.Client:
     """A client of closed ports whose every request would fail at once with
-    ServiceError, after calling ``provider``."""
+    ServiceError, after calling ``provider`` for its token."""
     return mc.Client(
         base_url=CLOSED_URL,
         live_url=CLOSED_LIVE_URL,

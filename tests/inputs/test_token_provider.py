@@ -12,7 +12,7 @@ import asyncio
 from typing import Any, Callable
 
 import pytest
-from inputs_helpers import CLOSED_LIVE_URL, CLOSED_URL, ID
+from inputs_helpers import ID, unsent_client
 
 import marketcurves as mc
 
@@ -41,17 +41,6 @@ PROVIDERS = {
 }
 
 
-def client_of(provider: Callable[[], Any], **kwargs: Any) -> mc.Client:
-    return mc.Client(
-        base_url=CLOSED_URL,
-        live_url=CLOSED_LIVE_URL,
-        token_provider=provider,
-        max_retries=0,
-        timeout=2.0,
-        **kwargs,
-    )
-
-
 def assert_names_the_provider(error: BaseException, detail: str) -> None:
     assert isinstance(error, mc.AuthError), repr(error)
     assert "token_provider" in str(error) and detail in str(error), str(error)
@@ -71,20 +60,20 @@ CALLS: dict[str, Callable[[mc.Client], Any]] = {
 @pytest.mark.parametrize("kind", list(PROVIDERS))
 def test_a_bad_provider_is_an_auth_error_before_the_request(kind, call):
     provider, detail = PROVIDERS[kind]
-    with client_of(provider) as client, pytest.raises(mc.MarketCurvesError) as caught:
+    with unsent_client(provider) as client, pytest.raises(mc.MarketCurvesError) as caught:
         CALLS[call](client)
     assert_names_the_provider(caught.value, detail)
 
 
 def test_a_bad_provider_leaves_no_dest_behind(tmp_path):
     dest = tmp_path / "dest"
-    with client_of(raising) as client, pytest.raises(mc.AuthError):
+    with unsent_client(raising) as client, pytest.raises(mc.AuthError):
         client.bulk_download("JET", "2025-01", "2025-02", dest, progress=False)
     assert not dest.exists()
 
 
 def test_a_bad_provider_stops_the_live_feed_with_an_auth_error():
-    with client_of(returning(None)) as client:
+    with unsent_client(returning(None)) as client:
         feed = client.live(backfill=False, reconnect_max=0.1)
         with pytest.raises(mc.AuthError) as caught:
             feed.subscribe(ID, "*")
@@ -95,7 +84,7 @@ def test_a_bad_provider_stops_the_live_feed_with_an_auth_error():
 def test_the_provider_is_asked_again_after_it_failed():
     """A provider that failed once is not remembered as broken: the next call asks again."""
     answers = iter([None, "a.b.c"])
-    with client_of(lambda: next(answers)) as client:
+    with unsent_client(lambda: next(answers)) as client:
         with pytest.raises(mc.AuthError):
             client.last_settlement(ID, "Jul 25")
         with pytest.raises(mc.ServiceError):  # got a token, and sent to the closed port
