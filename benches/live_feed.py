@@ -5,6 +5,9 @@ as the emulator can), in one run:
 
 - the limit: the emulator's own rate, read by a Rust client that only counts
   frames (``marketcurves.testing.probe_live``);
+- the same Rust client reading each frame with the client's frame reader
+  (``probe_live(decode=True)``): what decoding alone, with no book, queue or
+  Python behind it, leaves of the limit;
 - the baseline: plain Python as a user would write it, ``websockets`` + ``json``;
 - marketcurves: ticks/s through ``for tick in feed``, rows/s through ``feed.batches()``.
 
@@ -75,7 +78,9 @@ def iterator_rate(client: mc.Client, curve_ids: list[str], seconds: float) -> fl
         return count / (time.perf_counter() - began)
 
 
-def batches_rate(client: mc.Client, curve_ids: list[str], seconds: float) -> float:
+def batches_rate(client: mc.Client, curve_ids: list[str], seconds: float) -> tuple[float, float]:
+    """Rows per second through ``feed.batches()``, and the share of the
+    frames received that were conflated while the consumer fell behind."""
     with client.live(backfill=False) as feed:
         for curve_id in curve_ids:
             feed.subscribe(curve_id, "*")
@@ -86,7 +91,9 @@ def batches_rate(client: mc.Client, curve_ids: list[str], seconds: float) -> flo
             rows += batch.num_rows
             if time.perf_counter() > deadline:
                 break
-        return rows / (time.perf_counter() - began)
+        rate = rows / (time.perf_counter() - began)
+        stats = feed.stats()
+        return rate, stats["conflated"] / max(1, stats["messages"])
 
 
 def throughput(seconds: float) -> dict[str, float]:
@@ -97,11 +104,15 @@ def throughput(seconds: float) -> dict[str, float]:
         token = emulator.token()
         subscriptions = [(c, "*") for c in curve_ids]
         probe = probe_live(emulator.live_url, token, subscriptions, seconds)
+        decoding = probe_live(emulator.live_url, token, subscriptions, seconds, decode=True)
+        batches, conflated = batches_rate(client, curve_ids, seconds)
         return {
             "limit": probe,
+            "decoding": decoding,
             "baseline": plain_python_rate(emulator, curve_ids, seconds),
             "iterator": iterator_rate(client, curve_ids, seconds),
-            "batches": batches_rate(client, curve_ids, seconds),
+            "batches": batches,
+            "batches_conflated": conflated,
         }
 
 
@@ -224,13 +235,16 @@ def main() -> None:
     rates = throughput(args.seconds)
     print(f"firehose, {args.seconds:.0f} s per reader, 10 curves x '*':")
     print(f"  limit (Rust reader, counting)   {rates['limit']:>12,.0f} msg/s")
+    print(f"  Rust reader, decoding each      {rates['decoding']:>12,.0f} msg/s")
     print(f"  baseline (websockets + json)    {rates['baseline']:>12,.0f} msg/s")
     print(f"  marketcurves iterator           {rates['iterator']:>12,.0f} ticks/s")
     print(f"  marketcurves batches()          {rates['batches']:>12,.0f} rows/s")
     print(
         f"  batches: {rates['limit'] / rates['batches']:.2f}x below the limit (target <= 1.5), "
-        f"{rates['batches'] / rates['baseline']:.1f}x the baseline (target >= 10)"
+        f"{rates['batches'] / rates['baseline']:.1f}x the baseline (target >= 10); "
+        f"{rates['batches_conflated']:.1%} of frames conflated while the consumer lagged"
     )
+    print(f"  decoding alone: {rates['limit'] / rates['decoding']:.2f}x below the limit")
     print(f"  iterator: {rates['iterator'] / rates['baseline']:.1f}x the baseline (target >= 3)")
 
     delays = latency(args.seconds)

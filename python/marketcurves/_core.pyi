@@ -416,6 +416,12 @@ class LiveFeed:
     def close_async(self) -> Awaitable[None]: ...
 
 def probe_live(
-    live_url: str, token: str, subscriptions: list[tuple[str, str]], seconds: float
+    live_url: str,
+    token: str,
+    subscriptions: list[tuple[str, str]],
+    seconds: float,
+    *,
+    decode: bool = False,
 ) -> float:
-    """Frames per second a reader that only counts them gets from the feed."""
+    """Frames per second a reader that only counts them gets from the feed;
+    with ``decode``, one that also reads each with the client's frame reader."""

@@ -313,9 +313,18 @@ class Emulator:
 
 
 def probe_live(
-    live_url: str, token: str, subscriptions: list[tuple[str, str]], seconds: float
+    live_url: str,
+    token: str,
+    subscriptions: list[tuple[str, str]],
+    seconds: float,
+    *,
+    decode: bool = False,
 ) -> float:
     """Frames per second that a Rust reader which only counts them gets from
     the live feed at ``live_url``, subscribed to ``(curve_id, tenor)`` pairs,
-    over ``seconds``: the feed's own limit, for benchmarks."""
-    return _core.probe_live(live_url, token, subscriptions, seconds)
+    over ``seconds``: the feed's own limit, for benchmarks.
+
+    With ``decode=True`` the reader also reads every frame with the client's
+    own frame reader (and raises ``mc.InvalidRequest`` on one it refuses):
+    the most a client that decodes each price, with nothing behind it, gets."""
+    return _core.probe_live(live_url, token, subscriptions, seconds, decode=decode)

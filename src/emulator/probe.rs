@@ -1,6 +1,11 @@
 //! The fastest possible reader of a live feed: authenticates, subscribes and
 //! counts frames, decoding nothing. Benchmarks measure the emulator's own
 //! firehose rate with it, the limit any client of the feed can reach.
+//!
+//! Asked to, it also reads each frame with the client's own frame reader:
+//! the rate then is the most a client can get that decodes every price but
+//! has no book, queue or Python behind it, which splits a benchmark's gap to
+//! the limit into what decoding costs and what the rest does.
 
 use std::time::{Duration, Instant};
 
@@ -8,6 +13,17 @@ use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::domain::live::{Command, Subscription};
+use crate::live::wire::{read_frame, scrub, Frame};
+
+/// What the probe does with each text frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Counts it.
+    Count,
+    /// Reads it with the client's frame reader too; a frame the reader
+    /// refuses ends the probe with an error.
+    Decode,
+}
 
 /// What the probe saw.
 #[derive(Clone, Copy, Debug, Default)]
@@ -15,6 +31,8 @@ pub struct ProbeCount {
     /// Text frames after the subscriptions were sent.
     pub frames: u64,
     pub bytes: u64,
+    /// Frames read as prices (with [`Reading::Decode`] only).
+    pub prices: u64,
     pub seconds: f64,
 }
 
@@ -25,6 +43,7 @@ pub async fn count_frames(
     token: &str,
     subscriptions: &[Subscription],
     duration: Duration,
+    reading: Reading,
 ) -> Result<ProbeCount, String> {
     let (mut socket, _) = tokio_tungstenite::connect_async(url)
         .await
@@ -44,12 +63,28 @@ pub async fn count_frames(
     let started = Instant::now();
     let deadline = tokio::time::Instant::now() + duration;
     loop {
+        // The timeout below looks at the clock only when no frame is ready,
+        // and a reader slower than the feed always finds one: so the time is
+        // also checked here, every few hundred frames.
+        if count.frames % 256 == 0 && tokio::time::Instant::now() >= deadline {
+            break;
+        }
         let frame = tokio::time::timeout_at(deadline, socket.next()).await;
         match frame {
             Err(_elapsed) => break,
             Ok(Some(Ok(Message::Text(text)))) => {
                 count.frames += 1;
                 count.bytes += text.len() as u64;
+                if reading == Reading::Decode {
+                    match read_frame(&text) {
+                        Ok(Frame::Price { .. }) => count.prices += 1,
+                        Ok(Frame::Other(_)) => {}
+                        Err(e) => {
+                            let reason = scrub(&e.reason, Some(token));
+                            return Err(format!("a frame the client refuses: {reason}"));
+                        }
+                    }
+                }
             }
             Ok(Some(Ok(_))) => {}
             Ok(Some(Err(e))) => return Err(format!("the feed failed: {e}")),

@@ -8,18 +8,21 @@ use pyo3::prelude::*;
 use super::errors::invalid_request;
 use super::runtime::wait_interruptibly;
 use crate::domain::live::Subscription;
-use crate::emulator::probe::count_frames;
+use crate::emulator::probe::{count_frames, Reading};
 use crate::live::LiveConfig;
 
 /// Frames per second a reader that only counts gets from the feed at
-/// `live_url`, subscribed to `subscriptions` for `seconds`.
+/// `live_url`, subscribed to `subscriptions` for `seconds`; with `decode`,
+/// one that also reads each frame with the client's frame reader.
 #[pyfunction]
+#[pyo3(signature = (live_url, token, subscriptions, seconds, *, decode = false))]
 pub fn probe_live(
     py: Python<'_>,
     live_url: &str,
     token: String,
     subscriptions: Vec<(String, String)>,
     seconds: f64,
+    decode: bool,
 ) -> PyResult<f64> {
     let duration = Duration::try_from_secs_f64(seconds)
         .ok()
@@ -30,9 +33,14 @@ pub fn probe_live(
         .into_iter()
         .map(|(curve_id, tenor)| Subscription::new(curve_id, tenor))
         .collect();
+    let reading = if decode {
+        Reading::Decode
+    } else {
+        Reading::Count
+    };
     let counted = wait_interruptibly(
         py,
-        async move { count_frames(&url, &token, &subscriptions, duration).await },
+        async move { count_frames(&url, &token, &subscriptions, duration, reading).await },
         |_| Ok(()),
     )?
     .map_err(invalid_request)?;

@@ -10,6 +10,7 @@ by hand; the timer tests run it 100 to 200 times faster than real time.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import time
 from urllib.parse import quote
@@ -18,7 +19,8 @@ import pytest
 import requests
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from marketcurves.testing import Emulator
+import marketcurves as mc
+from marketcurves.testing import Emulator, probe_live
 
 UTC = dt.timezone.utc
 JULY = "Jul 25"
@@ -511,6 +513,21 @@ def test_the_firehose_sends_later_values_of_every_tenor(live_emulator, connect, 
     assert all(price is not None for _, price in last.values()), "every tenor got values"
     socket.prices_until_quiet(0.2)
     socket.ping()
+
+
+def test_the_probe_counts_the_firehose_and_decodes_it_as_the_client_does(live_emulator, curves):
+    subscriptions = [(curves["fob"]["id"], "*")]
+    probe = functools.partial(probe_live, live_emulator.live_url, live_emulator.token())
+    live_emulator.firehose(True)
+    try:
+        counted = probe(subscriptions, 0.3)
+        # Raises if the client's frame reader refuses a frame.
+        decoded = probe(subscriptions, 0.3, decode=True)
+    finally:
+        live_emulator.firehose(False)
+    assert counted > 1_000 and decoded > 1_000
+    with pytest.raises(mc.InvalidRequest, match="seconds must be > 0"):
+        probe(subscriptions, 0)
 
 
 def test_a_slow_reader_gets_only_the_latest_value_of_each_tenor(live_emulator, connect, curves):

@@ -141,3 +141,34 @@ async fn auth_subscribe_prices_and_pong() {
         other => panic!("expected an abrupt end, got {other:?}"),
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_probe_reads_every_firehose_frame_as_a_price_the_client_accepts() {
+    use crate::emulator::probe::{count_frames, Reading};
+
+    let emulator = emulator().await;
+    let state = emulator.shared_state();
+    let curve = state
+        .world
+        .curves
+        .iter()
+        .find(|c| c.quotation == "Fob")
+        .unwrap();
+    let token = state.accounts.issue(DEMO_EMAIL, state.clock.now());
+    let url = format!("{}{LIVE_PATH}", emulator.live_url());
+    let all = [Subscription::new(&curve.id, "*")];
+    state.live.set_firehose(true);
+    let window = Duration::from_millis(300);
+    let counted = count_frames(&url, &token, &all, window, Reading::Count)
+        .await
+        .unwrap();
+    let decoded = count_frames(&url, &token, &all, window, Reading::Decode)
+        .await
+        .unwrap();
+    state.live.set_firehose(false);
+    assert!(counted.frames > 1_000, "{counted:?}");
+    assert_eq!(counted.prices, 0, "counting decodes nothing");
+    assert!(decoded.frames > 1_000, "{decoded:?}");
+    // Every frame but the answer to `auth` is a price.
+    assert_eq!(decoded.prices + 1, decoded.frames);
+}
