@@ -19,7 +19,7 @@ process of its own.
 
 Run on an optimised build: ``maturin build --release`` (what users install,
 as the README's figures are) or ``--profile release-fast`` (no link-time
-optimisation: minutes quicker to build, and all rates about 10% lower), install
+optimisation: minutes quicker to build, rates here 5-10% lower), install
 the wheel, then ``python benches/live_feed.py [--seconds 5]``.
 """
 
