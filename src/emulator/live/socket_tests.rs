@@ -14,8 +14,10 @@ use crate::domain::live::{format_millis, Command, Subscription};
 use crate::domain::tenor::Tenor;
 use crate::domain::timestamp::parse_timestamp;
 use crate::emulator::accounts::DEMO_EMAIL;
+use crate::emulator::world::curves::Curve;
 use crate::emulator::world::prices::{granularity, price};
 use crate::emulator::world::published::{last_published, published_between};
+use crate::emulator::world::World;
 use crate::emulator::{Emulator, EmulatorConfig};
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -29,6 +31,11 @@ async fn emulator() -> Emulator {
     })
     .await
     .unwrap()
+}
+
+/// A curve of the demo account's licence.
+fn fob(world: &World) -> &Curve {
+    world.curves.iter().find(|c| c.quotation == "Fob").unwrap()
 }
 
 async fn connect(emulator: &Emulator) -> Socket {
@@ -56,12 +63,7 @@ async fn next(socket: &mut Socket) -> Option<Value> {
 async fn auth_subscribe_prices_and_pong() {
     let emulator = emulator().await;
     let state = emulator.shared_state();
-    let curve = state
-        .world
-        .curves
-        .iter()
-        .find(|c| c.quotation == "Fob")
-        .unwrap();
+    let curve = fob(&state.world);
     let jul = Tenor::parse("Jul 25").unwrap();
 
     // A command before auth: NOT_LOGGED, then a close frame with 1008.
@@ -148,12 +150,7 @@ async fn the_probe_reads_every_firehose_frame_as_a_price_the_client_accepts() {
 
     let emulator = emulator().await;
     let state = emulator.shared_state();
-    let curve = state
-        .world
-        .curves
-        .iter()
-        .find(|c| c.quotation == "Fob")
-        .unwrap();
+    let curve = fob(&state.world);
     let token = state.accounts.issue(DEMO_EMAIL, state.clock.now());
     let url = format!("{}{LIVE_PATH}", emulator.live_url());
     let all = [Subscription::new(&curve.id, "*")];
