@@ -86,11 +86,11 @@ impl RestClient {
                 .await
             }
         };
-        let mut values = Vec::new();
-        match days {
-            None => values = fetch(PriceEndpoint::OngoingIntraday, Vec::new()).await?,
+        let values = match days {
+            None => fetch(PriceEndpoint::OngoingIntraday, Vec::new()).await?,
             Some((first, last)) => {
                 validate::date_range(first, last)?;
+                let mut values = Vec::new();
                 for (start, end) in split(first, last, MAX_INTRADAY_DAYS) {
                     let query = vec![
                         ("startDate", start.to_string()),
@@ -98,8 +98,9 @@ impl RestClient {
                     ];
                     values.extend(fetch(PriceEndpoint::HistoricalIntraday, query).await?);
                 }
+                values
             }
-        }
+        };
         let earliest = earliest.into_inner();
         Ok(IntradayValues {
             values,
