@@ -1,17 +1,11 @@
-//! marketcurves: the client for the market curve data service.
-//!
-//! The Rust core ([`domain`]) knows nothing of Python; the binding layer in
+//! `marketcurves._core`: the Python extension. It binds the domain, client
+//! and emulator crates and does nothing else: arguments in, the GIL released
+//! while Rust works, errors out as Python exceptions. The binding layer in
 //! `python/` is compiled only with the `python` feature, which maturin enables.
 
-pub mod bulk;
-pub mod client;
-pub mod domain;
-pub mod emulator;
-// Property checks shared by the fuzz targets in fuzz/ and their `cargo test` smoke.
-#[doc(hidden)]
-pub mod fuzzing;
-pub mod live;
-pub mod net;
+// Tests that need both the client and the emulator, which only this crate sees.
+#[cfg(test)]
+mod probe_tests;
 
 #[cfg(feature = "python")]
 mod python;

@@ -11,14 +11,14 @@ use pyo3::prelude::*;
 use super::client::{blocking_table, PyRestClient};
 use super::errors::{client_error, invalid_request};
 use super::runtime::wait_interruptibly;
-use crate::bulk::job::{self, JobState};
-use crate::bulk::read::{read_bulk as read_dataset, rows_in, Selection};
-use crate::bulk::run::{
+use client::bulk::job::{self, JobState};
+use client::bulk::read::{read_bulk as read_dataset, rows_in, Selection};
+use client::bulk::run::{
     bulk_download as run_download, create_dest, plan_files, BulkOptions, BulkProgress,
 };
-use crate::client::validate;
-use crate::client::ClientError;
-use crate::domain::month::Month;
+use client::rest::validate;
+use client::ClientError;
+use domain::month::Month;
 
 fn month(name: &str, text: &str) -> PyResult<Month> {
     Month::parse(text)
@@ -135,7 +135,7 @@ pub fn bulk_download_job(
         create_dest(&dest).await?;
         let tasks = plan_files(&dest, &files)?;
         let options = BulkOptions::default();
-        let round = crate::bulk::run::download_round(inner.http(), &tasks, &options, &shared).await;
+        let round = client::bulk::run::download_round(inner.http(), &tasks, &options, &shared).await;
         let bytes = round?;
         let files: Vec<PathBuf> = tasks.into_iter().map(|t| t.target).collect();
         let rows = count_rows(files.clone()).await?;

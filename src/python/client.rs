@@ -14,13 +14,11 @@ use pyo3_arrow::PyTable;
 use super::closing::close_and_release;
 use super::errors::{client_closed, client_error, invalid_request};
 use super::runtime::wait_interruptibly;
-use crate::client::{
-    CatalogueQuery, ClientError, Credentials, HttpConfig, Progress, RestClient, Secret,
-    TokenProvider,
-};
-use crate::domain::arrow::Table;
-use crate::domain::records::CurveQuotation;
-use crate::net::Network;
+use client::rest::{CatalogueQuery, Credentials, HttpConfig, Progress, RestClient, TokenProvider};
+use client::{ClientError, Secret};
+use domain::arrow::Table;
+use domain::records::CurveQuotation;
+use client::net::Network;
 
 /// A Python callable returning a token.
 struct PyTokenProvider(Py<PyAny>);

@@ -12,10 +12,10 @@ use pyo3::prelude::*;
 use super::emulator_queries::{at_least_one, bulk_rows, check_scale, check_seconds, published};
 use super::errors::invalid_request;
 use super::runtime::block_on;
-use crate::emulator::accounts::{DEMO_EMAIL, DEMO_PASSWORD};
-use crate::emulator::calendar::EarlyClose;
-use crate::emulator::faults::Spoil;
-use crate::emulator::{AppState, Emulator, EmulatorConfig};
+use emulator::accounts::{DEMO_EMAIL, DEMO_PASSWORD};
+use emulator::calendar::EarlyClose;
+use emulator::faults::Spoil;
+use emulator::{AppState, Emulator, EmulatorConfig};
 
 #[pyclass(frozen, name = "EmulatorServer", module = "marketcurves._core")]
 pub struct PyEmulator {

@@ -8,15 +8,15 @@ use chrono::{DateTime, Utc};
 use pyo3::prelude::*;
 
 use super::errors::invalid_request;
-use crate::domain::month::Month;
-use crate::domain::tenor::Tenor;
-use crate::domain::vocabulary::find_vertical;
-use crate::emulator::accounts::Licence;
-use crate::emulator::bulk::records::{count_rows, FileKey};
-use crate::emulator::calendar::{day_of, start_of};
-use crate::emulator::world::published::published_prices;
-use crate::emulator::world::World;
-use crate::emulator::AppState;
+use domain::month::Month;
+use domain::tenor::Tenor;
+use domain::vocabulary::find_vertical;
+use emulator::accounts::Licence;
+use emulator::bulk::records::{count_rows, FileKey};
+use emulator::calendar::{day_of, start_of};
+use emulator::world::published::published_prices;
+use emulator::world::World;
+use emulator::AppState;
 
 pub fn check_scale(time_scale: f64) -> PyResult<f64> {
     if time_scale.is_finite() && time_scale >= 0.0 {
@@ -80,7 +80,7 @@ pub fn published(
     let curve = world
         .curve(curve_id)
         .ok_or_else(|| invalid_request(format!("unknown curve id {curve_id:?}")))?;
-    let tenor = Tenor::parse(tenor)?;
+    let tenor = Tenor::parse(tenor).map_err(|e| invalid_request(e.to_string()))?;
     let now = state.clock.now();
     let start = start.map_or_else(|| start_of(day_of(now)), |s| s.timestamp_micros());
     let end = end.map_or(now, |e| e.timestamp_micros());

@@ -6,9 +6,9 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::client::ClientError;
-use crate::domain::decode::DecodeError;
-use crate::domain::tenor::TenorError;
+use client::ClientError;
+use domain::decode::DecodeError;
+use domain::tenor::TenorError;
 
 pyo3::import_exception!(marketcurves.exceptions, InvalidRequest);
 
@@ -17,9 +17,42 @@ pub fn invalid_request(message: impl Into<String>) -> PyErr {
     InvalidRequest::new_err(message.into())
 }
 
-impl From<TenorError> for PyErr {
-    fn from(error: TenorError) -> PyErr {
-        invalid_request(error.to_string())
+/// A core error on its way to Python. `?` turns any core error into one, and
+/// pyo3 raises it as the exception of `marketcurves.exceptions` it maps to
+/// (a binding returns [`CoreResult`]), so no call site maps errors by hand.
+pub enum CoreError {
+    Python(PyErr),
+    Client(ClientError),
+    Tenor(TenorError),
+}
+
+pub type CoreResult<T> = Result<T, CoreError>;
+
+impl From<PyErr> for CoreError {
+    fn from(error: PyErr) -> CoreError {
+        CoreError::Python(error)
+    }
+}
+
+impl From<ClientError> for CoreError {
+    fn from(error: ClientError) -> CoreError {
+        CoreError::Client(error)
+    }
+}
+
+impl From<TenorError> for CoreError {
+    fn from(error: TenorError) -> CoreError {
+        CoreError::Tenor(error)
+    }
+}
+
+impl From<CoreError> for PyErr {
+    fn from(error: CoreError) -> PyErr {
+        match error {
+            CoreError::Python(error) => error,
+            CoreError::Client(error) => Python::attach(|py| client_error(py, error)),
+            CoreError::Tenor(error) => invalid_request(error.to_string()),
+        }
     }
 }
 

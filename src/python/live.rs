@@ -1,5 +1,5 @@
 //! `marketcurves._core.LiveFeed` and `Tick`: the live feed for Python, over
-//! `crate::live::LiveFeed`. The blocking methods release the GIL and answer
+//! `client::live::LiveFeed`. The blocking methods release the GIL and answer
 //! Ctrl-C; iteration takes ticks from the core in chunks, so a busy feed costs
 //! one crossing into Rust per few thousand ticks rather than one per tick.
 
@@ -16,8 +16,8 @@ use pyo3_arrow::PyRecordBatch;
 use super::client::PyRestClient;
 use super::errors::{client_error, invalid_request};
 use super::runtime::wait_interruptibly;
-use crate::client::ClientError;
-use crate::live::{ticks_to_batch, FeedEvent, LiveConfig, LiveFeed, Tick};
+use client::ClientError;
+use client::live::{ticks_to_batch, FeedEvent, LiveConfig, LiveFeed, Tick};
 
 /// Ticks taken from the core in one crossing.
 const CHUNK: usize = 4_096;

@@ -7,9 +7,9 @@ use pyo3::prelude::*;
 
 use super::errors::invalid_request;
 use super::runtime::wait_interruptibly;
-use crate::domain::live::Subscription;
-use crate::emulator::probe::{count_frames, Reading};
-use crate::live::LiveConfig;
+use domain::live::Subscription;
+use client::probe::{count_frames, Reading};
+use client::live::LiveConfig;
 
 /// Frames per second a reader that only counts gets from the feed at
 /// `live_url`, subscribed to `subscriptions` for `seconds`; with `decode`,

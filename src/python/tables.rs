@@ -5,8 +5,8 @@ use pyo3::prelude::*;
 use pyo3_arrow::{PySchema, PyTable};
 
 use super::errors::{decode_error, invalid_request};
-use crate::domain::arrow::{build_batch, schema, TableKind};
-use crate::domain::decode::{decode_price_rows, PriceEndpoint, RequestContext};
+use domain::arrow::{build_batch, schema, TableKind};
+use domain::decode::{decode_price_rows, PriceEndpoint, RequestContext};
 
 fn table_kind(name: &str) -> PyResult<TableKind> {
     TableKind::parse(name).ok_or_else(|| {

@@ -1,4 +1,4 @@
-//! `marketcurves.Tenor`: the Python face of [`crate::domain::tenor::Tenor`].
+//! `marketcurves.Tenor`: the Python face of [`domain::tenor::Tenor`].
 
 use chrono::NaiveDate;
 use pyo3::basic::CompareOp;
@@ -6,7 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use super::args::{flag, text};
-use crate::domain::tenor::Tenor;
+use super::errors::CoreResult;
+use domain::tenor::Tenor;
 
 #[pyclass(frozen, name = "Tenor", module = "marketcurves")]
 pub struct PyTenor(pub Tenor);
@@ -14,7 +15,7 @@ pub struct PyTenor(pub Tenor);
 #[pymethods]
 impl PyTenor {
     #[new]
-    fn new(name: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn new(name: &Bound<'_, PyAny>) -> CoreResult<Self> {
         Ok(PyTenor(Tenor::parse(&text(name, "name")?)?))
     }
 
@@ -22,7 +23,7 @@ impl PyTenor {
     // Taken as objects so that a wrong type is an InvalidRequest; the text
     // signature shows the real default.
     #[pyo3(signature = (name, strict = None), text_signature = "(name, strict=True)")]
-    fn parse(name: &Bound<'_, PyAny>, strict: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    fn parse(name: &Bound<'_, PyAny>, strict: Option<&Bound<'_, PyAny>>) -> CoreResult<Self> {
         let name = text(name, "name")?;
         let strict = strict.map_or(Ok(true), |s| flag(s, "strict"))?;
         if strict {

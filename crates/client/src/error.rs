@@ -1,0 +1,95 @@
+//! The errors of the REST client, one variant per exception of the design.
+//! Messages name the endpoint, the status and the attempts; never a token.
+
+use domain::decode::DecodeError;
+use domain::live::Subscription;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// Bad input, found before anything was sent (or refused by the service with 400).
+    #[error("{0}")]
+    InvalidRequest(String),
+    #[error("{0}")]
+    Auth(String),
+    /// Outside the licence: HTTP 403 on data, `NO_ACCESS` on the live feed
+    /// (then `subscription` names what was refused).
+    #[error("{endpoint}: access denied: {message}")]
+    AccessDenied {
+        endpoint: String,
+        message: String,
+        subscription: Option<Subscription>,
+    },
+    #[error("{endpoint}: not found: {message}")]
+    NotFound { endpoint: String, message: String },
+    #[error("{endpoint}: still rate limited (HTTP 429) after {attempts} attempts")]
+    RateLimited { endpoint: String, attempts: u32 },
+    #[error("{endpoint}: {message} after {attempts} attempts")]
+    Service {
+        endpoint: String,
+        status: Option<u16>,
+        attempts: u32,
+        message: String,
+    },
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    #[error("{0}")]
+    BulkJobFailed(String),
+    /// A live feed failure that reconnecting cannot mend: the service refused
+    /// a subscription (`ERROR_PARSING`, `UNEXPECTED_ERROR` after retries) or
+    /// the feed cannot go on. `code` is the feed's error code, empty for a
+    /// failure of the connection itself (a certificate, a proxy).
+    #[error("{}", live_message(code, message, subscription.as_ref()))]
+    Live {
+        code: String,
+        message: String,
+        subscription: Option<Subscription>,
+    },
+    /// The live feed was closed (or ended by a fatal error).
+    #[error("the live feed is closed")]
+    Closed,
+    /// The client was closed: the call was cut short, or came after.
+    #[error("the client was closed; it sends no more requests (make a new one)")]
+    ClientClosed,
+}
+
+impl ClientError {
+    /// The live subscription an error concerns (`AccessDenied`, `Live`), so
+    /// that the binding can name its curve and tenor.
+    pub fn subscription(&self) -> Option<&Subscription> {
+        match self {
+            ClientError::AccessDenied { subscription, .. }
+            | ClientError::Live { subscription, .. } => subscription.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+fn live_message(code: &str, message: &str, subscription: Option<&Subscription>) -> String {
+    let what = match subscription {
+        Some(s) => format!(
+            "live feed: subscription to curve {} tenor {:?}",
+            s.curve_id, s.tenor
+        ),
+        None => "live feed".to_owned(),
+    };
+    if message.is_empty() {
+        format!("{what}: {code}")
+    } else if code.is_empty() {
+        format!("{what}: {message}")
+    } else {
+        format!("{what}: {code}: {message}")
+    }
+}
+
+/// The first words of an error body, enough to explain a refusal.
+pub fn body_message(body: &[u8]) -> String {
+    let text = serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_owned))
+        .unwrap_or_else(|| String::from_utf8_lossy(body).into_owned());
+    let text = text.trim();
+    match text.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}

@@ -1,0 +1,27 @@
+//! The client of the market curve service: the way to it ([`net`]), its REST
+//! endpoints ([`rest`]), bulk Parquet exports ([`bulk`]) and the live feed
+//! ([`live`]). Built on the domain crate; knows nothing of Python or of the
+//! emulator.
+//!
+//! `net` and `rest` share [`ClientError`] and [`Secret`], which live here at
+//! the root so that neither module imports the other's types.
+
+pub mod bulk;
+pub mod closing;
+pub mod error;
+pub mod live;
+pub mod net;
+pub mod rest;
+pub mod secret;
+
+// Property checks shared by the fuzz targets in fuzz/ and their `cargo test` smoke.
+#[doc(hidden)]
+pub mod fuzzing;
+// A reader of the live feed for benchmarks, that measures what any client can
+// reach; not part of the client.
+#[doc(hidden)]
+pub mod probe;
+
+pub use closing::Closing;
+pub use error::ClientError;
+pub use secret::Secret;

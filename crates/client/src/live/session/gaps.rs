@@ -1,0 +1,223 @@
+//! Backfilling the gaps a disconnection leaves: after a reconnect, each
+//! tenor delivered before holds its live values back (see the book) until
+//! the values published since its last delivered time are fetched, then
+//! both are merged and delivered in order, each once.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use futures_util::FutureExt;
+use tokio::task::JoinError;
+
+use super::Session;
+use crate::ClientError;
+use domain::live::Subscription;
+use domain::timestamp::Micros;
+use crate::live::book::GapRequest;
+use crate::live::event::FeedEvent;
+use crate::live::sources::GapSpan;
+use crate::live::stats::Counters;
+use crate::live::tick::Tick;
+
+/// A backfill's answer: the values found, or why there are none.
+pub(super) type GapOutcome = (GapRequest, Result<Vec<(Micros, f64)>, ClientError>);
+
+/// A value published this long before the last frame of a lost connection
+/// would have arrived on it; earlier days need no request.
+const GAP_MARGIN: Micros = 15 * 60 * 1_000_000;
+
+/// The gaps opened by the last reconnect.
+///
+/// Days are chosen on the service's clock, read from the `generatedOn` of
+/// the prices it sends, never on this machine's: a client whose clock is
+/// off, or an emulator whose clock runs elsewhere in time, must still ask
+/// for the right days.
+#[derive(Default)]
+pub(super) struct GapRound {
+    /// The newest publication time the feed has shown (the service's "now",
+    /// as far as this client can tell).
+    service_time: Option<Micros>,
+    /// The service time when the connection was lost, while gaps of it are
+    /// unfilled: it bounds which days a backfill asks for.
+    hint: Option<Micros>,
+    open: usize,
+    failed: bool,
+    /// Some value was backfilled (the statistics count a gap once per reconnect).
+    filled: bool,
+}
+
+impl GapRound {
+    pub fn saw_service_time(&mut self, at: Micros) {
+        if self.service_time.is_none_or(|seen| at > seen) {
+            self.service_time = Some(at);
+        }
+    }
+
+    /// The service's "now" for a gap starting at `since`: the newest time
+    /// seen, which after a reconnect includes the fresh snapshots.
+    fn service_now(&self, since: Micros) -> Micros {
+        self.service_time.map_or(since, |seen| seen.max(since))
+    }
+
+    pub fn connection_lost(&mut self) {
+        if self.hint.is_none() {
+            self.hint = self.service_time;
+        }
+        self.open = 0;
+        self.failed = false;
+        self.filled = false;
+    }
+
+    pub fn opened(&mut self, count: usize) {
+        self.open = count;
+        if count == 0 {
+            self.hint = None;
+        }
+    }
+
+    /// Where a gap after a last delivered time `last` starts, for choosing days.
+    fn since(&self, last: Micros) -> Micros {
+        self.hint.map_or(last, |hint| last.max(hint - GAP_MARGIN))
+    }
+
+    fn closed(&mut self, failed: bool) {
+        self.open = self.open.saturating_sub(1);
+        self.failed |= failed;
+        if self.open == 0 && !self.failed {
+            self.hint = None;
+        }
+    }
+}
+
+impl Session {
+    /// Starts the backfills a confirmed subscription allows.
+    pub(super) fn start_gaps(&mut self, subscription: &Subscription) {
+        for request in self.book.gaps_to_fill(subscription) {
+            let from = self.gaps.since(request.since);
+            let gap = GapSpan {
+                after: request.since,
+                from,
+                now: self.gaps.service_now(from),
+            };
+            let backfiller = Arc::clone(&self.backfiller);
+            let slots = Arc::clone(&self.backfill_slots);
+            self.backfills.spawn(async move {
+                let fetch = async {
+                    let _slot = slots.acquire_owned().await.ok();
+                    let (curve_id, tenor) = (&request.curve_id, &request.tenor);
+                    backfiller.published_since(curve_id, tenor, gap).await
+                };
+                // A panic must still close the gap, or its tenor would stall.
+                let result = AssertUnwindSafe(fetch).catch_unwind().await;
+                let result = result.unwrap_or_else(|_| {
+                    Err(ClientError::Service {
+                        endpoint: "live feed backfill".into(),
+                        status: None,
+                        attempts: 1,
+                        message: "the backfill panicked".into(),
+                    })
+                });
+                (request, result)
+            });
+        }
+    }
+
+    /// Merges a finished backfill into the deliveries.
+    pub(super) fn gap_done(
+        &mut self,
+        joined: Result<GapOutcome, JoinError>,
+        ticks: &mut Vec<Tick>,
+    ) {
+        // An aborted backfill belonged to a lost connection.
+        let Ok((request, result)) = joined else {
+            return;
+        };
+        let counters = &self.shared.counters;
+        let (curve_id, tenor) = (&*request.curve_id, &*request.tenor);
+        let backfill = match result {
+            Ok(values) => Some(values),
+            Err(error) => {
+                Counters::add(&counters.backfill_failures, 1);
+                self.events.emit(FeedEvent::Error {
+                    message: format!(
+                        "backfill of curve {curve_id} tenor {tenor:?} failed, values \
+                         published while disconnected are missing: {error}"
+                    ),
+                });
+                None
+            }
+        };
+        let failed = backfill.is_none();
+        let Some(report) = self
+            .book
+            .fill_gap(request.id, curve_id, tenor, backfill, ticks)
+        else {
+            return;
+        };
+        Counters::add(&counters.duplicates_dropped, report.duplicates as u64);
+        Counters::add(&counters.backfilled, report.backfilled as u64);
+        if let Some((from, to)) = report.span {
+            if !std::mem::replace(&mut self.gaps.filled, true) {
+                Counters::add(&counters.gaps_filled, 1);
+            }
+            self.events.emit(FeedEvent::GapFilled {
+                curve_id: curve_id.to_owned(),
+                tenor: tenor.to_owned(),
+                count: report.backfilled,
+                from,
+                to,
+            });
+        }
+        self.gaps.closed(failed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOUR: Micros = 3_600 * 1_000_000;
+
+    #[test]
+    fn the_service_clock_is_read_from_the_feed_not_from_this_machine() {
+        let mut round = GapRound::default();
+        assert_eq!(round.service_now(5 * HOUR), 5 * HOUR);
+        round.saw_service_time(7 * HOUR);
+        round.saw_service_time(6 * HOUR);
+        assert_eq!(round.service_now(5 * HOUR), 7 * HOUR);
+        assert_eq!(round.service_now(9 * HOUR), 9 * HOUR);
+    }
+
+    #[test]
+    fn the_hint_narrows_the_days_asked_for_until_the_round_is_filled() {
+        let mut round = GapRound::default();
+        assert_eq!(round.since(5 * HOUR), 5 * HOUR);
+        round.saw_service_time(100 * HOUR);
+        round.connection_lost();
+        round.opened(2);
+        // Delivered long ago, but the connection lived until 100 h.
+        assert_eq!(round.since(HOUR), 100 * HOUR - GAP_MARGIN);
+        assert_eq!(round.since(100 * HOUR), 100 * HOUR);
+        // A second loss before the round is filled keeps the earlier hint.
+        round.saw_service_time(200 * HOUR);
+        round.connection_lost();
+        round.opened(2);
+        round.closed(false);
+        assert_eq!(round.since(HOUR), 100 * HOUR - GAP_MARGIN);
+        round.closed(false);
+        assert_eq!(round.since(HOUR), HOUR);
+    }
+
+    #[test]
+    fn a_failed_backfill_keeps_the_hint() {
+        let mut round = GapRound::default();
+        round.saw_service_time(100 * HOUR);
+        round.connection_lost();
+        round.opened(1);
+        round.closed(true);
+        round.saw_service_time(200 * HOUR);
+        round.connection_lost();
+        round.opened(1);
+        assert_eq!(round.since(HOUR), 100 * HOUR - GAP_MARGIN);
+    }
+}

@@ -1,0 +1,124 @@
+//! What the feed handle and the session task share: the delivery queue, the
+//! counters, the subscription set, and the requests the handle sends.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Mutex, MutexGuard};
+
+use super::inflight::Reply;
+use super::queue::DeliveryQueue;
+use super::registry::SubscriptionSet;
+use super::stats::{Counters, FeedStats};
+use crate::{ClientError, Closing};
+use domain::live::Subscription;
+
+/// What the handle asks of the session. The handle has already recorded the
+/// change in the subscription set; the session tells the service.
+pub(crate) enum Request {
+    Subscribe(Subscription, Reply),
+    Unsubscribe(Subscription, Reply),
+}
+
+/// What stops a feed: its own `close()`, or the close of the client it was
+/// started from. `feed` is a child of `client`, so the session waits on
+/// `feed` alone; `client` tells which of the two it was.
+#[derive(Clone)]
+pub(crate) struct Stopping {
+    pub feed: Closing,
+    pub client: Closing,
+}
+
+impl Stopping {
+    pub fn of_client(client: &Closing) -> Stopping {
+        Stopping {
+            feed: client.child(),
+            client: client.clone(),
+        }
+    }
+}
+
+pub(crate) struct Shared {
+    pub queue: DeliveryQueue,
+    pub counters: Counters,
+    registry: Mutex<SubscriptionSet>,
+    /// Closed by the caller, or ended by a fatal error: nothing more will come.
+    pub closed: AtomicBool,
+    /// Values the session conflated while holding them back for a backfill.
+    pub held_conflated: AtomicU64,
+    /// Why the last connection attempt failed, for a caller left waiting.
+    last_failure: Mutex<Option<String>>,
+    /// The fatal error that ended the session, for calls made after it.
+    stopped_by: Mutex<Option<ClientError>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Nothing that could panic runs under these locks; a poisoned one is intact.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Shared {
+    pub fn new(queue_capacity: usize) -> Shared {
+        Shared {
+            queue: DeliveryQueue::new(queue_capacity),
+            counters: Counters::new(),
+            registry: Mutex::new(SubscriptionSet::default()),
+            closed: AtomicBool::new(false),
+            held_conflated: AtomicU64::new(0),
+            last_failure: Mutex::new(None),
+            stopped_by: Mutex::new(None),
+        }
+    }
+
+    pub fn registry(&self) -> MutexGuard<'_, SubscriptionSet> {
+        lock(&self.registry)
+    }
+
+    pub fn subscriptions(&self) -> Vec<Subscription> {
+        self.registry().list()
+    }
+
+    pub fn set_last_failure(&self, reason: Option<String>) {
+        *lock(&self.last_failure) = reason;
+    }
+
+    pub fn last_failure(&self) -> Option<String> {
+        lock(&self.last_failure).clone()
+    }
+
+    pub fn set_stopped_by(&self, fatal: &ClientError) {
+        *lock(&self.stopped_by) = Some(copy_of(fatal));
+    }
+
+    /// The error that ended the session (a copy for each caller), if one did.
+    pub fn stopped_by(&self) -> Option<ClientError> {
+        lock(&self.stopped_by).as_ref().map(copy_of)
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Relaxed)
+    }
+
+    pub fn stats(&self) -> FeedStats {
+        let mut stats = self.counters.snapshot();
+        stats.conflated = self.queue.conflated() + self.held_conflated.load(Relaxed);
+        stats.queued = self.queue.len();
+        stats.subscriptions = self.registry().len();
+        stats
+    }
+}
+
+/// Errors are not `Clone`: each caller gets one of the same kind. A failure
+/// of the connection stays a live feed error; anything else that ends the
+/// feed is a refused token.
+fn copy_of(fatal: &ClientError) -> ClientError {
+    match fatal {
+        ClientError::Live { code, message, .. } => ClientError::Live {
+            code: code.clone(),
+            message: message.clone(),
+            subscription: None,
+        },
+        ClientError::ClientClosed => ClientError::ClientClosed,
+        other => ClientError::Auth(other.to_string()),
+    }
+}

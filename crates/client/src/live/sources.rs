@@ -1,0 +1,158 @@
+//! What the session needs from outside the socket, as traits so that tests
+//! can stand in for the service: a fresh token for each authentication, and
+//! the values of a tenor published since a given time (the gap backfill).
+//! [`RestClient`] provides both.
+
+use chrono::{DateTime, NaiveDate};
+use futures_util::future::BoxFuture;
+
+use crate::rest::RestClient;
+use crate::{ClientError, Secret};
+use domain::timestamp::Micros;
+
+/// Tokens for the live feed's `auth` command.
+pub trait TokenSource: Send + Sync + 'static {
+    /// A token fetched now (interface, Authentication 3: a new valid token is
+    /// needed for every authentication).
+    fn fresh_token(&self) -> BoxFuture<'_, Result<Secret, ClientError>>;
+}
+
+/// Where one tenor's gap lies, on the service's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GapSpan {
+    /// Time of the last value delivered: only values from it on are wanted.
+    pub after: Micros,
+    /// The earliest time a missing value can have (at or after `after`); it
+    /// chooses the days to ask for.
+    pub from: Micros,
+    /// The service's "now", as far as the feed has shown it.
+    pub now: Micros,
+}
+
+/// Values a disconnection kept from the feed.
+pub trait Backfiller: Send + Sync + 'static {
+    /// `(generatedOn, price)` of the values of one tenor published in `gap`,
+    /// in any order. It may hold values at or before `gap.after` as well;
+    /// the caller keeps those later than what it delivered.
+    fn published_since<'a>(
+        &'a self,
+        curve_id: &'a str,
+        tenor: &'a str,
+        gap: GapSpan,
+    ) -> BoxFuture<'a, Result<Vec<(Micros, f64)>, ClientError>>;
+}
+
+impl TokenSource for RestClient {
+    fn fresh_token(&self) -> BoxFuture<'_, Result<Secret, ClientError>> {
+        Box::pin(self.http().fresh_token())
+    }
+}
+
+impl Backfiller for RestClient {
+    fn published_since<'a>(
+        &'a self,
+        curve_id: &'a str,
+        tenor: &'a str,
+        gap: GapSpan,
+    ) -> BoxFuture<'a, Result<Vec<(Micros, f64)>, ClientError>> {
+        Box::pin(async move {
+            // Today first: the day its values carry tells which days only the
+            // history still holds. Both calls keep only the gap's values as
+            // pages arrive, so a backfill late in the day holds no more than
+            // one early in it.
+            let today = self
+                .intraday_values(curve_id, tenor, None, gap.after)
+                .await?;
+            let mut values = today.values;
+            if let Some(days) = historical_days(gap.from, gap.now, today.earliest) {
+                let history = self
+                    .intraday_values(curve_id, tenor, Some(days), gap.after)
+                    .await?;
+                values.extend(history.values);
+            }
+            Ok(values)
+        })
+    }
+}
+
+fn utc_day(at: Micros) -> NaiveDate {
+    DateTime::from_timestamp_micros(at)
+        .unwrap_or_default()
+        .date_naive()
+}
+
+/// The UTC days of a gap from `from` to `now` (both on the service's clock)
+/// that only the historical intraday endpoint holds: those before the day
+/// the ongoing endpoint served, read from its `earliest` value. When it
+/// served none, its day is unknown: the service may have passed midnight
+/// since `now` (a weekend, a holiday, a quiet night), so `now`'s day is
+/// asked of the history too, which costs little as that day then has few
+/// values of the tenor or none.
+pub(crate) fn historical_days(
+    from: Micros,
+    now: Micros,
+    earliest: Option<Micros>,
+) -> Option<(NaiveDate, NaiveDate)> {
+    let first = utc_day(from);
+    let last = match earliest {
+        Some(at) => utc_day(at).pred_opt()?,
+        None => utc_day(now),
+    };
+    (first <= last).then_some((first, last))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::timestamp::parse_timestamp;
+
+    fn at(text: &str) -> Micros {
+        parse_timestamp(text).unwrap()
+    }
+
+    fn day(text: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+    }
+
+    #[test]
+    fn a_gap_within_the_ongoing_day_asks_no_history() {
+        let now = at("2025-06-13T15:00:00");
+        let today = Some(at("2025-06-13T00:01:00"));
+        assert_eq!(historical_days(at("2025-06-13T00:00:00"), now, today), None);
+        assert_eq!(historical_days(at("2025-06-13T14:59:59"), now, today), None);
+    }
+
+    #[test]
+    fn days_before_the_ongoing_one_are_asked_of_the_history() {
+        let now = at("2025-06-13T00:05:00");
+        let today = Some(at("2025-06-13T00:01:00"));
+        assert_eq!(
+            historical_days(at("2025-06-12T23:58:00"), now, today),
+            Some((day("2025-06-12"), day("2025-06-12")))
+        );
+        assert_eq!(
+            historical_days(at("2025-05-01T08:00:00"), now, today),
+            Some((day("2025-05-01"), day("2025-06-12")))
+        );
+    }
+
+    #[test]
+    fn an_ongoing_day_past_the_newest_value_seen_leaves_that_day_to_history() {
+        // Friday's last value seen, Monday's values served as today's.
+        let now = at("2025-06-13T21:00:00");
+        let monday = Some(at("2025-06-16T00:01:00"));
+        assert_eq!(
+            historical_days(at("2025-06-13T20:00:00"), now, monday),
+            Some((day("2025-06-13"), day("2025-06-15")))
+        );
+    }
+
+    #[test]
+    fn an_empty_ongoing_day_asks_the_history_through_the_newest_value_seen() {
+        let now = at("2025-06-13T23:59:00");
+        assert_eq!(
+            historical_days(at("2025-06-13T23:50:00"), now, None),
+            Some((day("2025-06-13"), day("2025-06-13")))
+        );
+    }
+}

@@ -1,0 +1,461 @@
+//! The REST client: the catalogue, current-day and historical prices as Arrow
+//! record batches, with windows, pages and tenors fetched concurrently.
+
+use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arrow_array::RecordBatch;
+use chrono::NaiveDate;
+use futures_util::stream::{self, StreamExt, TryStreamExt};
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use tokio::sync::Mutex;
+
+use crate::closing::Closing;
+use crate::error::ClientError;
+use super::http::{Http, HttpConfig};
+use super::paging::all_pages;
+use super::progress::Progress;
+use super::validate;
+use super::windows::{split, MAX_INTRADAY_DAYS};
+use domain::arrow::{build_batch, merge_slice, schema, Table, TableKind};
+use domain::decode::{decode_price_rows, page_rows, PriceEndpoint, RequestContext};
+use domain::records::{CurveQuotation, PriceRecord};
+use domain::rows::PriceRow;
+use domain::tenor::{Tenor, TenorKind};
+
+/// Characters left as they are in a path segment (RFC 3986 unreserved).
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+/// How long a fetched catalogue serves tenor look-ups.
+const CATALOGUE_TTL: Duration = Duration::from_secs(600);
+
+pub(crate) fn segment(text: &str) -> String {
+    utf8_percent_encode(text, SEGMENT).to_string()
+}
+
+/// The catalogue filters: the interface's three and any custom key.
+#[derive(Clone, Debug, Default)]
+pub struct CatalogueQuery {
+    pub vertical: Option<String>,
+    pub quotation: Option<String>,
+    pub region: Option<String>,
+    pub custom: Vec<(String, String)>,
+}
+
+pub struct RestClient {
+    pub(super) http: Http,
+    pub(super) concurrency: usize,
+    catalogue: Mutex<Option<(Instant, Arc<Vec<CurveQuotation>>)>>,
+}
+
+impl RestClient {
+    pub fn new(config: HttpConfig) -> Result<RestClient, ClientError> {
+        if config.max_concurrency == 0 {
+            return Err(ClientError::InvalidRequest(
+                "max_concurrency must be at least 1".into(),
+            ));
+        }
+        Ok(RestClient {
+            concurrency: config.max_concurrency,
+            http: Http::new(config)?,
+            catalogue: Mutex::new(None),
+        })
+    }
+
+    /// The HTTP layer, for the bulk module.
+    pub fn http(&self) -> &Http {
+        &self.http
+    }
+
+    /// Ends every call in flight, and every live feed started from this
+    /// client, with [`ClientError::ClientClosed`]; later calls get it at once,
+    /// before anything is sent. Idempotent. The connection pool goes when
+    /// the last holder of the client lets it go.
+    pub fn close(&self) {
+        self.http.closing().close();
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.http.closing().is_closed()
+    }
+
+    /// The close signal, for work that runs on behalf of this client.
+    pub fn closing(&self) -> &Closing {
+        self.http.closing()
+    }
+
+    /// Every curve quotation matching the filters, all pages.
+    pub async fn catalogue(
+        &self,
+        query: &CatalogueQuery,
+    ) -> Result<Vec<CurveQuotation>, ClientError> {
+        let vertical = query
+            .vertical
+            .as_deref()
+            .map(validate::vertical)
+            .transpose()?;
+        let mut params: Vec<(&str, String)> = Vec::new();
+        if let Some(v) = vertical {
+            params.push(("filter[vertical]", v.name.to_owned()));
+        }
+        if let Some(q) = &query.quotation {
+            let q = validate::vocabulary_value("quotation", q, vertical, |v| v.quotations)?;
+            params.push(("filter[quotation]", q.to_owned()));
+        }
+        if let Some(r) = &query.region {
+            let r = validate::vocabulary_value("region", r, vertical, |v| v.regions)?;
+            params.push(("filter[region]", r.to_owned()));
+        }
+        let custom: Vec<(String, String)> = query
+            .custom
+            .iter()
+            .map(|(k, v)| (format!("filter[{k}]"), v.clone()))
+            .collect();
+        params.extend(custom.iter().map(|(k, v)| (k.as_str(), v.clone())));
+        let progress = Progress::default();
+        all_pages(
+            &self.http,
+            "GET /catalogue",
+            "/catalogue",
+            &params,
+            self.concurrency,
+            &progress,
+            Ok,
+        )
+        .await
+    }
+
+    /// The whole catalogue, fetched at most every ten minutes.
+    async fn known_curves(&self) -> Result<Arc<Vec<CurveQuotation>>, ClientError> {
+        let mut cached = self.catalogue.lock().await;
+        if let Some((at, curves)) = cached.as_ref() {
+            if at.elapsed() < CATALOGUE_TTL {
+                return Ok(Arc::clone(curves));
+            }
+        }
+        let curves = Arc::new(self.catalogue(&CatalogueQuery::default()).await?);
+        *cached = Some((Instant::now(), Arc::clone(&curves)));
+        Ok(curves)
+    }
+
+    /// The tenors to pull: the curve's contracts, or those asked for, checked
+    /// against the shapes the curve offers.
+    async fn tenors_of(
+        &self,
+        curve_id: &str,
+        tenors: Option<Vec<String>>,
+    ) -> Result<Vec<Tenor>, ClientError> {
+        let asked = tenors
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|n| validate::tenor(n))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        if asked.as_ref().is_some_and(Vec::is_empty) {
+            return Err(ClientError::InvalidRequest(
+                "tenors must name at least one tenor, or be None for all".into(),
+            ));
+        }
+        let curves = self.known_curves().await?;
+        let curve = curves
+            .iter()
+            .find(|c| c.id.as_deref() == Some(curve_id))
+            .ok_or_else(|| ClientError::NotFound {
+                endpoint: "GET /catalogue".into(),
+                message: format!("no curve {curve_id:?} in the catalogue"),
+            })?;
+        let contracts: Vec<Tenor> = curve
+            .contracts
+            .iter()
+            .flatten()
+            .map(|c| Tenor::parse_lenient(c))
+            .collect();
+        let Some(asked) = asked else {
+            return Ok(in_table_order(contracts));
+        };
+        let kinds: HashSet<TenorKind> = contracts.iter().map(Tenor::kind).collect();
+        for tenor in &asked {
+            if !kinds.contains(&tenor.kind()) && !contracts.contains(tenor) {
+                let listed: Vec<&str> = contracts.iter().map(Tenor::name).collect();
+                return Err(ClientError::InvalidRequest(format!(
+                    "tenor {:?} is not a tenor of curve {curve_id} (its contracts: {})",
+                    tenor.name(),
+                    listed.join(", ")
+                )));
+            }
+        }
+        Ok(in_table_order(asked))
+    }
+
+    async fn get_rows(
+        &self,
+        endpoint: PriceEndpoint,
+        curve_id: &str,
+        tenor: Option<&str>,
+        query: &[(&str, String)],
+    ) -> Result<Vec<PriceRow>, ClientError> {
+        let path = price_path(endpoint, curve_id, tenor);
+        let body = self.http.get(endpoint.describe(), &path, query).await?;
+        let request = RequestContext { curve_id, tenor };
+        Ok(decode_price_rows(endpoint, &body, request)?)
+    }
+
+    /// Every page of a paged endpoint as one batch: each page becomes Arrow
+    /// as it arrives, so only Arrow data accumulates.
+    async fn paged_batch(
+        &self,
+        endpoint: PriceEndpoint,
+        curve_id: &str,
+        tenor: &str,
+        query: &[(&str, String)],
+        progress: &Progress,
+    ) -> Result<RecordBatch, ClientError> {
+        let path = price_path(endpoint, curve_id, Some(tenor));
+        let request = RequestContext {
+            curve_id,
+            tenor: Some(tenor),
+        };
+        let to_batch = |records: Vec<PriceRecord>| {
+            let rows = page_rows(endpoint, Some(records), request)?;
+            Ok(vec![batch(TableKind::Prices, rows)?])
+        };
+        let name = endpoint.describe();
+        let pages = all_pages(
+            &self.http,
+            name,
+            &path,
+            query,
+            self.concurrency,
+            progress,
+            to_batch,
+        )
+        .await?;
+        merge_slice(schema(TableKind::Prices), &pages).map_err(arrow_error)
+    }
+
+    /// Today's London snapshot: of one tenor, or of every tenor.
+    pub async fn last_settlement(
+        &self,
+        curve_id: &str,
+        tenor: Option<&str>,
+    ) -> Result<Table, ClientError> {
+        let endpoints = (
+            PriceEndpoint::LastSettlement,
+            PriceEndpoint::LastSettlementAll,
+        );
+        self.ongoing(curve_id, tenor, endpoints, TableKind::Prices)
+            .await
+    }
+
+    /// Today's assessments, one row per tenor and snapshot.
+    pub async fn last_assessments(
+        &self,
+        curve_id: &str,
+        tenor: Option<&str>,
+    ) -> Result<Table, ClientError> {
+        let endpoints = (
+            PriceEndpoint::LastAssessments,
+            PriceEndpoint::LastAssessmentsAll,
+        );
+        self.ongoing(curve_id, tenor, endpoints, TableKind::Assessments)
+            .await
+    }
+
+    /// An ongoing endpoint in its one-tenor form, or its all-tenors form
+    /// when no tenor is given.
+    async fn ongoing(
+        &self,
+        curve_id: &str,
+        tenor: Option<&str>,
+        (one, all): (PriceEndpoint, PriceEndpoint),
+        kind: TableKind,
+    ) -> Result<Table, ClientError> {
+        let curve_id = validate::curve_id(curve_id)?;
+        let tenor = tenor.map(validate::tenor).transpose()?;
+        let endpoint = if tenor.is_some() { one } else { all };
+        let name = tenor.as_ref().map(Tenor::name);
+        let rows = self.get_rows(endpoint, &curve_id, name, &[]).await?;
+        table(kind, rows)
+    }
+
+    /// Today's intraday values of one tenor, every page.
+    pub async fn intraday(
+        &self,
+        curve_id: &str,
+        tenor: &str,
+        progress: &Progress,
+    ) -> Result<Table, ClientError> {
+        let curve_id = validate::curve_id(curve_id)?;
+        let tenor = validate::tenor(tenor)?;
+        let endpoint = PriceEndpoint::OngoingIntraday;
+        let batch = self
+            .paged_batch(endpoint, &curve_id, tenor.name(), &[], progress)
+            .await?;
+        Ok(Table {
+            schema: batch.schema(),
+            batches: vec![batch],
+        })
+    }
+
+    /// End-of-day snapshots from `start` to `end`, one request per tenor.
+    pub async fn settlements(
+        &self,
+        curve_id: &str,
+        start: NaiveDate,
+        end: NaiveDate,
+        tenors: Option<Vec<String>>,
+        progress: &Progress,
+    ) -> Result<Table, ClientError> {
+        let curve_id = validate::curve_id(curve_id)?;
+        validate::date_range(start, end)?;
+        let tenors = self.tenors_of(&curve_id, tenors).await?;
+        let query = [
+            ("startDate", start.to_string()),
+            ("endDate", end.to_string()),
+        ];
+        progress.plan(tenors.len() as u64);
+        let (curve_id, query) = (&curve_id, &query);
+        let mut jobs: Vec<Job<'_>> = Vec::new();
+        for (index, tenor) in tenors.into_iter().enumerate() {
+            jobs.push(Box::pin(async move {
+                let endpoint = PriceEndpoint::HistoricalSettlements;
+                let rows = self
+                    .get_rows(endpoint, curve_id, Some(tenor.name()), query)
+                    .await;
+                progress.finish(1);
+                Ok((index, batch(TableKind::Settlements, rows?)?))
+            }));
+        }
+        ordered_table(TableKind::Settlements, jobs, self.concurrency).await
+    }
+
+    /// Intraday values from `start` to `end`: windows of at most 30 days,
+    /// every page of each, for every tenor, all concurrently.
+    pub async fn intraday_history(
+        &self,
+        curve_id: &str,
+        start: NaiveDate,
+        end: NaiveDate,
+        tenors: Option<Vec<String>>,
+        progress: &Progress,
+    ) -> Result<Table, ClientError> {
+        let curve_id = validate::curve_id(curve_id)?;
+        validate::date_range(start, end)?;
+        let tenors = self.tenors_of(&curve_id, tenors).await?;
+        let windows = split(start, end, MAX_INTRADAY_DAYS);
+        let curve_id = &curve_id;
+        let mut jobs: Vec<Job<'_>> = Vec::new();
+        let slices = tenors
+            .iter()
+            .flat_map(|t| windows.iter().map(move |w| (t, *w)));
+        for (index, (tenor, (first, last))) in slices.enumerate() {
+            jobs.push(Box::pin(async move {
+                let query = [
+                    ("startDate", first.to_string()),
+                    ("endDate", last.to_string()),
+                ];
+                let endpoint = PriceEndpoint::HistoricalIntraday;
+                let batch = self
+                    .paged_batch(endpoint, curve_id, tenor.name(), &query, progress)
+                    .await?;
+                Ok((index, batch))
+            }));
+        }
+        ordered_table(TableKind::Prices, jobs, self.concurrency).await
+    }
+}
+
+/// Runs jobs, each giving the batch of one slice of the table (a tenor, a
+/// window), `concurrency` at a time. Jobs come in table order, so their
+/// batches, put back in that order, form the table without a global sort; and
+/// each is built as soon as its pages are in, so memory holds Arrow batches
+/// rather than records.
+async fn ordered_table(
+    kind: TableKind,
+    jobs: Vec<Job<'_>>,
+    concurrency: usize,
+) -> Result<Table, ClientError> {
+    let mut batches: Vec<(usize, RecordBatch)> = stream::iter(jobs)
+        .buffer_unordered(concurrency.max(1))
+        .try_collect()
+        .await?;
+    batches.sort_by_key(|(index, _)| *index);
+    let batches = batches.into_iter().map(|(_, b)| b);
+    Ok(Table {
+        schema: schema(kind),
+        batches: batches.filter(|b| b.num_rows() > 0).collect(),
+    })
+}
+
+/// The work of one slice of a table: its batch, numbered by its place in the table.
+type Job<'a> = Pin<Box<dyn Future<Output = Result<(usize, RecordBatch), ClientError>> + Send + 'a>>;
+
+pub(super) fn price_path(endpoint: PriceEndpoint, curve_id: &str, tenor: Option<&str>) -> String {
+    let base = match endpoint {
+        PriceEndpoint::LastSettlement | PriceEndpoint::LastSettlementAll => {
+            "/ongoing/last-settlement"
+        }
+        PriceEndpoint::LastAssessments | PriceEndpoint::LastAssessmentsAll => {
+            "/ongoing/last-assessments"
+        }
+        PriceEndpoint::OngoingIntraday => "/ongoing/intraday",
+        PriceEndpoint::HistoricalSettlements => "/historical/settlements",
+        PriceEndpoint::HistoricalIntraday => "/historical/intraday",
+    };
+    match tenor {
+        Some(tenor) => format!("{base}/{}/{}", segment(curve_id), segment(tenor)),
+        None => format!("{base}/{}", segment(curve_id)),
+    }
+}
+
+/// Tenors in calendar order, each once: the order of a table's slices.
+fn in_table_order(mut tenors: Vec<Tenor>) -> Vec<Tenor> {
+    tenors.sort();
+    tenors.dedup();
+    tenors
+}
+
+fn batch(kind: TableKind, rows: Vec<PriceRow>) -> Result<RecordBatch, ClientError> {
+    build_batch(kind, rows).map_err(arrow_error)
+}
+
+fn arrow_error(error: arrow_schema::ArrowError) -> ClientError {
+    ClientError::InvalidRequest(format!("cannot build the table: {error}"))
+}
+
+fn table(kind: TableKind, rows: Vec<PriceRow>) -> Result<Table, ClientError> {
+    let batch = batch(kind, rows)?;
+    Ok(Table {
+        schema: batch.schema(),
+        batches: vec![batch],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tenors_and_ids_are_encoded_as_one_path_segment() {
+        let path = price_path(
+            PriceEndpoint::HistoricalSettlements,
+            "abc-1",
+            Some("26-EOM Feb 24"),
+        );
+        assert_eq!(path, "/historical/settlements/abc-1/26-EOM%20Feb%2024");
+        let odd = price_path(PriceEndpoint::LastSettlement, "a/b?c", Some("x+y"));
+        assert_eq!(odd, "/ongoing/last-settlement/a%2Fb%3Fc/x%2By");
+        assert_eq!(
+            price_path(PriceEndpoint::LastAssessmentsAll, "id", None),
+            "/ongoing/last-assessments/id"
+        );
+    }
+}

@@ -1,0 +1,190 @@
+//! One request with its retries: connection errors, timeouts, 429 and 5xx
+//! are tried again as the retry policy says; any other answer is returned
+//! for the caller to read.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use chrono::Utc;
+use reqwest::header::RETRY_AFTER;
+use reqwest::RequestBuilder;
+
+use crate::error::{body_message, ClientError};
+use super::retry::{parse_retry_after, Outcome, RetryPolicy};
+use crate::net::{failure, tunnel, Network};
+
+/// A final answer: success, or a refusal retrying would not change.
+pub struct Answer {
+    pub status: u16,
+    pub body: Bytes,
+}
+
+#[derive(Clone)]
+pub struct Sender {
+    pub client: reqwest::Client,
+    pub policy: RetryPolicy,
+    /// For one attempt: connecting, sending and reading the whole body.
+    pub timeout: Duration,
+    /// The route the client takes, to explain failures on the way.
+    pub network: Network,
+}
+
+impl Sender {
+    /// Sends the request `build` makes, again as long as the policy allows.
+    /// `endpoint` and `path` name it in logs and errors.
+    pub async fn send(
+        &self,
+        endpoint: &str,
+        path: &str,
+        build: impl Fn(&reqwest::Client) -> RequestBuilder,
+    ) -> Result<Answer, ClientError> {
+        let mut retries = 0;
+        loop {
+            let failed = |message: String| ClientError::Service {
+                endpoint: endpoint.to_owned(),
+                status: None,
+                attempts: retries + 1,
+                message,
+            };
+            let (outcome, status, message) = match self.attempt(&build).await {
+                Ok((status, retry_after, body)) => match Outcome::of_status(status, retry_after) {
+                    Outcome::Success | Outcome::Fatal => return Ok(Answer { status, body }),
+                    outcome => (outcome, Some(status), body_message(&body)),
+                },
+                Err(Failure::Permanent(message)) => return Err(failed(message)),
+                Err(Failure::Passing(message)) => (Outcome::Transient, None, message),
+            };
+            let shown = match status {
+                Some(code) => format!("HTTP {code}: {message}"),
+                None => message,
+            };
+            let Some(wait) = self.policy.wait(retries, outcome, fastrand::f64()) else {
+                let attempts = retries + 1;
+                return Err(match outcome {
+                    Outcome::RateLimited(_) => ClientError::RateLimited {
+                        endpoint: endpoint.to_owned(),
+                        attempts,
+                    },
+                    _ => ClientError::Service {
+                        endpoint: endpoint.to_owned(),
+                        status,
+                        attempts,
+                        message: shown,
+                    },
+                });
+            };
+            log::warn!(
+                target: "marketcurves.http",
+                "{endpoint} {path}: {shown}; retry {} of {} in {:.2} s",
+                retries + 1,
+                self.policy.max_retries,
+                wait.as_secs_f64()
+            );
+            tokio::time::sleep(wait).await;
+            retries += 1;
+        }
+    }
+
+    /// One attempt: status, Retry-After and body, or what went wrong on the way.
+    async fn attempt(
+        &self,
+        build: &impl Fn(&reqwest::Client) -> RequestBuilder,
+    ) -> Result<(u16, Option<Duration>, Bytes), Failure> {
+        let response = build(&self.client)
+            .timeout(self.timeout)
+            .send()
+            .await
+            .map_err(|e| self.explain(e))?;
+        let status = response.status().as_u16();
+        if status == 407 {
+            // Only a proxy answers 407: the request went through one (a
+            // plain http:// destination) that wants other credentials.
+            return Err(Failure::Permanent(proxy_refusal(
+                &self.network,
+                response.url(),
+                "Proxy Authentication Required",
+            )));
+        }
+        log::debug!(target: "marketcurves.http", "{} -> {status}", response.url().path());
+        let retry_after = response
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| parse_retry_after(v, Utc::now()));
+        let body = response.bytes().await.map_err(|e| self.explain(e))?;
+        Ok((status, retry_after, body))
+    }
+
+    /// A transport error in words, naming the proxy it went through and
+    /// whether retrying could help.
+    pub fn explain(&self, error: reqwest::Error) -> Failure {
+        let url = error.url().cloned();
+        let server = url.as_ref().and_then(crate::net::connect::authority);
+        let proxy = url.as_ref().and_then(|url| self.network.proxy_for(url));
+        if let Some(problem) = failure::certificate_problem(&error) {
+            let server = server.unwrap_or_else(|| "the server".into());
+            return Failure::Permanent(failure::certificate_message(&server, &problem));
+        }
+        if let (Some(url), true) = (&url, failure::proxy_wants_credentials(&error)) {
+            return Failure::Permanent(proxy_refusal(
+                &self.network,
+                url,
+                "Proxy Authentication Required",
+            ));
+        }
+        let refused = failure::proxy_refused_tunnel(&error);
+        let detail = describe(error);
+        match proxy {
+            // hyper-util does not keep the status of a refusal other than
+            // 407; a gateway error may pass, so it is retried.
+            Some(proxy) if refused => Failure::Passing(format!(
+                "the proxy {} (from {}) refused the connection to {}",
+                proxy.address(),
+                proxy.variable,
+                server.unwrap_or_default()
+            )),
+            Some(proxy) if detail.starts_with("cannot connect") => Failure::Passing(format!(
+                "{detail} through the proxy {} (from {})",
+                proxy.address(),
+                proxy.variable
+            )),
+            _ => Failure::Passing(detail),
+        }
+    }
+}
+
+/// Why an attempt failed: worth another one, or not.
+pub enum Failure {
+    Passing(String),
+    Permanent(String),
+}
+
+/// A proxy's 407, with what to do about it.
+fn proxy_refusal(network: &Network, url: &reqwest::Url, reason: &str) -> String {
+    let server = crate::net::connect::authority(url).unwrap_or_default();
+    match network.proxy_for(url) {
+        Some(proxy) => tunnel::refusal(proxy, &server, 407, reason, &[]).message,
+        None => format!("a proxy on the way to {server} refused the request: HTTP 407 {reason}"),
+    }
+}
+
+/// A transport error in words, without the URL.
+fn describe(error: reqwest::Error) -> String {
+    let kind = if error.is_timeout() {
+        "timed out"
+    } else if error.is_connect() {
+        "cannot connect"
+    } else if error.is_body() || error.is_decode() {
+        "the response broke off"
+    } else {
+        "request failed"
+    };
+    let error = error.without_url();
+    let mut detail = error.to_string();
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        detail = format!("{detail}: {cause}");
+        source = cause.source();
+    }
+    format!("{kind} ({detail})")
+}

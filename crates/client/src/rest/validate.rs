@@ -1,0 +1,129 @@
+//! Checks of the caller's arguments, made before anything is sent, with
+//! messages that name the argument and, where there is a list, the valid values.
+
+use chrono::NaiveDate;
+
+use crate::error::ClientError;
+use domain::tenor::Tenor;
+use domain::vocabulary::{canonical, find_vertical, Vertical, VERTICALS};
+
+fn invalid(message: String) -> ClientError {
+    ClientError::InvalidRequest(message)
+}
+
+pub fn curve_id(id: &str) -> Result<String, ClientError> {
+    let id = id.trim();
+    if id.is_empty() || id.chars().any(char::is_control) {
+        return Err(invalid(format!(
+            "curve_id must be a curve id from the catalogue, not {id:?}"
+        )));
+    }
+    Ok(id.to_owned())
+}
+
+pub fn tenor(name: &str) -> Result<Tenor, ClientError> {
+    if name.trim().is_empty() {
+        return Err(invalid(
+            "tenor must be a tenor name such as 'Jan 26', not empty".into(),
+        ));
+    }
+    // No tenor has one, and in a path segment it would only earn a 404.
+    if name.chars().any(char::is_control) {
+        return Err(invalid(format!(
+            "tenor must be a tenor name such as 'Jan 26', not {name:?}"
+        )));
+    }
+    Tenor::parse(name).map_err(|e| invalid(format!("tenor: {e}")))
+}
+
+pub fn date_range(start: NaiveDate, end: NaiveDate) -> Result<(), ClientError> {
+    if end < start {
+        return Err(invalid(format!("start {start} is after end {end}")));
+    }
+    Ok(())
+}
+
+/// The vertical in the interface's spelling (`fuel oil`, `FUEL_OIL` → `Fuel Oil`).
+pub fn vertical(name: &str) -> Result<&'static Vertical, ClientError> {
+    find_vertical(name).ok_or_else(|| {
+        let names: Vec<&str> = VERTICALS.iter().map(|v| v.name).collect();
+        invalid(format!(
+            "vertical {name:?} is not one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// A quotation or region in the interface's spelling, among those of
+/// `vertical` if given, else of any vertical.
+pub fn vocabulary_value(
+    argument: &str,
+    value: &str,
+    vertical: Option<&'static Vertical>,
+    values_of: fn(&'static Vertical) -> &'static [&'static str],
+) -> Result<&'static str, ClientError> {
+    let verticals: Vec<&'static Vertical> = match vertical {
+        Some(v) => vec![v],
+        None => VERTICALS.iter().collect(),
+    };
+    if let Some(found) = verticals
+        .iter()
+        .find_map(|v| canonical(values_of(v), value))
+    {
+        return Ok(found);
+    }
+    let mut valid: Vec<&str> = verticals
+        .iter()
+        .flat_map(|v| values_of(v).iter().copied())
+        .collect();
+    valid.sort_unstable();
+    valid.dedup();
+    let scope = vertical.map_or(String::new(), |v| format!(" of {}", v.name));
+    Err(invalid(format!(
+        "{argument} {value:?} is not a {argument}{scope}; valid: {}",
+        valid.join(", ")
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_spellings_and_helpful_refusals() {
+        let jet = vertical("JET").unwrap();
+        assert_eq!(jet.name, "Jet");
+        assert_eq!(
+            vocabulary_value("region", "far east", Some(jet), |v| v.regions).unwrap(),
+            "FAR EAST"
+        );
+        let err = vocabulary_value("region", "ARA", Some(jet), |v| v.regions).unwrap_err();
+        assert!(
+            err.to_string().contains("of Jet") && err.to_string().contains("WCI"),
+            "{err}"
+        );
+        assert_eq!(
+            vocabulary_value("quotation", "blend", None, |v| v.quotations).unwrap(),
+            "Blend"
+        );
+        assert!(vertical("Coal")
+            .unwrap_err()
+            .to_string()
+            .contains("Fuel Oil"));
+    }
+
+    #[test]
+    fn ids_tenors_and_ranges() {
+        assert!(curve_id("  ").is_err());
+        assert_eq!(curve_id(" abc ").unwrap(), "abc");
+        assert!(tenor("Q5 24").unwrap_err().to_string().contains("Q1 to Q4"));
+        assert!(tenor("").is_err());
+        assert!(tenor("Jan 25\n").unwrap_err().to_string().contains("tenor"));
+        let (a, b) = (
+            NaiveDate::from_ymd_opt(2025, 1, 2).unwrap(),
+            NaiveDate::from_ymd_opt(2025, 1, 1).unwrap(),
+        );
+        assert!(date_range(a, b).unwrap_err().to_string().contains("after"));
+        assert!(date_range(b, a).is_ok());
+    }
+}

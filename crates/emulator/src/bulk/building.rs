@@ -1,0 +1,114 @@
+//! Building a job's files when it ends. The status of a job that succeeded
+//! lists every file's exact size, so its files are built when the job is
+//! first seen to have ended, one month at a time, on a task of their own.
+//! The status waits a while for them: long enough that a small job is
+//! listed at once, not so long that a poll of a large one times out (it
+//! answers RUNNING until the last file is built).
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use bytes::Bytes;
+
+use super::jobs::{Built, Job};
+use super::parquet_file::write_month;
+use super::records::FileKey;
+use crate::server::AppState;
+
+/// How long (real time) a status request waits for a job's files.
+pub const PATIENCE: Duration = Duration::from_secs(5);
+
+/// The bytes of a bulk file, built on first use.
+pub async fn file_bytes(state: &Arc<AppState>, key: &FileKey) -> Result<Bytes, String> {
+    let (builder, owned) = (Arc::clone(state), key.clone());
+    state
+        .bulk
+        .files
+        .get_or_build(key, move || {
+            write_month(&builder.world, &owned).map_err(|e| e.to_string())
+        })
+        .await
+}
+
+/// The sizes of a job's files, month by month, if they are built within
+/// `patience`; starts building them if nobody has.
+pub async fn job_sizes(state: &Arc<AppState>, job: &Arc<Job>, patience: Duration) -> Option<Built> {
+    if job.claim_build() {
+        tokio::spawn(build(Arc::downgrade(state), Arc::clone(job)));
+    }
+    job.wait_built(patience).await
+}
+
+/// Builds every month of the job, or gives up once the emulator is gone.
+async fn build(state: Weak<AppState>, job: Arc<Job>) {
+    let mut sizes = Vec::new();
+    for month in job.months() {
+        let Some(state) = state.upgrade() else {
+            return;
+        };
+        let key = job.key(month);
+        let size = match state.bulk.files.size(&key) {
+            Some(size) => Ok(size),
+            None => file_bytes(&state, &key).await.map(|b| b.len() as u64),
+        };
+        match size {
+            Ok(size) => sizes.push(size),
+            Err(error) => return job.set_built(Err(error)),
+        }
+    }
+    job.set_built(Ok(sizes.into()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::month::Month;
+    use domain::timestamp::parse_timestamp;
+    use domain::vocabulary::find_vertical;
+    use crate::accounts::Accounts;
+    use crate::bulk::jobs::JobRequest;
+    use crate::bulk::Bulk;
+    use crate::calendar::{Calendar, EarlyClose};
+    use crate::clock::Clock;
+    use crate::faults::Faults;
+    use crate::live::Live;
+    use crate::world::World;
+
+    fn state() -> Arc<AppState> {
+        Arc::new(AppState {
+            world: World::new(0, Calendar::new(EarlyClose::ChristmasAndNewYearsEve)),
+            clock: Clock::new(None, 0.0),
+            accounts: Accounts::new(0),
+            faults: Faults::default(),
+            bulk: Bulk::new(0),
+            live: Live::new(0),
+        })
+    }
+
+    #[tokio::test]
+    async fn a_status_that_cannot_wait_sees_the_files_later() {
+        let state = state();
+        let job = state.bulk.jobs.submit(JobRequest {
+            owner: "a@x".into(),
+            vertical: find_vertical("FUEL_OIL").unwrap(),
+            first: Month::parse("2025-04").unwrap(),
+            last: Month::parse("2025-05").unwrap(),
+            requested_months: 2,
+            denied: Default::default(),
+            submitted_at: parse_timestamp("2025-06-13T17:00:00").unwrap(),
+            fails: false,
+            malicious: false,
+        });
+        // The build has only been spawned: nothing can be listed yet.
+        assert!(job_sizes(&state, &job, Duration::ZERO).await.is_none());
+        let sizes = job_sizes(&state, &job, Duration::from_secs(60))
+            .await
+            .unwrap()
+            .unwrap();
+        let months: Vec<Month> = job.months().collect();
+        assert_eq!(sizes.len(), months.len());
+        for (month, size) in months.into_iter().zip(sizes.iter()) {
+            assert_eq!(state.bulk.files.size(&job.key(month)), Some(*size));
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Which records a bulk file holds: every end-of-day London snapshot of every
+//! curve of the vertical that the licence covers, for every tenor the curve
+//! offers that day, over the business days of one month. They are the very
+//! records `GET /historical/settlements` serves.
+
+use std::collections::BTreeSet;
+
+use chrono::NaiveDate;
+
+use domain::month::Month;
+use domain::rows::Snapshot;
+use domain::tenor::Tenor;
+use domain::timestamp::Micros;
+use domain::vocabulary::{Vertical, VERTICALS};
+use crate::calendar::days;
+use crate::hash::{combine, of_str, uuid};
+use crate::world::contracts::contracts;
+use crate::world::curves::Curve;
+use crate::world::prices::Stamp;
+use crate::world::{World, FIRST_DAY};
+
+/// A job only covers months that ended before it was submitted, so every
+/// snapshot of them is out: reading them "as of the end of time" gives the
+/// same records and keeps the file independent of when it is built.
+const EVERYTHING_PUBLISHED: Micros = Micros::MAX;
+
+/// What a file's content depends on (with the world's seed): two jobs with
+/// the same key share one file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FileKey {
+    /// The bulk spelling of the vertical (`FUEL_OIL`).
+    pub vertical: &'static str,
+    pub month: Month,
+    /// Quotations outside the licence of the job's account.
+    pub denied: BTreeSet<String>,
+}
+
+impl FileKey {
+    pub fn vertical(&self) -> &'static Vertical {
+        VERTICALS
+            .iter()
+            .find(|v| v.bulk_name == self.vertical)
+            .expect("keys are made from known verticals")
+    }
+}
+
+/// One snapshot of one curve and tenor.
+pub struct SnapshotRecord<'a> {
+    pub curve: &'a Curve,
+    pub tenor: Tenor,
+    pub stamp: Stamp,
+}
+
+impl SnapshotRecord<'_> {
+    /// The record's identifier: a UUID-shaped hash of what identifies it, so
+    /// that the same record has the same id in every file and every run.
+    pub fn id(&self) -> String {
+        uuid(combine(&[
+            self.curve.key,
+            of_str(self.tenor.name()),
+            self.stamp.at as u64,
+            of_str("bulk-record"),
+        ]))
+    }
+}
+
+/// The curves of a file, in catalogue order.
+fn curves<'a>(world: &'a World, key: &'a FileKey) -> impl Iterator<Item = &'a Curve> + 'a {
+    world
+        .curves
+        .iter()
+        .filter(move |c| c.vertical.bulk_name == key.vertical)
+        .filter(move |c| !key.denied.contains(c.quotation))
+}
+
+/// The days of the file's month, oldest first; none before history starts.
+pub fn file_days(key: &FileKey) -> impl Iterator<Item = NaiveDate> {
+    days(key.month.first_day().max(FIRST_DAY), key.month.last_day())
+}
+
+/// The records of one day of a file: curve by curve, tenors in calendar order.
+pub fn day_records<'a>(
+    world: &'a World,
+    key: &'a FileKey,
+    day: NaiveDate,
+) -> impl Iterator<Item = SnapshotRecord<'a>> + 'a {
+    curves(world, key).flat_map(move |curve| {
+        contracts(curve, day).into_iter().filter_map(move |tenor| {
+            let stamp =
+                world.snapshot(curve, &tenor, day, Snapshot::London, EVERYTHING_PUBLISHED)?;
+            Some(SnapshotRecord {
+                curve,
+                tenor,
+                stamp,
+            })
+        })
+    })
+}
+
+/// How many rows the file of `key` has, without building it.
+pub fn count_rows(world: &World, key: &FileKey) -> u64 {
+    file_days(key)
+        .map(|day| day_records(world, key, day).count() as u64)
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calendar::{Calendar, EarlyClose};
+
+    fn key(vertical: &'static str, month: &str, denied: &[&str]) -> FileKey {
+        FileKey {
+            vertical,
+            month: Month::parse(month).unwrap(),
+            denied: denied.iter().map(|q| q.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn records_are_weekday_snapshots_of_the_vertical_within_the_licence() {
+        let world = World::new(0, Calendar::new(EarlyClose::ChristmasAndNewYearsEve));
+        let key = key("FUEL_OIL", "2025-05", &["Sales"]);
+        let saturday = NaiveDate::from_ymd_opt(2025, 5, 3).unwrap();
+        assert_eq!(day_records(&world, &key, saturday).count(), 0);
+        let friday = NaiveDate::from_ymd_opt(2025, 5, 2).unwrap();
+        let records: Vec<_> = day_records(&world, &key, friday).collect();
+        assert!(!records.is_empty());
+        for record in &records {
+            assert_eq!(record.curve.vertical.name, "Fuel Oil");
+            assert_ne!(record.curve.quotation, "Sales");
+            assert_eq!(
+                Some(record.stamp.at),
+                world.calendar.settlement_time(friday)
+            );
+        }
+        let ids: BTreeSet<String> = records.iter().map(SnapshotRecord::id).collect();
+        assert_eq!(ids.len(), records.len(), "ids are unique");
+        let with_sales = self::key("FUEL_OIL", "2025-05", &[]);
+        assert!(count_rows(&world, &with_sales) > count_rows(&world, &key));
+    }
+
+    #[test]
+    fn months_before_history_are_empty() {
+        let world = World::new(0, Calendar::new(EarlyClose::ChristmasAndNewYearsEve));
+        assert_eq!(count_rows(&world, &key("JET", "1999-12", &[])), 0);
+        assert!(count_rows(&world, &key("JET", "2000-01", &[])) > 0);
+    }
+}

@@ -1,0 +1,17 @@
+//! An emulator of the whole service, in process, on loopback: the synthetic
+//! world, its clock, accounts and licences, fault injection, the HTTP routes
+//! of the interface under `/v2`, bulk files behind pre-signed URLs, and the
+//! live WebSocket feed.
+
+pub mod accounts;
+pub mod bulk;
+pub mod calendar;
+pub mod clock;
+pub mod faults;
+mod hash;
+pub mod live;
+mod routes;
+mod server;
+pub mod world;
+
+pub use server::{AppState, Emulator, EmulatorConfig};

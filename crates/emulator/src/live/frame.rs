@@ -1,0 +1,137 @@
+//! Price frames made fast, for the firehose: the parts of a key's frame that
+//! never change are escaped once, the date and time are formatted once per
+//! second, and frames are cut from one large buffer, so a frame costs no
+//! allocation of its own. The bytes are exactly those of
+//! [`LivePrice::encode`](domain::live::LivePrice::encode).
+
+use axum::extract::ws::Utf8Bytes;
+use bytes::{BufMut, BytesMut};
+use chrono::DateTime;
+
+use domain::timestamp::Micros;
+
+/// serde_json writes object keys in sorted order: `payload` before `type`,
+/// and `generatedOn`, `id`, `price`, `tenor` inside the payload.
+const HEAD: &[u8] = br#"{"payload":{"generatedOn":""#;
+const BUFFER: usize = 64 * 1024;
+
+/// The unchanging parts of one key's price frames.
+#[derive(Debug)]
+pub struct FramePieces {
+    /// `","id":"<id>","price":`
+    after_time: Vec<u8>,
+    /// `,"tenor":"<tenor>"},"type":"price"}`
+    after_price: Vec<u8>,
+}
+
+impl FramePieces {
+    pub fn new(curve_id: &str, tenor: &str) -> FramePieces {
+        let quoted = |s: &str| serde_json::to_string(s).expect("a string serializes");
+        FramePieces {
+            after_time: format!(r#"","id":{},"price":"#, quoted(curve_id)).into_bytes(),
+            after_price: format!(r#","tenor":{}}},"type":"price"}}"#, quoted(tenor)).into_bytes(),
+        }
+    }
+}
+
+/// Encodes price frames; one per writer.
+pub struct FrameEncoder {
+    buffer: BytesMut,
+    second: i64,
+    /// `YYYY-MM-DDTHH:MM:SS` of `second`.
+    second_text: String,
+}
+
+impl Default for FrameEncoder {
+    fn default() -> Self {
+        FrameEncoder {
+            buffer: BytesMut::with_capacity(BUFFER),
+            second: i64::MIN,
+            second_text: String::new(),
+        }
+    }
+}
+
+impl FrameEncoder {
+    /// The frame of a value at `at` (printed in milliseconds, truncated).
+    pub fn encode(&mut self, pieces: &FramePieces, at: Micros, price: f64) -> Utf8Bytes {
+        let second = at.div_euclid(1_000_000);
+        if second != self.second {
+            let time = DateTime::from_timestamp(second, 0).expect("in range");
+            self.second_text = time.format("%Y-%m-%dT%H:%M:%S").to_string();
+            self.second = second;
+        }
+        let millis = at.rem_euclid(1_000_000) / 1_000;
+        if self.buffer.capacity() - self.buffer.len() < 512 {
+            self.buffer.reserve(BUFFER);
+        }
+        let buffer = &mut self.buffer;
+        buffer.put_slice(HEAD);
+        buffer.put_slice(self.second_text.as_bytes());
+        let digits = [
+            b'.',
+            b'0' + (millis / 100) as u8,
+            b'0' + (millis / 10 % 10) as u8,
+            b'0' + (millis % 10) as u8,
+        ];
+        buffer.put_slice(&digits);
+        buffer.put_slice(&pieces.after_time);
+        serde_json::to_writer(buffer.writer(), &price).expect("writing to memory");
+        let buffer = &mut self.buffer;
+        buffer.put_slice(&pieces.after_price);
+        let frame = buffer.split().freeze();
+        Utf8Bytes::try_from(frame).expect("JSON text is UTF-8")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::live::LivePrice;
+    use domain::timestamp::parse_timestamp;
+
+    #[test]
+    fn frames_are_byte_for_byte_those_of_the_domain_encoder() {
+        let mut encoder = FrameEncoder::default();
+        let cases = [
+            ("2025-06-13T10:00:00.123456", 71.25),
+            ("2025-06-13T10:00:00.999999", 100.0),
+            ("2025-06-13T10:00:01.000001", -3.5),
+            ("2025-06-13T10:00:01.5", 0.001),
+            ("1999-12-31T23:59:59.999", 123456.789),
+            ("2025-06-13T10:00:01.050", 1e21),
+        ];
+        let id = "0f1e2d3c-aaaa-4bbb-8ccc-000000000001";
+        for tenor in ["Jan 26", "26-EOM Feb 24", "C 00", "odd \"name\" \\ é"] {
+            let pieces = FramePieces::new(id, tenor);
+            for (text, price) in cases {
+                let at = parse_timestamp(text).unwrap();
+                let expected = LivePrice {
+                    curve_id: id.into(),
+                    tenor: tenor.into(),
+                    generated_on: at,
+                    price,
+                }
+                .encode();
+                assert_eq!(encoder.encode(&pieces, at, price).as_str(), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn frames_keep_their_bytes_while_the_buffer_is_reused() {
+        let mut encoder = FrameEncoder::default();
+        let pieces = FramePieces::new("c", "Jan 26");
+        let at = parse_timestamp("2025-06-13T10:00:00").unwrap();
+        let frames: Vec<Utf8Bytes> = (0..5_000)
+            .map(|i| encoder.encode(&pieces, at + i * 1_000, f64::from(i as i32)))
+            .collect();
+        assert!(frames[0]
+            .as_str()
+            .contains(r#""generatedOn":"2025-06-13T10:00:00.000""#));
+        assert!(frames[4_999]
+            .as_str()
+            .contains(r#""generatedOn":"2025-06-13T10:00:04.999""#));
+        assert!(frames[4_999].as_str().contains(r#""price":4999.0"#));
+    }
+}

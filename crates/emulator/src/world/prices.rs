@@ -1,0 +1,298 @@
+//! Prices as a pure function of (seed, curve, tenor, instant), and the records
+//! that carry them. The same instant gives the same price whichever endpoint
+//! asks: a settlement at 15:30:00 UTC equals the intraday value published then.
+
+use std::f64::consts::TAU;
+
+use chrono::{DateTime, Datelike, Duration, NaiveDate};
+use serde::Serialize;
+
+use super::curves::Curve;
+use domain::tenor::{Tenor, TenorKind};
+use domain::timestamp::Micros;
+use crate::calendar::{start_of, MICROS_PER_DAY, MICROS_PER_MINUTE};
+use crate::hash::{combine, of_str, unit};
+
+/// A published value: when, and how many fractional digits its time is printed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    pub at: Micros,
+    pub digits: u8,
+}
+
+impl Stamp {
+    /// An exact instant (a snapshot time), printed with 0 to 6 zero digits.
+    pub fn exact(curve: &Curve, at: Micros) -> Stamp {
+        let digits = (combine(&[curve.key, at as u64, 7]) % 7) as u8;
+        Stamp { at, digits }
+    }
+
+    /// `2025-06-13T15:30:00.12`: UTC, no suffix, `digits` fractional digits.
+    pub fn format(self) -> String {
+        let time = DateTime::from_timestamp_micros(self.at).expect("in range");
+        let mut text = time.format("%Y-%m-%dT%H:%M:%S").to_string();
+        if self.digits > 0 {
+            let micros = format!("{:06}", self.at.rem_euclid(1_000_000));
+            text.push('.');
+            text.push_str(&micros[..usize::from(self.digits)]);
+        }
+        text
+    }
+}
+
+/// The intraday value `slot` of `day`: slots are `granularity` minutes apart
+/// from midnight UTC; each is published a little after its slot starts, its
+/// time carrying only as many digits as it is printed with.
+pub fn tick(curve: &Curve, day: NaiveDate, slot: u32) -> Stamp {
+    let slot_start = start_of(day) + i64::from(slot) * granularity(curve);
+    let h = combine(&[curve.key, slot_start as u64, 11]);
+    let digits = (h % 7) as u8;
+    let spread = (granularity(curve) / 2).min(40_000_000);
+    let jitter = (combine(&[h, 1]) % spread as u64) as Micros;
+    let unit_of_digits = 10i64.pow(6 - u32::from(digits));
+    Stamp {
+        at: slot_start + jitter - jitter % unit_of_digits,
+        digits,
+    }
+}
+
+pub fn granularity(curve: &Curve) -> Micros {
+    i64::from(curve.profile.granularity_minutes) * MICROS_PER_MINUTE
+}
+
+pub fn slots_per_day(curve: &Curve) -> u32 {
+    (MICROS_PER_DAY / granularity(curve)) as u32
+}
+
+/// The price of `tenor` on `curve` at instant `at`.
+pub fn price(seed: u64, curve: &Curve, tenor: &Tenor, at: Micros) -> f64 {
+    let profile = &curve.profile;
+    let tenor_key = combine(&[seed, curve.key, of_str(tenor.name())]);
+    let days = at as f64 / MICROS_PER_DAY as f64;
+    let phase = |salt: u64| TAU * unit(combine(&[curve.key, salt]));
+    let slow = (TAU * days / 41.0 + phase(1)).sin();
+    let medium = (TAU * days / 9.7 + phase(2)).sin();
+    let fast = (TAU * days / 1.3 + phase(3) + unit(tenor_key)).sin();
+    // A small per-minute wobble, so consecutive ticks differ.
+    let minute = (at / MICROS_PER_MINUTE) as u64;
+    let noise = unit(combine(&[tenor_key, minute])) - 0.5;
+    // Tenor-specific parts stay small, so a day's forward curve is smooth.
+    let wave = 0.65 * slow + 0.3 * medium + 0.015 * fast + 0.01 * noise;
+    let value = profile.level + profile.slope * months_out(tenor, at) + profile.amplitude * wave;
+    let scale = 10f64.powi(profile.decimals);
+    (value * scale).round() / scale
+}
+
+/// How far ahead the tenor delivers, in months, from the month of `at`.
+fn months_out(tenor: &Tenor, at: Micros) -> f64 {
+    let today = DateTime::from_timestamp_micros(at)
+        .expect("in range")
+        .date_naive();
+    match (tenor.kind(), tenor.start()) {
+        (TenorKind::Continuous, _) => tenor.name()[2..].parse().unwrap_or(0.0),
+        (_, Some(start)) => {
+            let months =
+                (start.year() - today.year()) * 12 + start.month() as i32 - today.month() as i32;
+            f64::from(months.max(0))
+        }
+        _ => 0.0,
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PriceRecordOut {
+    pub generated_on: String,
+    pub price: f64,
+    pub units: &'static str,
+    pub tenor: String,
+    pub dependencies: Vec<DependencyOut>,
+    pub metadata: Vec<MetadataOut>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DependencyOut {
+    pub id: String,
+    pub name: String,
+    pub value: f64,
+    pub units: &'static str,
+    pub tenor_name: String,
+}
+
+#[derive(Serialize)]
+pub struct MetadataOut {
+    pub name: &'static str,
+    pub value: String,
+}
+
+/// The full record of a value published at `stamp`.
+pub fn record(
+    seed: u64,
+    curves: &[Curve],
+    curve: &Curve,
+    tenor: &Tenor,
+    stamp: Stamp,
+) -> PriceRecordOut {
+    // A window's components are quoted on the window's month.
+    let component_tenor = match (tenor.kind(), tenor.start()) {
+        (TenorKind::Window, Some(start)) => {
+            Tenor::parse(&Tenor::month_name(start.year(), start.month())).expect("valid")
+        }
+        _ => tenor.clone(),
+    };
+    let dependencies = curve
+        .components
+        .iter()
+        .map(|&i| {
+            let component = &curves[i];
+            DependencyOut {
+                id: component.id.clone(),
+                name: component.name.clone(),
+                value: price(seed, component, &component_tenor, stamp.at),
+                units: component.units,
+                tenor_name: component_tenor.name().to_owned(),
+            }
+        })
+        .collect();
+    PriceRecordOut {
+        generated_on: stamp.format(),
+        price: price(seed, curve, tenor, stamp.at),
+        units: curve.units,
+        tenor: tenor.name().to_owned(),
+        dependencies,
+        metadata: metadata(curve, tenor, stamp.at),
+    }
+}
+
+const MONTH_NAMES: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+fn metadata(curve: &Curve, tenor: &Tenor, at: Micros) -> Vec<MetadataOut> {
+    let load = match tenor.start() {
+        Some(start) => start,
+        None if tenor.kind() == TenorKind::Continuous => {
+            let today = DateTime::from_timestamp_micros(at)
+                .expect("in range")
+                .date_naive();
+            let ahead = months_out(tenor, at) as u32;
+            let first = today.with_day(1).expect("day 1");
+            first + chrono::Months::new(ahead)
+        }
+        None => return Vec::new(),
+    };
+    let delivery = load + Duration::days(curve.profile.transit_days);
+    let iso = |d: NaiveDate| format!("{}T00:00:00.000Z", d.format("%Y-%m-%d"));
+    vec![
+        MetadataOut {
+            name: "loadDate",
+            value: iso(load),
+        },
+        MetadataOut {
+            name: "deliveryDate",
+            value: iso(delivery),
+        },
+        MetadataOut {
+            name: "monthName",
+            value: MONTH_NAMES[load.month0() as usize].to_owned(),
+        },
+        MetadataOut {
+            name: "monthNumber",
+            value: load.month().to_string(),
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::timestamp::parse_timestamp;
+    use crate::world::curves::generate;
+
+    #[test]
+    fn stamps_print_exactly_the_instant_they_carry() {
+        let curves = generate(0);
+        let day = NaiveDate::from_ymd_opt(2025, 6, 13).unwrap();
+        let mut lengths = std::collections::HashSet::new();
+        for curve in curves.iter().take(20) {
+            for slot in 0..50 {
+                let stamp = tick(curve, day, slot);
+                let text = stamp.format();
+                assert_eq!(parse_timestamp(&text), Ok(stamp.at), "{text}");
+                assert!(stamp.at >= start_of(day) + i64::from(slot) * granularity(curve));
+                lengths.insert(text.len());
+            }
+        }
+        assert_eq!(
+            lengths.len(),
+            7,
+            "every fraction length from 0 to 6 digits appears"
+        );
+    }
+
+    #[test]
+    fn prices_are_deterministic_and_plausible() {
+        let curves = generate(5);
+        let tenor = Tenor::parse("Aug 25").unwrap();
+        let at = parse_timestamp("2025-06-13T15:30:00").unwrap();
+        for curve in &curves {
+            let p = price(5, curve, &tenor, at);
+            assert_eq!(p, price(5, curve, &tenor, at));
+            let p = p.abs();
+            assert!(
+                p < curve.profile.level.abs() + 2.0 * curve.profile.amplitude + 50.0,
+                "{}",
+                curve.name
+            );
+        }
+        let crude = curves
+            .iter()
+            .find(|c| c.quotation == "Fob" && c.vertical.name == "Crude")
+            .unwrap();
+        let p = price(5, crude, &tenor, at);
+        assert!((55.0..105.0).contains(&p), "{p}");
+        assert_ne!(
+            price(5, crude, &tenor, at),
+            price(5, crude, &tenor, at + 60_000_000)
+        );
+    }
+
+    #[test]
+    fn records_carry_components_and_metadata() {
+        let curves = generate(0);
+        let curve = curves
+            .iter()
+            .find(|c| c.components.len() == 2 && c.profile.windows)
+            .unwrap();
+        let tenor = Tenor::parse("6-10 Jul 25").unwrap();
+        let stamp = Stamp::exact(curve, parse_timestamp("2025-06-13T15:30:00").unwrap());
+        let record = record(0, &curves, curve, &tenor, stamp);
+        assert_eq!(record.dependencies.len(), 2);
+        assert_eq!(record.dependencies[0].tenor_name, "Jul 25");
+        let component = &curves[curve.components[0]];
+        let month = Tenor::parse("Jul 25").unwrap();
+        assert_eq!(
+            record.dependencies[0].value,
+            price(0, component, &month, stamp.at)
+        );
+        let names: Vec<&str> = record.metadata.iter().map(|m| m.name).collect();
+        assert_eq!(
+            names,
+            ["loadDate", "deliveryDate", "monthName", "monthNumber"]
+        );
+        assert_eq!(record.metadata[0].value, "2025-07-06T00:00:00.000Z");
+        assert_eq!(record.metadata[2].value, "July");
+    }
+}
