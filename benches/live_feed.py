@@ -18,7 +18,7 @@ time), against the same plain-Python reader run at the same time in a
 process of its own.
 
 Run on an optimised build: ``maturin build --release`` (what users install,
-as the README's figures are) or ``--profile release-fast`` (no link-time
+as the figures in benches/README.md are) or ``--profile release-fast`` (no link-time
 optimisation: minutes quicker to build, rates here 5-10% lower), install
 the wheel, then ``python benches/live_feed.py [--seconds 5]``.
 """
