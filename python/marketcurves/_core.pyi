@@ -61,9 +61,12 @@ class Tenor:
     def parse(name: str, strict: bool = True) -> Tenor:
         """Parse a tenor name.
 
-        Raises :class:`~marketcurves.exceptions.InvalidRequest` for a known shape
-        with impossible values (``Q5 24``, ``3-7 Jan 24``, ``Foo 24``,
-        ``32-EOM Jan 24``), naming the reason. With ``strict=False`` such a name is
+        Raises :class:`~marketcurves.exceptions.InvalidRequest` only for one of
+        the interface's four shapes with impossible values (``Q5 24``,
+        ``3-7 Jan 24``, ``32-EOM Jan 24``), naming the reason. Any other name,
+        such as the feed's year, half-month or delivery-window tenors
+        (``Cal 27``, ``H1 27``, ``Win 26``) or a word that is not a month
+        (``Foo 24``), is kind ``"other"``. With ``strict=False`` such a name is
         kept as kind ``"other"`` instead, as the package does for names the
         service sends.
         """

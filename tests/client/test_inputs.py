@@ -69,7 +69,7 @@ def test_bad_curve_ids(closed_client, method, bad, awaitable):
     )
 
 
-BAD_TENORS = ["Q5 25", "", "  ", 5, "3-7 Jan 25", "32-EOM Jan 25", "Foo 25"]
+BAD_TENORS = ["Q5 25", "", "  ", 5, "3-7 Jan 25", "32-EOM Jan 25", "26-31 Jan 25"]
 TENOR_CASES = [
     (method, bad)
     for method in ("last_settlement", "last_assessments", "intraday")
@@ -87,7 +87,7 @@ def test_bad_tenors(closed_client, method, bad, awaitable):
 @pytest.mark.parametrize("method", ["settlements", "intraday_history"])
 @pytest.mark.parametrize(
     "bad",
-    [[], (), [5], "Foo 25", ["Jul 25", "Q5 25"], 5, [""], [None], ""],
+    [[], (), [5], "Q0 25", ["Jul 25", "Q5 25"], 5, [""], [None], ""],
     ids=repr,
 )
 def test_bad_tenor_lists(closed_client, method, bad, awaitable):
@@ -166,7 +166,7 @@ def test_nothing_is_sent_for_bad_input(fresh_em):
         lambda: client.intraday(ID, ""),
         lambda: client.settlements(ID, "2025-02-30", "2025-03-01"),
         lambda: client.settlements(ID, *RANGE, []),
-        lambda: client.settlements(ID, *RANGE, "Foo 25"),
+        lambda: client.settlements(ID, *RANGE, "Q0 25"),
         lambda: client.intraday_history(ID, "2025-05-31", "2025-05-01"),
         lambda: client.intraday_history(ID, *RANGE, [5]),
         lambda: client.catalogue(vertical="Coal"),

@@ -2,9 +2,13 @@
 //!
 //! The interface shows four shapes: monthly `Jan 25`, quarterly `Q1 25`, 5-day
 //! windows `1-5 Jan 25` … `26-EOM Feb 24`, and continuous `C 00`. The live feed
-//! carries further shapes whose formats are not shown, so any other name is kept
-//! as kind `Other` rather than refused. Two-digit years are years of this
-//! century (`25` is 2025).
+//! carries year, cycle, half-month, decade and delivery-window tenors whose
+//! formats are not shown (`Cal 27`, `H1 27`, `Win 26` are plausible), so any
+//! name that is not one of the four shapes is kept as kind `Other` rather than
+//! refused; only those four shapes with impossible values are errors. A word
+//! that is not a month makes another shape, not a misspelt month (see
+//! docs/protocol.md#tenors). Two-digit years are years of this century (`25`
+//! is 2025).
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -159,14 +163,17 @@ fn parse_period(name: &str) -> Result<Period, String> {
             Ok(Period::Continuous(n.parse().expect("two digits")))
         }
         [q, yy] if is_quarter_word(q) && is_digits(yy, 2) => quarter(q, yy),
-        [mon, yy] if is_letters(mon, 3) && is_digits(yy, 2) => {
-            let (year, month) = (year_of(yy), month_of(mon)?);
-            let start = first_day(year, month);
-            Ok(calendar(TenorKind::Month, start, last_day(start)))
-        }
-        [days, mon, yy] if is_window_word(days) && is_letters(mon, 3) && is_digits(yy, 2) => {
-            window(days, year_of(yy), month_of(mon)?)
-        }
+        [mon, yy] if is_digits(yy, 2) => match month_of(mon) {
+            Some(month) => {
+                let start = first_day(year_of(yy), month);
+                Ok(calendar(TenorKind::Month, start, last_day(start)))
+            }
+            None => Ok(Period::Other),
+        },
+        [days, mon, yy] if is_window_word(days) && is_digits(yy, 2) => match month_of(mon) {
+            Some(month) => window(days, year_of(yy), month),
+            None => Ok(Period::Other),
+        },
         _ => Ok(Period::Other),
     }
 }
@@ -213,13 +220,12 @@ fn calendar(kind: TenorKind, start: NaiveDate, end: NaiveDate) -> Period {
     Period::Calendar { kind, start, end }
 }
 
-fn month_of(word: &str) -> Result<u32, String> {
-    let lower = word.to_ascii_lowercase();
+/// The month a three-letter abbreviation names (any case), None for any other word.
+fn month_of(word: &str) -> Option<u32> {
     MONTHS
         .iter()
-        .position(|m| *m == lower)
+        .position(|m| m.eq_ignore_ascii_case(word))
         .map(|i| i as u32 + 1)
-        .ok_or_else(|| format!("{word:?} is not a month (Jan to Dec)"))
 }
 
 fn month_abbrev(month: u32) -> String {
@@ -248,10 +254,6 @@ fn last_day(month_start: NaiveDate) -> NaiveDate {
 
 fn is_digits(s: &str, len: usize) -> bool {
     s.len() == len && s.bytes().all(|b| b.is_ascii_digit())
-}
-
-fn is_letters(s: &str, len: usize) -> bool {
-    s.len() == len && s.bytes().all(|b| b.is_ascii_alphabetic())
 }
 
 fn is_quarter_word(s: &str) -> bool {
