@@ -14,25 +14,39 @@ use pyo3_arrow::PyTable;
 use super::closing::close_and_release;
 use super::errors::{client_closed, client_error, invalid_request};
 use super::runtime::wait_interruptibly;
+use client::net::Network;
 use client::rest::{CatalogueQuery, Credentials, HttpConfig, Progress, RestClient, TokenProvider};
 use client::{ClientError, Secret};
 use domain::arrow::Table;
 use domain::records::CurveQuotation;
-use client::net::Network;
+use domain::redact::redact_text;
 
 /// A Python callable returning a token.
 struct PyTokenProvider(Py<PyAny>);
 
 impl TokenProvider for PyTokenProvider {
-    fn token(&self) -> Result<String, String> {
+    fn token(&self) -> Result<String, ClientError> {
         Python::attach(|py| {
-            let value = self.0.call0(py).map_err(|e| {
-                format!(
-                    "it raised {}",
-                    e.get_type(py)
-                        .name()
-                        .map_or("an exception".into(), |n| n.to_string())
-                )
+            let value = self.0.call0(py).map_err(|raised| {
+                // What it raised is the user's own: its message is shown, with
+                // anything that looks like a secret taken out, and the exception
+                // itself becomes the AuthError's `__cause__`.
+                let kind = raised
+                    .get_type(py)
+                    .name()
+                    .map_or("an exception".into(), |n| n.to_string());
+                let said = raised.value(py).str().map(|s| s.to_string());
+                let message = match said.as_deref().map(str::trim) {
+                    Ok("") | Err(_) => format!("token_provider failed: it raised {kind}"),
+                    Ok(said) => format!(
+                        "token_provider failed: it raised {kind}: {}",
+                        redact_text(said)
+                    ),
+                };
+                ClientError::TokenProvider {
+                    message,
+                    cause: Arc::new(raised),
+                }
             })?;
             value.extract::<String>(py).map_err(|_| {
                 let kind = value
@@ -40,7 +54,9 @@ impl TokenProvider for PyTokenProvider {
                     .get_type()
                     .name()
                     .map_or("?".into(), |n| n.to_string());
-                format!("it must return a str, not {kind}")
+                ClientError::Auth(format!(
+                    "token_provider failed: it must return a str, not {kind}"
+                ))
             })
         })
     }

@@ -91,6 +91,12 @@ pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
     match error {
         ClientError::InvalidRequest(_) => InvalidRequest::new_err(message),
         ClientError::Auth(_) => AuthError::new_err(message),
+        ClientError::TokenProvider { cause, .. } => {
+            let error = AuthError::new_err(message);
+            let raised = cause.downcast_ref::<PyErr>().map(|e| e.clone_ref(py));
+            error.set_cause(py, raised);
+            error
+        }
         ClientError::AccessDenied { .. } => AccessDenied::new_err(message),
         ClientError::NotFound { .. } => NotFound::new_err(message),
         ClientError::RateLimited { .. } => RateLimited::new_err(message),

@@ -4,7 +4,8 @@
 port would fail with ServiceError instead). The provider is only called
 when a token is needed, so ``mc.Client(...)`` itself accepts any callable.
 
-What it raised is named by type only: its message may carry a secret."""
+What it raised is named with its message, from which anything that looks
+like a secret is taken out, and chained as the AuthError's ``__cause__``."""
 
 from __future__ import annotations
 
@@ -63,6 +64,37 @@ def test_a_bad_provider_is_an_auth_error_before_the_request(kind, call):
     with unsent_client(provider) as client, pytest.raises(mc.MarketCurvesError) as caught:
         CALLS[call](client)
     assert_names_the_provider(caught.value, detail)
+
+
+def vault_unavailable() -> str:
+    raise ConnectionError("vault unavailable at https://vault.corp/v1?token=hunter2")
+
+
+@pytest.mark.parametrize("call", list(CALLS))
+def test_what_the_provider_raised_is_the_cause_and_its_message_is_shown(call):
+    with unsent_client(vault_unavailable) as client, pytest.raises(mc.AuthError) as caught:
+        CALLS[call](client)
+    error = caught.value
+    assert isinstance(error.__cause__, ConnectionError), repr(error.__cause__)
+    assert "hunter2" in str(error.__cause__), "the cause is the very exception raised"
+    assert "raised ConnectionError: vault unavailable at https://vault.corp/v1?" in str(error)
+    assert "hunter2" not in str(error)
+
+
+def test_a_provider_message_that_names_a_secret_is_redacted():
+    with unsent_client(raising) as client, pytest.raises(mc.AuthError) as caught:
+        client.catalogue()
+    assert "raised Refusal: vault password is ***" in str(caught.value)
+    assert isinstance(caught.value.__cause__, Refusal)
+
+
+def test_the_live_feed_keeps_the_provider_cause():
+    with unsent_client(vault_unavailable) as client:
+        feed = client.live(backfill=False, reconnect_max=0.1)
+        with pytest.raises(mc.AuthError) as caught:
+            feed.subscribe(ID, "*")
+    assert "vault unavailable" in str(caught.value)
+    assert isinstance(caught.value.__cause__, ConnectionError)
 
 
 def test_a_bad_provider_leaves_no_dest_behind(tmp_path):

@@ -1,8 +1,15 @@
 //! The errors of the REST client, one variant per exception of the design.
 //! Messages name the endpoint, the status and the attempts; never a token.
 
+use std::sync::Arc;
+
 use domain::decode::DecodeError;
 use domain::live::Subscription;
+
+/// What a caller's token provider raised, kept whole so that a binding can
+/// chain it to the error it becomes (`__cause__` in Python); messages carry
+/// only its redacted text.
+pub type ProviderCause = Arc<dyn std::error::Error + Send + Sync>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -11,6 +18,13 @@ pub enum ClientError {
     InvalidRequest(String),
     #[error("{0}")]
     Auth(String),
+    /// The caller's token provider raised: an authentication failure that
+    /// keeps what was raised.
+    #[error("{message}")]
+    TokenProvider {
+        message: String,
+        cause: ProviderCause,
+    },
     /// Outside the licence: HTTP 403 on data, `NO_ACCESS` on the live feed
     /// (then `subscription` names what was refused).
     #[error("{endpoint}: access denied: {message}")]
@@ -53,6 +67,19 @@ pub enum ClientError {
 }
 
 impl ClientError {
+    /// An authentication failure (`Auth`, `TokenProvider`) with `context`
+    /// before its message, keeping the provider's cause; None for any other error.
+    pub fn auth_in_context(&self, context: &str) -> Option<ClientError> {
+        match self {
+            ClientError::Auth(message) => Some(ClientError::Auth(format!("{context}: {message}"))),
+            ClientError::TokenProvider { message, cause } => Some(ClientError::TokenProvider {
+                message: format!("{context}: {message}"),
+                cause: Arc::clone(cause),
+            }),
+            _ => None,
+        }
+    }
+
     /// The live subscription an error concerns (`AccessDenied`, `Live`), so
     /// that the binding can name its curve and tenor.
     pub fn subscription(&self) -> Option<&Subscription> {

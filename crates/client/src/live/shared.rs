@@ -119,6 +119,10 @@ fn copy_of(fatal: &ClientError) -> ClientError {
             subscription: None,
         },
         ClientError::ClientClosed => ClientError::ClientClosed,
+        ClientError::TokenProvider { message, cause } => ClientError::TokenProvider {
+            message: message.clone(),
+            cause: std::sync::Arc::clone(cause),
+        },
         other => ClientError::Auth(other.to_string()),
     }
 }

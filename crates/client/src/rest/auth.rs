@@ -14,14 +14,16 @@ use chrono::Utc;
 use serde_json::json;
 use tokio::sync::Mutex;
 
+use super::send::Sender;
 use crate::error::{body_message, ClientError};
 use crate::secret::Secret;
-use super::send::Sender;
 
 /// A source of fresh tokens supplied by the caller (a Python callable, say).
 /// Blocking; it is called off the async threads.
 pub trait TokenProvider: Send + Sync {
-    fn token(&self) -> Result<String, String>;
+    /// A token; a failure is a [`ClientError::Auth`] or, when the provider
+    /// raised, a [`ClientError::TokenProvider`] that keeps what it raised.
+    fn token(&self) -> Result<String, ClientError>;
 }
 
 #[derive(Clone)]
@@ -137,8 +139,7 @@ impl Authenticator {
                 let provider = Arc::clone(provider);
                 let token = tokio::task::spawn_blocking(move || provider.token())
                     .await
-                    .map_err(|e| ClientError::Auth(format!("token_provider failed: {e}")))?
-                    .map_err(|e| ClientError::Auth(format!("token_provider failed: {e}")))?;
+                    .map_err(|e| ClientError::Auth(format!("token_provider failed: {e}")))??;
                 if token.trim().is_empty() {
                     return Err(ClientError::Auth(
                         "token_provider returned an empty token".into(),

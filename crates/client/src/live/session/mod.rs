@@ -77,7 +77,7 @@ enum Attempt {
     Refused,
     Failed(String),
     /// The token source refused: counts like a refused token.
-    TokenRefused(String),
+    TokenRefused(ClientError),
     /// Reconnecting cannot mend it (a certificate, a proxy's refusal).
     Permanent(String),
     Closing,
@@ -163,10 +163,8 @@ impl Session {
                             .into(),
                     ));
                 }
-                Attempt::TokenRefused(reason) if refusals + 1 >= AUTH_REFUSALS_FATAL => {
-                    break Some(ClientError::Auth(format!(
-                        "no token for the live feed: {reason}"
-                    )));
+                Attempt::TokenRefused(refusal) if refusals + 1 >= AUTH_REFUSALS_FATAL => {
+                    break refusal.auth_in_context("no token for the live feed");
                 }
                 Attempt::Refused => {
                     refusals += 1;
@@ -227,7 +225,9 @@ impl Session {
         let connecting = async move {
             let token = match tokens.fresh_token().await {
                 Ok(token) => token,
-                Err(ClientError::Auth(reason)) => return Attempt::TokenRefused(reason),
+                Err(error @ (ClientError::Auth(_) | ClientError::TokenProvider { .. })) => {
+                    return Attempt::TokenRefused(error)
+                }
                 Err(error) => return Attempt::Failed(format!("cannot get a token: {error}")),
             };
             match tokio::time::timeout(limit, open(&url, &token, &network, answer_within)).await {
