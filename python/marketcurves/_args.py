@@ -86,6 +86,15 @@ def date_range(start: Any, end: Any) -> tuple[_dt.date, _dt.date]:
     return first, last
 
 
+def text(value: Any, name: str) -> str:
+    """A str that is not blank."""
+    if not isinstance(value, str):
+        raise InvalidRequest(f"{name} must be a str, not {type(value).__name__}")
+    if not value.strip():
+        raise InvalidRequest(f"{name} must not be empty")
+    return value
+
+
 def optional_text(value: Any, name: str) -> str | None:
     if value is None:
         return None

@@ -1,7 +1,6 @@
 //! The PyO3 binding layer: argument conversion, error mapping and Arrow export.
 //! No logic of its own lives here.
 
-pub mod args;
 pub mod bulk;
 pub mod client;
 pub mod closing;

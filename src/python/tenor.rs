@@ -5,9 +5,18 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use super::args::{flag, text};
 use super::errors::CoreResult;
 use domain::tenor::Tenor;
+
+/// An argument checked by `marketcurves._args.<check>`, the package's one
+/// checker of Python argument types, so that a wrong type is an
+/// `InvalidRequest` naming the argument as everywhere else (Tenor is the one
+/// class users reach without a Python wrapper in between).
+fn checked<'py>(value: &Bound<'py, PyAny>, check: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    let py = value.py();
+    let checker = py.import("marketcurves._args")?.getattr(check)?;
+    checker.call1((value, name))
+}
 
 #[pyclass(frozen, name = "Tenor", module = "marketcurves")]
 pub struct PyTenor(pub Tenor);
@@ -16,7 +25,9 @@ pub struct PyTenor(pub Tenor);
 impl PyTenor {
     #[new]
     fn new(name: &Bound<'_, PyAny>) -> CoreResult<Self> {
-        Ok(PyTenor(Tenor::parse(&text(name, "name")?)?))
+        Ok(PyTenor(Tenor::parse(
+            &checked(name, "text", "name")?.extract::<String>()?,
+        )?))
     }
 
     #[staticmethod]
@@ -24,8 +35,8 @@ impl PyTenor {
     // signature shows the real default.
     #[pyo3(signature = (name, strict = None), text_signature = "(name, strict=True)")]
     fn parse(name: &Bound<'_, PyAny>, strict: Option<&Bound<'_, PyAny>>) -> CoreResult<Self> {
-        let name = text(name, "name")?;
-        let strict = strict.map_or(Ok(true), |s| flag(s, "strict"))?;
+        let name: String = checked(name, "text", "name")?.extract()?;
+        let strict = strict.map_or(Ok(true), |s| checked(s, "flag", "strict")?.extract())?;
         if strict {
             Ok(PyTenor(Tenor::parse(&name)?))
         } else {
