@@ -5,6 +5,7 @@ import pyarrow as pa
 import pytest
 
 import marketcurves as mc
+from marketcurves.testing import decode_table, table_schema
 
 CURVE = "0b9f6c2e-7d1a-4c55-9e3b-2a4f8d6c1e07"
 UTC = dt.timezone.utc
@@ -70,7 +71,7 @@ SETTLEMENTS = [
 
 @pytest.mark.parametrize("kind", sorted(SCHEMAS))
 def test_schemas_are_the_designs_column_by_column(kind):
-    schema = mc._core.table_schema(kind)
+    schema = table_schema(kind)
     expected = SCHEMAS[kind]
     assert schema.names == expected.names
     for got, want in zip(schema, expected):
@@ -80,7 +81,7 @@ def test_schemas_are_the_designs_column_by_column(kind):
 
 def test_settlements_from_json_check_every_column():
     body = json.dumps(SETTLEMENTS).encode()
-    table = mc._core.decode_table("settlements", body, CURVE, "26-EOM Feb 24")
+    table = decode_table("settlements", body, CURVE, "26-EOM Feb 24")
     assert isinstance(table, pa.Table)
     assert table.schema.equals(SCHEMAS["settlements"])
     rows = table.to_pylist()
@@ -130,7 +131,7 @@ def test_assessments_long_form_one_row_per_snapshot():
             ]
         }
     ).encode()
-    table = mc._core.decode_table("last_assessments_all", body, CURVE)
+    table = decode_table("last_assessments_all", body, CURVE)
     assert table.schema.equals(SCHEMAS["assessments"])
     got = list(zip(*(table.column(c).to_pylist() for c in ["tenor", "snapshot", "price"])))
     assert got == [
@@ -143,7 +144,7 @@ def test_assessments_long_form_one_row_per_snapshot():
 def test_an_empty_result_is_an_empty_table_with_the_full_schema():
     for endpoint, kind in [("settlements", "settlements"), ("intraday", "prices")]:
         body = b"[]" if endpoint == "settlements" else b'{"items": [], "next": null}'
-        table = mc._core.decode_table(endpoint, body, CURVE, "Jan 26")
+        table = decode_table(endpoint, body, CURVE, "Jan 26")
         assert table.num_rows == 0
         assert table.schema.equals(SCHEMAS[kind])
 
@@ -151,7 +152,7 @@ def test_an_empty_result_is_an_empty_table_with_the_full_schema():
 def test_tables_convert_to_pandas():
     pd = pytest.importorskip("pandas")
     body = json.dumps(SETTLEMENTS).encode()
-    frame = mc._core.decode_table("settlements", body, CURVE, "26-EOM Feb 24").to_pandas()
+    frame = decode_table("settlements", body, CURVE, "26-EOM Feb 24").to_pandas()
     assert list(frame.columns) == SCHEMAS["settlements"].names
     assert str(frame["generated_on"].dt.tz) == "UTC"
     assert frame["price"].tolist() == [610.0, 612.25]
@@ -160,6 +161,6 @@ def test_tables_convert_to_pandas():
 
 def test_unknown_endpoint_or_kind_is_an_invalid_request():
     with pytest.raises(mc.InvalidRequest, match="endpoint"):
-        mc._core.decode_table("nope", b"{}", CURVE)
+        decode_table("nope", b"{}", CURVE)
     with pytest.raises(mc.InvalidRequest, match="kind"):
-        mc._core.table_schema("nope")
+        table_schema("nope")

@@ -2,6 +2,7 @@ import pytest
 
 import marketcurves as mc
 from marketcurves import exceptions
+from marketcurves.testing import decode_table
 
 NAMES = [
     "AuthError",
@@ -36,7 +37,7 @@ def test_invalid_request_is_also_a_value_error():
 
 def test_decode_error_names_endpoint_and_field():
     with pytest.raises(mc.DecodeError) as caught:
-        mc._core.decode_table("intraday", b'{"items":[{"tenor":"Jan 26","price":"n/a"}]}', "c")
+        decode_table("intraday", b'{"items":[{"tenor":"Jan 26","price":"n/a"}]}', "c")
     error = caught.value
     assert error.endpoint == "GET /ongoing/intraday/<curve_id>/<tenor>"
     assert error.field == "items[0].price"

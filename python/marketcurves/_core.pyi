@@ -19,10 +19,7 @@ __all__ = [
     "bulk_status",
     "bulk_submit",
     "bulk_wait",
-    "decode_table",
-    "probe_live",
     "read_bulk",
-    "table_schema",
 ]
 
 __version__: str
@@ -101,11 +98,13 @@ class Tenor:
     def __ge__(self, other: Tenor, /) -> bool: ...
     def __reduce__(self) -> tuple[object, tuple[str, bool]]: ...
 
-def table_schema(kind: Literal["prices", "settlements", "assessments"]) -> pyarrow.Schema:
+# Helpers for tests and benchmarks, public as marketcurves.testing.*.
+
+def _table_schema(kind: Literal["prices", "settlements", "assessments"]) -> pyarrow.Schema:
     """The schema of a table kind: ``prices`` (last settlement, intraday),
     ``settlements`` (adds ``date``) or ``assessments`` (adds ``snapshot``)."""
 
-def decode_table(
+def _decode_table(
     endpoint: _PriceEndpoint, body: bytes, curve_id: str, tenor: str | None = None
 ) -> pyarrow.Table:
     """Decode the JSON body of a price endpoint into a table of the design's schema.
@@ -418,7 +417,7 @@ class LiveFeed:
         """Stops the feed, leaving no task, timer or socket behind."""
     def close_async(self) -> Awaitable[None]: ...
 
-def probe_live(
+def _probe_live(
     live_url: str,
     token: str,
     subscriptions: list[tuple[str, str]],

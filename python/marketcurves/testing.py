@@ -19,9 +19,11 @@ from marketcurves import _core
 from marketcurves.exceptions import InvalidRequest
 
 if TYPE_CHECKING:
+    import pyarrow
+
     from marketcurves.client import Client
 
-__all__ = ["Emulator", "probe_live"]
+__all__ = ["Emulator", "decode_table", "probe_live", "table_schema"]
 
 
 def _utc(value: _dt.datetime | str | None, name: str) -> _dt.datetime | None:
@@ -327,4 +329,22 @@ def probe_live(
     With ``decode=True`` the reader also reads every frame with the client's
     own frame reader (and raises ``mc.InvalidRequest`` on one it refuses):
     the most a client that decodes each price, with nothing behind it, gets."""
-    return _core.probe_live(live_url, token, subscriptions, seconds, decode=decode)
+    return _core._probe_live(live_url, token, subscriptions, seconds, decode=decode)
+
+
+def table_schema(kind: str) -> pyarrow.Schema:
+    """The schema of a table kind: ``prices`` (last settlement, intraday),
+    ``settlements`` (adds ``date``), ``assessments`` (adds ``snapshot``) or
+    ``live``; for checking what a client returns."""
+    return _core._table_schema(kind)  # type: ignore[arg-type]
+
+
+def decode_table(
+    endpoint: str, body: bytes, curve_id: str, tenor: str | None = None
+) -> pyarrow.Table:
+    """Decodes the JSON body of a price endpoint (``settlements``,
+    ``intraday``, ``last_assessments_all``, …) into a table of the package's
+    schema, as the client does; ``tenor`` is that of the request path. A body
+    that does not follow the interface raises ``mc.DecodeError`` naming the
+    endpoint and field."""
+    return _core._decode_table(endpoint, body, curve_id, tenor)  # type: ignore[arg-type]

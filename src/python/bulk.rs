@@ -135,7 +135,8 @@ pub fn bulk_download_job(
         create_dest(&dest).await?;
         let tasks = plan_files(&dest, &files)?;
         let options = BulkOptions::default();
-        let round = client::bulk::run::download_round(inner.http(), &tasks, &options, &shared).await;
+        let round =
+            client::bulk::run::download_round(inner.http(), &tasks, &options, &shared).await;
         let bytes = round?;
         let files: Vec<PathBuf> = tasks.into_iter().map(|t| t.target).collect();
         let rows = count_rows(files.clone()).await?;

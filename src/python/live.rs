@@ -16,8 +16,8 @@ use pyo3_arrow::PyRecordBatch;
 use super::client::PyRestClient;
 use super::errors::{client_error, invalid_request};
 use super::runtime::wait_interruptibly;
-use client::ClientError;
 use client::live::{ticks_to_batch, FeedEvent, LiveConfig, LiveFeed, Tick};
+use client::ClientError;
 
 /// Ticks taken from the core in one crossing.
 const CHUNK: usize = 4_096;

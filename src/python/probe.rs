@@ -7,15 +7,15 @@ use pyo3::prelude::*;
 
 use super::errors::invalid_request;
 use super::runtime::wait_interruptibly;
-use domain::live::Subscription;
-use client::probe::{count_frames, Reading};
 use client::live::LiveConfig;
+use client::probe::{count_frames, Reading};
+use domain::live::Subscription;
 
 /// Frames per second a reader that only counts gets from the feed at
 /// `live_url`, subscribed to `subscriptions` for `seconds`; with `decode`,
 /// one that also reads each frame with the client's frame reader.
 #[pyfunction]
-#[pyo3(signature = (live_url, token, subscriptions, seconds, *, decode = false))]
+#[pyo3(name = "_probe_live", signature = (live_url, token, subscriptions, seconds, *, decode = false))]
 pub fn probe_live(
     py: Python<'_>,
     live_url: &str,

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import marketcurves as mc
-from marketcurves.testing import Emulator
+from marketcurves.testing import Emulator, table_schema
 
 START = "2025-06-13T17:00:00Z"
 FULL = {"email": "full@marketcurves.test", "password": "full-password"}
@@ -164,7 +164,7 @@ def test_read_bulk_can_decode_the_json_columns(full, tmp_path):
     fast(full, "NAPHTHA", "2025-01", "2025-01", tmp_path)
     text = mc.read_bulk(tmp_path)
     typed = mc.read_bulk(tmp_path, parse_json=True)
-    rest = mc._core.table_schema("prices")
+    rest = table_schema("prices")
     assert typed.schema.field("dependencies").type == rest.field("dependencies").type
     assert typed.schema.field("meta_data").type == rest.field("metadata").type
     row = 7

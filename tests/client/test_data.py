@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import marketcurves as mc
+from marketcurves.testing import table_schema
 
 SUMMER = ["Q3 25", "Jul 25", "Aug 25"]
 
@@ -89,7 +90,7 @@ def test_blocking_and_awaitable_forms_give_the_wire_data(name, client, wire, fob
     table = getattr(client, method)(*args)
     awaited = asyncio.run(getattr(client, f"{method}_async")(*args))
 
-    schema = mc._core.table_schema(kind)
+    schema = table_schema(kind)
     assert table.schema.equals(schema), table.schema
     assert awaited.schema.equals(schema)
     h.assert_same_rows(table, expected)
@@ -195,12 +196,12 @@ def test_no_data_is_an_empty_table_with_the_full_schema(client, wire, fob):
     assert wire.settlements(fob["id"], "Jul 25", "2025-06-07", "2025-06-08") == []
     table = client.settlements(fob["id"], "2025-06-07", "2025-06-08", SUMMER)
     assert table.num_rows == 0
-    assert table.schema.equals(mc._core.table_schema("settlements"))
+    assert table.schema.equals(table_schema("settlements"))
     history = client.intraday_history(fob["id"], "2025-06-07", "2025-06-08", "Jul 25")
     assert history.num_rows == len(
         wire.intraday_history(fob["id"], "Jul 25", "2025-06-07", "2025-06-08")
     )
-    assert history.schema.equals(mc._core.table_schema("prices"))
+    assert history.schema.equals(table_schema("prices"))
 
 
 def test_concurrency_one_and_thirty_two_give_identical_tables(em, fob, coarse):
