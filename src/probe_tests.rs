@@ -26,7 +26,12 @@ async fn the_probe_reads_every_firehose_frame_as_a_price_the_client_accepts() {
     let emulator = emulator().await;
     let state = emulator.shared_state();
     // A curve of the demo account's licence.
-    let curve = state.world.curves.iter().find(|c| c.quotation == "Fob").unwrap();
+    let curve = state
+        .world
+        .curves
+        .iter()
+        .find(|c| c.quotation == "Fob")
+        .unwrap();
     let token = state.accounts.issue(DEMO_EMAIL, state.clock.now());
     let url = format!("{}{LIVE_PATH}", emulator.live_url());
     let all = [Subscription::new(&curve.id, "*")];

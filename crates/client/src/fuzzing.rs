@@ -14,6 +14,7 @@ use chrono::{DateTime, Datelike, NaiveDate};
 use serde::de::DeserializeOwned;
 
 use crate::bulk::partition::{file_name, Partition};
+use crate::live::wire::{read_frame, Frame};
 use domain::arrow::{build_batch, TableKind};
 use domain::decode::{
     decode_json, decode_price_rows, page_rows, DecodeError, PriceEndpoint, RequestContext,
@@ -23,7 +24,6 @@ use domain::records::{BulkStatus, BulkSubmission, CurveQuotation, Page, PriceRec
 use domain::rows::PriceRow;
 use domain::tenor::{Tenor, TenorKind};
 use domain::timestamp::{days_since_epoch, parse_date, parse_timestamp, truncate_to_millis};
-use crate::live::wire::{read_frame, Frame};
 
 /// A tenor name: parsing keeps the name, a calendar period is a real month,
 /// quarter or 5-day window, its canonical name parses to the same period, and

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
-use domain::live::{Command, Subscription};
 use crate::live::wire::{read_frame, scrub, Frame};
+use domain::live::{Command, Subscription};
 
 /// What the probe does with each text frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,9 +13,9 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
+use crate::hash::{combine, mix};
 use domain::month::Month;
 use domain::timestamp::Micros;
-use crate::hash::{combine, mix};
 
 pub const TOKEN_LIFETIME_SECONDS: i64 = 12 * 3600;
 

@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use crate::ClientError;
 use crate::net::Network;
+use crate::ClientError;
 
 /// The path of the live feed under `{live_url}` (interface, Live feed).
 pub const SOCKET_PATH: &str = "/v2/customer/socket/websocket";

@@ -14,9 +14,9 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use super::event::TARGET;
 use super::wire::{read_frame, scrub, Frame};
+use crate::net::{connect, failure, Network};
 use crate::Secret;
 use domain::live::{Command, ServerMessage};
-use crate::net::{connect, failure, Network};
 
 pub(crate) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 

@@ -21,8 +21,7 @@ async fn bad_settings_are_refused_before_anything_starts() {
     impl TokenSource for Never {
         fn fresh_token(
             &self,
-        ) -> futures_util::future::BoxFuture<'_, Result<crate::Secret, ClientError>>
-        {
+        ) -> futures_util::future::BoxFuture<'_, Result<crate::Secret, ClientError>> {
             panic!("not called")
         }
     }

@@ -13,13 +13,13 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use tokio::sync::Mutex;
 
-use crate::closing::Closing;
-use crate::error::ClientError;
 use super::http::{Http, HttpConfig};
 use super::paging::all_pages;
 use super::progress::Progress;
 use super::validate;
 use super::windows::{split, MAX_INTRADAY_DAYS};
+use crate::closing::Closing;
+use crate::error::ClientError;
 use domain::arrow::{build_batch, merge_slice, schema, Table, TableKind};
 use domain::decode::{decode_price_rows, page_rows, PriceEndpoint, RequestContext};
 use domain::records::{CurveQuotation, PriceRecord};

@@ -9,12 +9,12 @@ use reqwest::{redirect, Method};
 use tokio::sync::Semaphore;
 
 use super::auth::{Authenticator, Credentials};
+use super::retry::RetryPolicy;
+use super::send::Sender;
 use crate::closing::Closing;
 use crate::error::{body_message, ClientError};
-use super::retry::RetryPolicy;
-use crate::secret::Secret;
-use super::send::Sender;
 use crate::net::Network;
+use crate::secret::Secret;
 
 #[derive(Clone)]
 pub struct HttpConfig {

@@ -6,12 +6,12 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use chrono::NaiveDate;
 
-use crate::error::ClientError;
+use super::client::{price_path, RestClient};
 use super::paging::all_pages;
 use super::progress::Progress;
-use super::client::{price_path, RestClient};
 use super::validate;
 use super::windows::{split, MAX_INTRADAY_DAYS};
+use crate::error::ClientError;
 use domain::decode::{page_rows, PriceEndpoint, RequestContext};
 use domain::records::PriceRecord;
 use domain::rows::PriceRow;

@@ -7,9 +7,9 @@
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
 
-use crate::error::ClientError;
 use super::http::Http;
 use super::progress::Progress;
+use crate::error::ClientError;
 use domain::decode::decode_json;
 use domain::records::Page;
 

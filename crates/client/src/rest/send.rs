@@ -9,8 +9,8 @@ use chrono::Utc;
 use reqwest::header::RETRY_AFTER;
 use reqwest::RequestBuilder;
 
-use crate::error::{body_message, ClientError};
 use super::retry::{parse_retry_after, Outcome, RetryPolicy};
+use crate::error::{body_message, ClientError};
 use crate::net::{failure, tunnel, Network};
 
 /// A final answer: success, or a refusal retrying would not change.

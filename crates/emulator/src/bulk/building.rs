@@ -62,9 +62,6 @@ async fn build(state: Weak<AppState>, job: Arc<Job>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use domain::month::Month;
-    use domain::timestamp::parse_timestamp;
-    use domain::vocabulary::find_vertical;
     use crate::accounts::Accounts;
     use crate::bulk::jobs::JobRequest;
     use crate::bulk::Bulk;
@@ -73,6 +70,9 @@ mod tests {
     use crate::faults::Faults;
     use crate::live::Live;
     use crate::world::World;
+    use domain::month::Month;
+    use domain::timestamp::parse_timestamp;
+    use domain::vocabulary::find_vertical;
 
     fn state() -> Arc<AppState> {
         Arc::new(AppState {

@@ -10,11 +10,11 @@ use tokio::sync::watch;
 
 use super::records::FileKey;
 use super::signing::URL_LIFETIME_SECONDS;
+use crate::hash::{combine, of_str, uuid};
+use crate::world::FIRST_DAY;
 use domain::month::Month;
 use domain::timestamp::Micros;
 use domain::vocabulary::Vertical;
-use crate::hash::{combine, of_str, uuid};
-use crate::world::FIRST_DAY;
 
 const MICROS_PER_SECOND: Micros = 1_000_000;
 

@@ -122,14 +122,14 @@ fn day_batch<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use domain::month::Month;
-    use domain::rows::Snapshot;
-    use domain::tenor::Tenor;
     use crate::bulk::records::count_rows;
     use crate::calendar::{Calendar, EarlyClose};
     use arrow_array::{Array, Float64Array, StringArray, TimestampMicrosecondArray};
     use bytes::Bytes;
     use chrono::NaiveDate;
+    use domain::month::Month;
+    use domain::rows::Snapshot;
+    use domain::tenor::Tenor;
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     use serde_json::Value;
 

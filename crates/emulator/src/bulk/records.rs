@@ -7,17 +7,17 @@ use std::collections::BTreeSet;
 
 use chrono::NaiveDate;
 
-use domain::month::Month;
-use domain::rows::Snapshot;
-use domain::tenor::Tenor;
-use domain::timestamp::Micros;
-use domain::vocabulary::{Vertical, VERTICALS};
 use crate::calendar::days;
 use crate::hash::{combine, of_str, uuid};
 use crate::world::contracts::contracts;
 use crate::world::curves::Curve;
 use crate::world::prices::Stamp;
 use crate::world::{World, FIRST_DAY};
+use domain::month::Month;
+use domain::rows::Snapshot;
+use domain::tenor::Tenor;
+use domain::timestamp::Micros;
+use domain::vocabulary::{Vertical, VERTICALS};
 
 /// A job only covers months that ended before it was submitted, so every
 /// snapshot of them is out: reading them "as of the end of time" gives the

@@ -37,8 +37,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::futures::Notified;
 use tokio::sync::Notify;
 
-use domain::timestamp::Micros;
 pub use connection::serve;
+use domain::timestamp::Micros;
 use faults::LiveFaults;
 use peer::Peer;
 pub use publisher::run as run_publisher;

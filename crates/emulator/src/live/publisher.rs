@@ -16,11 +16,11 @@ use super::punctual::{sleep_precisely, MIN_WAIT};
 use super::registry::{world_frame, Registry};
 use super::restart::restart_crossed;
 use super::timers::real_wait_at_least;
-use domain::timestamp::Micros;
 use crate::calendar::MICROS_PER_DAY;
 use crate::server::AppState;
 use crate::world::published::{next_publication, published_between};
 use crate::world::World;
+use domain::timestamp::Micros;
 
 /// After a jump of the clock, values older than this before the new time are
 /// not sent: a subscriber would have had them conflated away (live rule 4),

@@ -10,14 +10,14 @@ use std::sync::Arc;
 use super::key::FeedKey;
 use super::peer::{KeyName, Peer};
 use super::tenors::subscribed_tenors;
-use domain::live::{LivePrice, ALL_TENORS};
-use domain::tenor::Tenor;
-use domain::timestamp::Micros;
 use crate::calendar::day_of;
 use crate::world::curves::Curve;
 use crate::world::prices::{price, Stamp};
 use crate::world::published::last_published;
 use crate::world::World;
+use domain::live::{LivePrice, ALL_TENORS};
+use domain::tenor::Tenor;
+use domain::timestamp::Micros;
 
 pub struct Subscribed {
     pub key: Arc<FeedKey>,

@@ -5,8 +5,8 @@
 
 use chrono::{DateTime, Datelike, Duration, NaiveTime};
 
-use domain::timestamp::Micros;
 use crate::calendar::start_of;
+use domain::timestamp::Micros;
 
 /// The close code of a restart: 1012, "service restart" (RFC 6455 registry).
 pub const RESTART_CODE: u16 = 1012;

@@ -21,8 +21,8 @@ use super::command::{
     parse_command, CommandError, BINARY_MESSAGE, NOT_LOGGED, NO_ACCESS, UNEXPECTED_ERROR,
 };
 use super::peer::Peer;
-use domain::live::{Command, ServerMessage, Subscription};
 use crate::server::AppState;
+use domain::live::{Command, ServerMessage, Subscription};
 
 /// The close code after `NOT_LOGGED`: 1008, policy violation.
 pub const NOT_LOGGED_CODE: u16 = 1008;

@@ -10,15 +10,15 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
 
 use super::LIVE_PATH;
-use domain::live::{format_millis, Command, Subscription};
-use domain::tenor::Tenor;
-use domain::timestamp::parse_timestamp;
 use crate::accounts::DEMO_EMAIL;
 use crate::world::curves::Curve;
 use crate::world::prices::{granularity, price};
 use crate::world::published::{last_published, published_between};
 use crate::world::World;
 use crate::{Emulator, EmulatorConfig};
+use domain::live::{format_millis, Command, Subscription};
+use domain::tenor::Tenor;
+use domain::timestamp::parse_timestamp;
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 

@@ -6,10 +6,10 @@
 
 use chrono::{Datelike, NaiveDate};
 
-use domain::live::ALL_TENORS;
-use domain::tenor::{Tenor, TenorKind};
 use crate::world::contracts::contracts;
 use crate::world::curves::Curve;
+use domain::live::ALL_TENORS;
+use domain::tenor::{Tenor, TenorKind};
 
 /// The tenors of a subscription: the name and, if the world can publish
 /// values under that exact name, the tenor it parses to.

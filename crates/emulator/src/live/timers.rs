@@ -18,8 +18,8 @@
 use std::time::Duration;
 
 use super::peer::Peer;
-use domain::timestamp::Micros;
 use crate::server::AppState;
+use domain::timestamp::Micros;
 
 pub const IDLE_TIMEOUT: Micros = 60_000_000;
 pub const NO_SUBSCRIPTION_TIMEOUT: Micros = 180_000_000;

@@ -12,11 +12,11 @@ use super::bulk_auth::BulkCaller;
 use super::error::ApiError;
 use super::files::FILES_PREFIX;
 use super::query::{json_response, request_host, Params};
-use domain::month::Month;
-use domain::vocabulary::{Vertical, VERTICALS};
 use crate::bulk::building::{job_sizes, PATIENCE};
 use crate::bulk::jobs::{effective_range, Job, JobRequest, JobStatus};
 use crate::server::AppState;
+use domain::month::Month;
+use domain::vocabulary::{Vertical, VERTICALS};
 
 #[derive(Serialize)]
 struct SubmissionOut {

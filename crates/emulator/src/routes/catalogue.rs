@@ -13,10 +13,10 @@ use super::auth::Caller;
 use super::error::ApiError;
 use super::paging::{envelope, Paging};
 use super::query::{json_response, raw_path, Params};
-use domain::vocabulary::{find_vertical, VERTICALS};
 use crate::server::AppState;
 use crate::world::contracts::contracts;
 use crate::world::curves::Curve;
+use domain::vocabulary::{find_vertical, VERTICALS};
 
 const DEFAULT_PAGE_SIZE: usize = 50;
 const MAX_PAGE_SIZE: usize = 500;

@@ -14,14 +14,14 @@ use super::auth::Caller;
 use super::error::ApiError;
 use super::paging::{envelope, Paging};
 use super::query::{json_response, raw_path, Params};
-use domain::rows::Snapshot;
-use domain::tenor::Tenor;
 use crate::calendar::{day_of, days};
 use crate::server::AppState;
 use crate::world::contracts::{contracts, has_kind};
 use crate::world::curves::Curve;
 use crate::world::prices::{tick, PriceRecordOut};
 use crate::world::FIRST_DAY;
+use domain::rows::Snapshot;
+use domain::tenor::Tenor;
 
 const INTRADAY_PAGE_SIZE: usize = 100;
 const MAX_INTRADAY_PAGE_SIZE: usize = 1_000;

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use domain::vocabulary::{Vertical, VERTICALS};
 use crate::hash::{combine, of_str, pick, unit, uuid};
+use domain::vocabulary::{Vertical, VERTICALS};
 
 /// What a curve's prices look like and which tenors it offers.
 #[derive(Clone, Debug)]

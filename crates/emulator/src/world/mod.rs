@@ -10,12 +10,12 @@ use std::collections::HashMap;
 
 use chrono::NaiveDate;
 
-use domain::rows::Snapshot;
-use domain::tenor::Tenor;
-use domain::timestamp::Micros;
 use crate::calendar::{start_of, Calendar, MICROS_PER_MINUTE};
 use crate::hash::combine;
 use curves::Curve;
+use domain::rows::Snapshot;
+use domain::tenor::Tenor;
+use domain::timestamp::Micros;
 use prices::{slots_per_day, tick, PriceRecordOut, Stamp};
 
 /// History starts here; earlier days simply have no data.

@@ -8,10 +8,10 @@ use chrono::{DateTime, Datelike, Duration, NaiveDate};
 use serde::Serialize;
 
 use super::curves::Curve;
-use domain::tenor::{Tenor, TenorKind};
-use domain::timestamp::Micros;
 use crate::calendar::{start_of, MICROS_PER_DAY, MICROS_PER_MINUTE};
 use crate::hash::{combine, of_str, unit};
+use domain::tenor::{Tenor, TenorKind};
+use domain::timestamp::Micros;
 
 /// A published value: when, and how many fractional digits its time is printed with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,8 +218,8 @@ fn metadata(curve: &Curve, tenor: &Tenor, at: Micros) -> Vec<MetadataOut> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use domain::timestamp::parse_timestamp;
     use crate::world::curves::generate;
+    use domain::timestamp::parse_timestamp;
 
     #[test]
     fn stamps_print_exactly_the_instant_they_carry() {

@@ -10,9 +10,9 @@ use super::contracts::offers;
 use super::curves::Curve;
 use super::prices::{price, slots_per_day, tick, Stamp};
 use super::World;
+use crate::calendar::{day_of, days};
 use domain::tenor::Tenor;
 use domain::timestamp::Micros;
-use crate::calendar::{day_of, days};
 
 /// How far back a snapshot looks for the last value: past a long weekend and
 /// a holiday or two. A tenor quiet for longer has no value (interface, live
@@ -91,9 +91,9 @@ pub fn next_publication(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use domain::timestamp::parse_timestamp;
     use crate::calendar::{start_of, Calendar, EarlyClose};
     use crate::world::prices::granularity;
+    use domain::timestamp::parse_timestamp;
 
     fn world() -> World {
         World::new(0, Calendar::new(EarlyClose::ChristmasAndNewYearsEve))

@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use super::{Book, Gap};
-use domain::live::Subscription;
-use domain::timestamp::Micros;
 use crate::live::merge::merge_gap;
 use crate::live::tick::Tick;
+use domain::live::Subscription;
+use domain::timestamp::Micros;
 
 /// A backfill to run: the values of a tenor published after `since`.
 #[derive(Clone, Debug, PartialEq)]

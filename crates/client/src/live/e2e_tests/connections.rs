@@ -5,10 +5,10 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::*;
-use crate::ClientError;
-use domain::live::Subscription;
 use crate::live::test_server::{price, STEP};
 use crate::live::{FeedEvent, TickSource};
+use crate::ClientError;
+use domain::live::Subscription;
 
 #[tokio::test]
 async fn an_abrupt_drop_reconnects_with_a_fresh_token_resubscribes_and_backfills_the_gap() {

@@ -15,9 +15,9 @@ use futures_util::future::BoxFuture;
 
 use super::test_server::{TestServer, STEP};
 use super::*;
+use crate::live::sources::GapSpan;
 use crate::{ClientError, Secret};
 use domain::timestamp::{parse_timestamp, Micros};
-use crate::live::sources::GapSpan;
 
 pub(super) const CURVE: &str = "c-1";
 

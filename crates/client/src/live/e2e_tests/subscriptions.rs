@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use super::*;
-use crate::ClientError;
-use domain::live::Subscription;
 use crate::live::test_server::{price, STEP};
 use crate::live::{FeedEvent, LiveConfig, LiveFeed, TickSource};
+use crate::ClientError;
+use domain::live::Subscription;
 
 #[tokio::test]
 async fn subscribes_and_delivers_the_snapshot_then_updates() {

@@ -5,10 +5,10 @@
 use std::time::Duration;
 
 use super::Session;
-use crate::ClientError;
 use crate::live::event::{FeedEvent, TARGET};
 use crate::live::inflight::Purpose;
 use crate::live::shared::Request;
+use crate::ClientError;
 
 impl Session {
     /// Waits before the next attempt, answering requests; false if closing.

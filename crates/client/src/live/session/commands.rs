@@ -4,10 +4,10 @@
 
 use super::online::Link;
 use super::Session;
-use crate::ClientError;
-use domain::live::{Command, Subscription};
 use crate::live::event::{FeedEvent, TARGET};
 use crate::live::inflight::{Pending, Purpose, Refusal, Reply};
+use crate::ClientError;
+use domain::live::{Command, Subscription};
 
 /// Subscribes sent again after `UNEXPECTED_ERROR` ("internal error; retry").
 const UNEXPECTED_RETRIES: u32 = 2;

@@ -10,7 +10,6 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 use super::online::Link;
 use super::Session;
-use domain::live::ServerMessage;
 use crate::live::book::Arrival;
 use crate::live::connection::describe_close;
 use crate::live::event::{FeedEvent, TARGET};
@@ -18,6 +17,7 @@ use crate::live::inflight::Refusal;
 use crate::live::stats::Counters;
 use crate::live::tick::Tick;
 use crate::live::wire::{read_frame, Frame};
+use domain::live::ServerMessage;
 
 /// Frames read before their ticks are handed to the queue.
 pub(super) const BATCH: usize = 512;

@@ -10,14 +10,14 @@ use futures_util::FutureExt;
 use tokio::task::JoinError;
 
 use super::Session;
-use crate::ClientError;
-use domain::live::Subscription;
-use domain::timestamp::Micros;
 use crate::live::book::GapRequest;
 use crate::live::event::FeedEvent;
 use crate::live::sources::GapSpan;
 use crate::live::stats::Counters;
 use crate::live::tick::Tick;
+use crate::ClientError;
+use domain::live::Subscription;
+use domain::timestamp::Micros;
 
 /// A backfill's answer: the values found, or why there are none.
 pub(super) type GapOutcome = (GapRequest, Result<Vec<(Micros, f64)>, ClientError>);

@@ -11,14 +11,14 @@ use tokio_tungstenite::tungstenite::Message;
 
 use super::frames::BATCH;
 use super::{Ended, Session};
-use crate::Secret;
-use domain::live::Command;
 use crate::live::connection::Socket;
 use crate::live::inflight::Purpose;
 use crate::live::keepalive::{Due, KeepAlive};
 use crate::live::shared::Request;
 use crate::live::tick::Tick;
 use crate::live::wire::scrub;
+use crate::Secret;
+use domain::live::Command;
 /// How long a close frame may take to go out when closing.
 const CLOSE_GRACE: Duration = Duration::from_secs(1);
 
