@@ -2,7 +2,7 @@
 
 The suite talks to the emulator with plain ``requests`` and, for the live
 feed, a plain ``websockets`` client, never through the marketcurves client,
-and checks the wire protocol of ``shared/spec/service-interface.md`` plus the
+and checks the wire protocol of ``docs/protocol.md`` plus the
 design's choices for what the interface leaves open (bearer tokens,
 ``POST /authenticate``, status codes, close codes).
 

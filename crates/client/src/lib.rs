@@ -1,7 +1,8 @@
 //! The client of the market curve service: the way to it ([`net`]), its REST
 //! endpoints ([`rest`]), bulk Parquet exports ([`bulk`]) and the live feed
 //! ([`live`]). Built on the domain crate; knows nothing of Python or of the
-//! emulator.
+//! emulator. The protocol it speaks is summarised in `docs/protocol.md` at the
+//! root of the repository, which comments here cite by section.
 //!
 //! `net` and `rest` share [`ClientError`] and [`Secret`], which live here at
 //! the root so that neither module imports the other's types.

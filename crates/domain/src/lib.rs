@@ -1,5 +1,6 @@
 //! Pure types, no I/O: tenors, timestamps, records of the interface and their
-//! Arrow form.
+//! Arrow form. The interface is summarised in `docs/protocol.md` at the root of
+//! the repository, which comments here cite by section.
 
 pub mod arrow;
 pub mod decode;

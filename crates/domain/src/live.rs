@@ -1,4 +1,4 @@
-//! The live feed's messages (interface, Events): `{type, payload}` JSON text
+//! The live feed's messages (docs/protocol.md#live-feed): `{type, payload}` JSON text
 //! frames. Commands are what a client sends, server messages what it reads.
 //!
 //! Reading is lenient where the interface leaves room: fields in any order,
@@ -78,7 +78,7 @@ pub struct LivePrice {
 
 impl LivePrice {
     /// The `price` message of this value, its time printed with milliseconds
-    /// (interface: the feed truncates to milliseconds).
+    /// (docs/protocol.md#live-feed: the feed truncates to milliseconds).
     pub fn encode(&self) -> String {
         json!({
             "type": PRICE,
@@ -93,7 +93,7 @@ impl LivePrice {
     }
 }
 
-/// The error codes of the live feed (interface, Errors).
+/// The error codes of the live feed (docs/protocol.md#errors).
 pub const ERROR_CODES: [&str; 6] = [
     "NO_ACCESS",
     "NOT_LOGGED",

@@ -42,7 +42,7 @@ pub struct Licence {
     pub denied_quotations: BTreeSet<String>,
     /// The first month bulk download may cover; `None` is all history.
     pub bulk_start: Option<Month>,
-    /// Enabled for the live feed (interface, Authentication point 4).
+    /// Enabled for the live feed (docs/protocol.md#authentication).
     pub live: bool,
 }
 

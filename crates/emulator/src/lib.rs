@@ -1,7 +1,8 @@
 //! An emulator of the whole service, in process, on loopback: the synthetic
 //! world, its clock, accounts and licences, fault injection, the HTTP routes
 //! of the interface under `/v2`, bulk files behind pre-signed URLs, and the
-//! live WebSocket feed.
+//! live WebSocket feed. It follows `docs/protocol.md` (at the root of the
+//! repository) to the letter, and comments here cite its sections.
 
 pub mod accounts;
 pub mod bulk;

@@ -5,7 +5,7 @@ use std::time::Duration;
 use crate::net::Network;
 use crate::ClientError;
 
-/// The path of the live feed under `{live_url}` (interface, Live feed).
+/// The path of the live feed under `{live_url}` (docs/protocol.md#live-feed).
 pub const SOCKET_PATH: &str = "/v2/customer/socket/websocket";
 
 #[derive(Clone, Debug)]

@@ -19,7 +19,7 @@
 //!   cannot be recovered is reported: a failed backfill (an `Error` event,
 //!   `backfill_failures`), values conflated for a slow consumer (`Conflated`
 //!   events, `conflated`), and the service's own skipping of intermediate
-//!   values for a slow reader (interface, Events rule 4). A tenor never
+//!   values for a slow reader (docs/protocol.md#live-feed). A tenor never
 //!   delivered before the outage gets only its snapshot;
 //! - never hung: `next_ticks` wakes on ticks, on errors, on close and if the
 //!   session ends for any reason; every network step has a time limit.

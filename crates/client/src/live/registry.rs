@@ -1,6 +1,6 @@
 //! The subscriptions a feed holds: what the caller asked for, resubscribed
 //! after every reconnect. Removing `*` removes every tenor of the curve,
-//! explicit ones too, as the service does (interface, Events: unsubscribe).
+//! explicit ones too, as the service does (docs/protocol.md#live-feed).
 
 use std::collections::BTreeSet;
 

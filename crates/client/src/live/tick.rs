@@ -8,7 +8,7 @@ use domain::timestamp::Micros;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TickSource {
     /// The latest value the service sends when a subscription is made,
-    /// however old (interface, Events rule 1).
+    /// however old (docs/protocol.md#live-feed).
     Snapshot,
     /// A value pushed after the snapshot.
     Update,

@@ -6,7 +6,7 @@
 //! most one value per tenor each, oldest first, and a round waits for the
 //! writers to take the previous one, as time passing would have let them;
 //! a writer stuck on a slow reader is not waited for, and its outbox
-//! conflates (interface, live rule 4).
+//! conflates (docs/protocol.md#live-feed).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

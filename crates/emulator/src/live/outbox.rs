@@ -1,6 +1,6 @@
 //! What one connection has still to write. Replies (auth results, pongs,
 //! errors) are kept in order; prices are conflated: only the latest value per
-//! (curve, tenor) not yet written is kept (interface, live rule 4), so memory
+//! (curve, tenor) not yet written is kept (docs/protocol.md#live-feed), so memory
 //! stays bounded whatever the reader does. A price keeps the place in the
 //! queue its key first took, so prices and replies go out in the order they
 //! were made, a newer value overtaking only older values of its own tenor.

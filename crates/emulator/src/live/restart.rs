@@ -1,4 +1,4 @@
-//! The weekly restart (interface, live rule 6): on Sundays at 12:00 UTC the
+//! The weekly restart (docs/protocol.md#live-feed): on Sundays at 12:00 UTC the
 //! service disconnects every client. The emulator's clock can run fast, stop
 //! or jump, so the restart is found as a Sunday noon crossed between two
 //! readings of the clock rather than waited for.

@@ -1,7 +1,7 @@
 //! Which tenors a subscription names. `*` stands for the calendar tenors the
 //! curve offers today (months, quarters and 5-day windows in this world) and
 //! never for `C 00`, `C 01`, `C 02`, which are subscribed to by name
-//! (interface, Events). A name is matched as the service spells it: `jul 25`
+//! (docs/protocol.md#live-feed). A name is matched as the service spells it: `jul 25`
 //! is not `Jul 25`, so it names a tenor that never has a value.
 
 use chrono::{Datelike, NaiveDate};
