@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
 
 use super::closing::close_and_release;
-use super::errors::{client_closed, client_error, invalid_request};
+use super::errors::{client_closed, client_error, invalid_request, CoreResult};
 use super::runtime::wait_interruptibly;
 use client::net::Network;
 use client::rest::{CatalogueQuery, Credentials, HttpConfig, Progress, RestClient, TokenProvider};
@@ -155,7 +155,7 @@ impl PyRestClient {
         timeout: f64,
         max_retries: u32,
         ca_bundle: Option<std::path::PathBuf>,
-    ) -> PyResult<Self> {
+    ) -> CoreResult<Self> {
         let credentials = match (token, token_provider, email, password) {
             (Some(token), None, None, None) => Credentials::Token(Secret::new(token)),
             (None, Some(provider), None, None) => {
@@ -165,22 +165,18 @@ impl PyRestClient {
                 email,
                 password: Secret::new(password),
             },
+            // `marketcurves.Client` passes exactly one kind.
             _ => {
                 return Err(invalid_request(
                     "give exactly one of token, token_provider, or email with password",
-                ))
+                )
+                .into())
             }
         };
+        // Checked by `marketcurves.Client` (a finite number > 0); only converted here.
         let timeout = Duration::try_from_secs_f64(timeout)
-            .ok()
-            .filter(|t| !t.is_zero())
-            .ok_or_else(|| {
-                invalid_request(format!(
-                    "timeout must be a number of seconds > 0, not {timeout}"
-                ))
-            })?;
-        let network = Network::from_env(ca_bundle.as_deref())
-            .map_err(|e| Python::attach(|py| client_error(py, e)))?;
+            .map_err(|e| invalid_request(format!("timeout: {e}")))?;
+        let network = Network::from_env(ca_bundle.as_deref())?;
         let config = HttpConfig {
             base_url: base_url.trim_end_matches('/').to_owned(),
             credentials,
@@ -189,8 +185,7 @@ impl PyRestClient {
             max_retries,
             network,
         };
-        let inner =
-            RestClient::new(config).map_err(|e| Python::attach(|py| client_error(py, e)))?;
+        let inner = RestClient::new(config)?;
         Ok(PyRestClient {
             inner: Mutex::new(Some(Arc::new(inner))),
         })
@@ -233,7 +228,7 @@ impl PyRestClient {
         quotation: Option<String>,
         region: Option<String>,
         custom: Vec<(String, String)>,
-    ) -> PyResult<Vec<CurveTuple>> {
+    ) -> CoreResult<Vec<CurveTuple>> {
         let query = CatalogueQuery {
             vertical,
             quotation,
@@ -242,8 +237,7 @@ impl PyRestClient {
         };
         let inner = self.rest()?;
         let curves =
-            wait_interruptibly(py, async move { inner.catalogue(&query).await }, |_| Ok(()))?
-                .map_err(|e| client_error(py, e))?;
+            wait_interruptibly(py, async move { inner.catalogue(&query).await }, |_| Ok(()))??;
         Ok(curves.into_iter().map(curve_tuple).collect())
     }
 
