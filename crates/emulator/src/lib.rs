@@ -1,12 +1,14 @@
 //! An emulator of the whole service, in process, on loopback: the synthetic
 //! world, its clock, accounts and licences, fault injection, the HTTP routes
 //! of the interface under `/v2`, bulk files behind pre-signed URLs, and the
-//! live WebSocket feed.
+//! live WebSocket feed. [`Controls`] (from [`Emulator::controls`]) is the
+//! control API a test drives it with.
 
 pub mod accounts;
 pub mod bulk;
 pub mod calendar;
 pub mod clock;
+pub mod control;
 pub mod faults;
 mod hash;
 pub mod live;
@@ -14,4 +16,5 @@ mod routes;
 mod server;
 pub mod world;
 
-pub use server::{AppState, Emulator, EmulatorConfig};
+pub use control::{ControlError, Controls};
+pub use server::{AppState, Emulator, EmulatorConfig, StartError};
