@@ -95,6 +95,25 @@ def text(value: Any, name: str) -> str:
     return value
 
 
+def instant(value: Any, name: str) -> _dt.datetime:
+    """An aware UTC datetime from a ``datetime`` (naive ones are UTC) or an
+    ISO 8601 string."""
+    if isinstance(value, str):
+        try:
+            value = _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise InvalidRequest(f"{name} must be an ISO 8601 date-time, not {value!r}") from None
+    if not isinstance(value, _dt.datetime):
+        raise InvalidRequest(f"{name} must be a datetime or ISO string, not {type(value).__name__}")
+    if value.tzinfo is None:
+        return value.replace(tzinfo=_dt.timezone.utc)
+    return value.astimezone(_dt.timezone.utc)
+
+
+def optional_instant(value: Any, name: str) -> _dt.datetime | None:
+    return None if value is None else instant(value, name)
+
+
 def optional_text(value: Any, name: str) -> str | None:
     if value is None:
         return None

@@ -7,6 +7,8 @@ from typing import Literal, final
 
 import pyarrow
 
+from marketcurves.testing import Credentials
+
 __all__ = [
     "EmulatorServer",
     "LiveFeed",
@@ -116,8 +118,10 @@ def _decode_table(
 
 @final
 class EmulatorServer:
-    """The service emulator, serving on loopback from the shared runtime.
-    Use :class:`marketcurves.testing.Emulator`, which wraps it."""
+    """The service emulator, serving on loopback from the shared runtime: the
+    emulator crate's control API, one method each under the same names. Use
+    :class:`marketcurves.testing.Emulator`, which wraps it. Bad values raise
+    ``InvalidRequest``."""
 
     def __new__(
         cls,
@@ -126,44 +130,69 @@ class EmulatorServer:
         start: datetime.datetime | None = None,
         port: int = 0,
         early_close: list[datetime.date] | None = None,
-    ) -> EmulatorServer: ...
+    ) -> EmulatorServer:
+        """Starts serving; ``OSError`` if the port cannot be bound."""
     @property
-    def base_url(self) -> str: ...
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<port>/v2``."""
     @property
-    def live_url(self) -> str: ...
+    def live_url(self) -> str:
+        """``ws://127.0.0.1:<port>``."""
     @property
-    def credentials(self) -> tuple[str, str]:
-        """The demo account's (email, password)."""
-    @property
-    def running(self) -> bool: ...
-    @property
-    def time_scale(self) -> float: ...
+    def credentials(self) -> Credentials:
+        """The demo account's login."""
     def token(self, email: str | None = None) -> str:
         """A fresh token for an account (default: the demo account)."""
-    def now(self) -> datetime.datetime: ...
-    def set_time(self, to: datetime.datetime) -> None: ...
-    def advance(self, seconds: float) -> None: ...
-    def set_time_scale(self, time_scale: float) -> None: ...
+    def now(self) -> datetime.datetime:
+        """The emulator's current time (UTC)."""
+    def set_time(self, when: datetime.datetime) -> None:
+        """Moves the clock to ``when``; it keeps its speed."""
+    def advance(self, seconds: float) -> None:
+        """Moves the clock by ``seconds`` (back, if negative)."""
+    @property
+    def time_scale(self) -> float:
+        """Emulated seconds per real second; settable, 0 stops the clock."""
+    @time_scale.setter
+    def time_scale(self, time_scale: float) -> None: ...
     def fail_next(
         self,
         count: int = 1,
         status: int = 503,
+        *,
         path: str | None = None,
         retry_after: int | None = None,
-    ) -> None: ...
-    def spoil_next(self, count: int = 1, path: str | None = None, kind: str = "reset") -> None:
-        """The next matching responses break off ("reset"), arrive cut short
-        ("truncated") or as an HTML page ("malformed")."""
-    def set_latency(self, seconds: float) -> None: ...
-    def clear_faults(self) -> None: ...
-    def expire_tokens(self) -> None: ...
-    def revoke_licence(self, email: str | None = None, quotation: str | None = None) -> None: ...
-    def restore_licence(self, email: str | None = None) -> None: ...
-    def fail_next_job(self, count: int = 1) -> None: ...
-    def truncate_next_download(self, count: int = 1) -> None: ...
-    def expire_urls(self) -> None: ...
-    def malicious_paths(self, enabled: bool) -> None: ...
-    def bulk_rows(self, vertical: str, month: str, email: str | None = None) -> int:
+    ) -> None:
+        """The next ``count`` requests under ``path`` fail with ``status``."""
+    def reset_next(self, count: int = 1, *, path: str | None = None) -> None:
+        """The next ``count`` responses under ``path`` break off mid-body."""
+    def corrupt_next(
+        self,
+        count: int = 1,
+        *,
+        path: str | None = None,
+        kind: Literal["truncated", "malformed"] = "truncated",
+    ) -> None:
+        """The next ``count`` responses under ``path`` arrive whole but cut
+        short (``"truncated"``) or as an HTML page (``"malformed"``)."""
+    def set_latency(self, seconds: float) -> None:
+        """Delays every response by ``seconds`` of real time (0 removes it)."""
+    def clear_faults(self) -> None:
+        """Removes every pending REST, bulk and live fault, and the latency."""
+    def expire_tokens(self) -> None:
+        """Every token issued so far stops working."""
+    def revoke_licence(self, email: str | None = None, *, quotation: str | None = None) -> None:
+        """Takes ``quotation`` (or everything) out of an account's licence."""
+    def restore_licence(self, email: str | None = None) -> None:
+        """Gives an account a licence for everything."""
+    def fail_next_job(self, count: int = 1) -> None:
+        """The next ``count`` bulk jobs end ``FAILED``."""
+    def truncate_next_download(self, count: int = 1) -> None:
+        """The next ``count`` bulk file downloads break off partway."""
+    def expire_urls(self) -> None:
+        """Every pre-signed URL issued so far expires now."""
+    def malicious_paths(self, enabled: bool) -> None:
+        """Whether bulk jobs also list files whose paths escape the destination."""
+    def bulk_rows(self, vertical: str, month: str, *, email: str | None = None) -> int:
         """Rows of the bulk file of ``vertical`` (either spelling) and ``month``
         (``YYYY-MM``) for an account's quotation licence (default: the demo account)."""
     def revoke_live(self, email: str | None = None) -> None:
@@ -193,8 +222,12 @@ class EmulatorServer:
         start: datetime.datetime | None = None,
         end: datetime.datetime | None = None,
     ) -> list[tuple[datetime.datetime, float]]:
-        """Values the live feed published for a curve and tenor from ``start`` to
-        ``end`` (default: the start of the emulator's day to now)."""
+        """``(generated_on, price)`` of the values the live feed published for
+        a curve and tenor from ``start`` to ``end``, both included (default:
+        the start of the emulator's UTC day to now)."""
+    @property
+    def running(self) -> bool:
+        """False once stopped."""
     def stop(self) -> None:
         """Stops the server; open connections get up to 2 s to finish."""
 

@@ -13,32 +13,39 @@ clock reads real time unless ``start`` and ``time_scale`` say otherwise.
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypedDict
 
-from marketcurves import _core
-from marketcurves.exceptions import InvalidRequest
+from marketcurves import _args, _core
 
 if TYPE_CHECKING:
     import pyarrow
 
     from marketcurves.client import Client
 
-__all__ = ["Emulator", "decode_table", "probe_live", "table_schema"]
+__all__ = [
+    "Credentials",
+    "Emulator",
+    "PublishedValue",
+    "decode_table",
+    "probe_live",
+    "table_schema",
+]
 
 
-def _utc(value: _dt.datetime | str | None, name: str) -> _dt.datetime | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        try:
-            value = _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            raise InvalidRequest(f"{name} must be an ISO 8601 date-time, not {value!r}") from None
-    if not isinstance(value, _dt.datetime):
-        raise InvalidRequest(f"{name} must be a datetime or ISO string, not {type(value).__name__}")
-    if value.tzinfo is None:
-        return value.replace(tzinfo=_dt.timezone.utc)
-    return value.astimezone(_dt.timezone.utc)
+class Credentials(TypedDict):
+    """A login for ``POST /authenticate``, or for :class:`marketcurves.Client`."""
+
+    email: str
+    password: str
+
+
+class PublishedValue(NamedTuple):
+    """One value the emulator's live feed published, with the microseconds
+    the intraday endpoints carry (the feed prints ``generatedOn`` truncated
+    to milliseconds)."""
+
+    generated_on: _dt.datetime
+    price: float
 
 
 class Emulator:
@@ -67,6 +74,11 @@ class Emulator:
     the intraday values the REST endpoints serve, as the clock passes them;
     its timers (60 s idle drop, 3 minutes without a subscription, the Sunday
     12:00 UTC restart) run on the emulator's clock too.
+
+    Every control checks its values (a count of at least 1, an HTTP status, a
+    known account...) and raises :class:`marketcurves.InvalidRequest` naming
+    the argument; Rust code gets the same controls from
+    ``emulator::Controls``.
     """
 
     def __init__(
@@ -81,7 +93,7 @@ class Emulator:
         self._server = _core.EmulatorServer(
             seed=seed,
             time_scale=time_scale,
-            start=_utc(start, "start"),
+            start=_args.optional_instant(start, "start"),
             port=port,
             early_close=early_close,
         )
@@ -107,10 +119,9 @@ class Emulator:
         return self._server.live_url
 
     @property
-    def credentials(self) -> dict[str, str]:
+    def credentials(self) -> Credentials:
         """``{"email", "password"}`` of the demo account, for ``POST /authenticate``."""
-        email, password = self._server.credentials
-        return {"email": email, "password": password}
+        return self._server.credentials
 
     def token(self, email: str | None = None) -> str:
         """A fresh JWT (valid 12 hours on the emulator's clock) for an account,
@@ -136,7 +147,7 @@ class Emulator:
 
     def set_time(self, when: _dt.datetime | str) -> None:
         """Moves the clock to ``when``; it keeps its speed."""
-        self._server.set_time(_utc(when, "when"))
+        self._server.set_time(_args.instant(when, "when"))
 
     def advance(self, seconds: float) -> None:
         """Moves the clock forward by ``seconds`` (back, if negative)."""
@@ -149,7 +160,7 @@ class Emulator:
 
     @time_scale.setter
     def time_scale(self, value: float) -> None:
-        self._server.set_time_scale(value)
+        self._server.time_scale = value
 
     # Faults.
 
@@ -163,22 +174,24 @@ class Emulator:
     ) -> None:
         """The next ``count`` requests (whose path starts with ``path``, with or
         without ``/v2``) fail with ``status``, with a ``Retry-After`` header if given."""
-        self._server.fail_next(count, status, path, retry_after)
+        self._server.fail_next(count, status, path=path, retry_after=retry_after)
 
     def reset_next(self, count: int = 1, *, path: str | None = None) -> None:
         """The next ``count`` matching responses break off halfway through the body."""
-        self._server.spoil_next(count, path, "reset")
+        self._server.reset_next(count, path=path)
 
     def corrupt_next(
-        self, count: int = 1, *, path: str | None = None, kind: str = "truncated"
+        self,
+        count: int = 1,
+        *,
+        path: str | None = None,
+        kind: Literal["truncated", "malformed"] = "truncated",
     ) -> None:
         """The next ``count`` matching responses arrive whole, with their status,
         but with a body that is not the JSON the route made: ``"truncated"``
         sends its first half, ``"malformed"`` an HTML page in its place (as a
         proxy's error page)."""
-        if kind not in ("truncated", "malformed"):
-            raise InvalidRequest(f"kind must be 'truncated' or 'malformed', not {kind!r}")
-        self._server.spoil_next(count, path, kind)
+        self._server.corrupt_next(count, path=path, kind=kind)
 
     def set_latency(self, seconds: float) -> None:
         """Delays every response by ``seconds`` of real time (0 removes it)."""
@@ -198,7 +211,7 @@ class Emulator:
 
     def revoke_licence(self, email: str | None = None, *, quotation: str | None = None) -> None:
         """Takes ``quotation`` (or, if None, everything) out of an account's licence."""
-        self._server.revoke_licence(email, quotation)
+        self._server.revoke_licence(email, quotation=quotation)
 
     def restore_licence(self, email: str | None = None) -> None:
         """Gives an account a licence for everything."""
@@ -234,7 +247,7 @@ class Emulator:
         every licensed curve of the vertical, for every tenor it offered that
         day, over the month's business days. The month is not checked against
         the account's bulk licence start."""
-        return self._server.bulk_rows(vertical, month, email)
+        return self._server.bulk_rows(vertical, month, email=email)
 
     # The live feed.
 
@@ -300,14 +313,17 @@ class Emulator:
         tenor: str,
         start: _dt.datetime | str | None = None,
         end: _dt.datetime | str | None = None,
-    ) -> list[tuple[_dt.datetime, float]]:
+    ) -> list[PublishedValue]:
         """Every value the live feed published for a curve and tenor, oldest
-        first, as ``(generated_on, price)`` with ``generated_on`` at microsecond
+        first, as :class:`PublishedValue` ``(generated_on, price)`` tuples with
+        ``generated_on`` at microsecond
         precision as the intraday endpoints carry it (the feed prints it
         truncated to milliseconds). From ``start`` to ``end``, both included;
         by default from the start of the emulator's current UTC day to now.
         Firehose values are not included."""
-        return self._server.published(curve_id, tenor, _utc(start, "start"), _utc(end, "end"))
+        start, end = _args.optional_instant(start, "start"), _args.optional_instant(end, "end")
+        values = self._server.published(curve_id, tenor, start, end)
+        return [PublishedValue(*value) for value in values]
 
     def stop(self) -> None:
         """Stops the server. Calling it again does nothing."""

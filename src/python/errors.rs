@@ -9,6 +9,7 @@ use pyo3::types::PyDict;
 use client::ClientError;
 use domain::decode::DecodeError;
 use domain::tenor::TenorError;
+use emulator::ControlError;
 
 pyo3::import_exception!(marketcurves.exceptions, InvalidRequest);
 
@@ -24,6 +25,7 @@ pub enum CoreError {
     Python(PyErr),
     Client(ClientError),
     Tenor(TenorError),
+    Emulator(ControlError),
 }
 
 pub type CoreResult<T> = Result<T, CoreError>;
@@ -46,12 +48,19 @@ impl From<TenorError> for CoreError {
     }
 }
 
+impl From<ControlError> for CoreError {
+    fn from(error: ControlError) -> CoreError {
+        CoreError::Emulator(error)
+    }
+}
+
 impl From<CoreError> for PyErr {
     fn from(error: CoreError) -> PyErr {
         match error {
             CoreError::Python(error) => error,
             CoreError::Client(error) => Python::attach(|py| client_error(py, error)),
             CoreError::Tenor(error) => invalid_request(error.to_string()),
+            CoreError::Emulator(error) => invalid_request(error.to_string()),
         }
     }
 }

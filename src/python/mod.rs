@@ -5,7 +5,6 @@ pub mod bulk;
 pub mod client;
 pub mod closing;
 pub mod emulator;
-pub mod emulator_queries;
 pub mod errors;
 pub mod live;
 pub mod probe;

@@ -22,10 +22,18 @@ struct Failure {
 pub enum Spoil {
     /// Headers and half the body, then the connection breaks.
     Reset,
-    /// A complete 200 whose body is the first half of the JSON.
-    Truncate,
-    /// A complete 200 whose body is an HTML page, as a proxy's error page.
-    Garble,
+    /// A whole response with a body that is not the route's JSON.
+    Corrupt(Corruption),
+}
+
+/// What a corrupted response carries in place of the route's JSON; the
+/// status and framing stay right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corruption {
+    /// The first half of the JSON.
+    Truncated,
+    /// An HTML page, as a proxy's error page.
+    Malformed,
 }
 
 #[derive(Clone, Debug)]
@@ -92,7 +100,17 @@ impl Faults {
         });
     }
 
-    pub fn spoil_next(&self, count: u32, prefix: Option<String>, spoil: Spoil) {
+    /// The next `count` matching responses break off halfway through the body.
+    pub fn reset_next(&self, count: u32, prefix: Option<String>) {
+        self.spoil_next(count, prefix, Spoil::Reset);
+    }
+
+    /// The next `count` matching responses arrive whole but corrupted.
+    pub fn corrupt_next(&self, count: u32, prefix: Option<String>, corruption: Corruption) {
+        self.spoil_next(count, prefix, Spoil::Corrupt(corruption));
+    }
+
+    fn spoil_next(&self, count: u32, prefix: Option<String>, spoil: Spoil) {
         self.spoilings.lock().expect("faults lock").push(Spoiling {
             remaining: count,
             prefix,
@@ -232,8 +250,8 @@ mod tests {
     #[test]
     fn spoilings_and_clear() {
         let faults = Faults::default();
-        faults.spoil_next(1, None, Spoil::Reset);
-        faults.spoil_next(2, Some("/ongoing".into()), Spoil::Garble);
+        faults.reset_next(1, None);
+        faults.corrupt_next(2, Some("/ongoing".into()), Corruption::Malformed);
         faults.fail_next(1, 500, Some("/v2/historical".into()), None);
         assert_eq!(
             faults.take("/v2/ongoing/intraday/a/b"),
@@ -242,9 +260,9 @@ mod tests {
         assert_eq!(faults.take("/v2/catalogue"), Injected::None);
         assert_eq!(
             faults.take("/v2/ongoing/intraday/a/b"),
-            Injected::Spoil(Spoil::Garble)
+            Injected::Spoil(Spoil::Corrupt(Corruption::Malformed))
         );
-        faults.spoil_next(1, None, Spoil::Truncate);
+        faults.corrupt_next(1, None, Corruption::Truncated);
         faults.set_latency(Duration::from_millis(5));
         faults.clear();
         assert_eq!(

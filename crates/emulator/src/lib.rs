@@ -3,11 +3,14 @@
 //! of the interface under `/v2`, bulk files behind pre-signed URLs, and the
 //! live WebSocket feed. It follows `docs/protocol.md` (at the root of the
 //! repository) to the letter, and comments here cite its sections.
+//! [`Controls`] (from [`Emulator::controls`]) is the control API a test
+//! drives it with.
 
 pub mod accounts;
 pub mod bulk;
 pub mod calendar;
 pub mod clock;
+pub mod control;
 pub mod faults;
 mod hash;
 pub mod live;
@@ -15,4 +18,5 @@ mod routes;
 mod server;
 pub mod world;
 
-pub use server::{AppState, Emulator, EmulatorConfig};
+pub use control::{ControlError, Controls};
+pub use server::{AppState, Emulator, EmulatorConfig, StartError};

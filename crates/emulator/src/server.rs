@@ -15,6 +15,7 @@ use super::accounts::Accounts;
 use super::bulk::Bulk;
 use super::calendar::{Calendar, EarlyClose};
 use super::clock::Clock;
+use super::control::{checks, ControlError, Controls};
 use super::faults::Faults;
 use super::live::{self, Live};
 use super::routes;
@@ -54,6 +55,30 @@ pub struct AppState {
     pub live: Live,
 }
 
+impl AppState {
+    /// The state of a new emulator, before it serves.
+    pub(crate) fn new(config: &EmulatorConfig) -> AppState {
+        let clock = Clock::new(config.start, config.time_scale);
+        AppState {
+            world: World::new(config.seed, Calendar::new(config.early_close.clone())),
+            live: Live::new(clock.now()),
+            clock,
+            accounts: Accounts::new(config.seed),
+            faults: Faults::default(),
+            bulk: Bulk::new(config.seed),
+        }
+    }
+}
+
+/// Why an emulator did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Config(#[from] ControlError),
+    #[error("cannot start the emulator on port {port}: {source}")]
+    Bind { port: u16, source: io::Error },
+}
+
 /// A running emulator. Dropping it stops the server.
 pub struct Emulator {
     addr: SocketAddr,
@@ -65,18 +90,16 @@ pub struct Emulator {
 
 impl Emulator {
     /// Binds the port and serves on the current tokio runtime.
-    pub async fn start(config: EmulatorConfig) -> io::Result<Emulator> {
-        let listener = TcpListener::bind(config.bind).await?;
-        let addr = listener.local_addr()?;
-        let clock = Clock::new(config.start, config.time_scale);
-        let state = Arc::new(AppState {
-            world: World::new(config.seed, Calendar::new(config.early_close)),
-            live: Live::new(clock.now()),
-            clock,
-            accounts: Accounts::new(config.seed),
-            faults: Faults::default(),
-            bulk: Bulk::new(config.seed),
-        });
+    /// The configuration is checked before anything binds.
+    pub async fn start(config: EmulatorConfig) -> Result<Emulator, StartError> {
+        checks::time_scale(config.time_scale)?;
+        let bind_error = |source| StartError::Bind {
+            port: config.bind.port(),
+            source,
+        };
+        let listener = TcpListener::bind(config.bind).await.map_err(bind_error)?;
+        let addr = listener.local_addr().map_err(bind_error)?;
+        let state = Arc::new(AppState::new(&config));
         let publisher = tokio::spawn(live::run_publisher(Arc::clone(&state)));
         let app = routes::router(Arc::clone(&state));
         let (shutdown, stopped) = oneshot::channel::<()>();
@@ -117,6 +140,11 @@ impl Emulator {
         format!("ws://{}", self.addr)
     }
 
+    /// The control API: faults, the clock, accounts, and what the world holds.
+    pub fn controls(&self) -> Controls {
+        Controls::new(Arc::clone(&self.state))
+    }
+
     pub fn state(&self) -> &AppState {
         &self.state
     }
@@ -155,5 +183,47 @@ impl Drop for Emulator {
         if let Some(task) = self.task.take() {
             task.abort();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_time_scale_is_checked_before_anything_binds() {
+        let config = EmulatorConfig {
+            time_scale: -1.0,
+            ..EmulatorConfig::default()
+        };
+        let refused = Emulator::start(config).await.err().unwrap();
+        assert!(matches!(
+            refused,
+            StartError::Config(ControlError::TimeScale(_))
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_port_in_use_is_named_in_the_error() {
+        let first = Emulator::start(EmulatorConfig::default()).await.unwrap();
+        let port = first.addr().port();
+        let config = EmulatorConfig {
+            bind: first.addr(),
+            ..EmulatorConfig::default()
+        };
+        let refused = Emulator::start(config).await.err().unwrap();
+        assert!(matches!(refused, StartError::Bind { .. }));
+        let message = refused.to_string();
+        assert!(
+            message.starts_with(&format!("cannot start the emulator on port {port}: ")),
+            "{message}"
+        );
+    }
+
+    #[tokio::test]
+    async fn controls_act_on_the_running_emulator() {
+        let emulator = Emulator::start(EmulatorConfig::default()).await.unwrap();
+        emulator.controls().set_time_scale(0.0).unwrap();
+        assert_eq!(emulator.state().clock.scale(), 0.0);
     }
 }

@@ -14,7 +14,7 @@ use bytes::Bytes;
 use futures_util::stream::{self, StreamExt};
 
 use super::error::ApiError;
-use crate::faults::{Injected, Spoil};
+use crate::faults::{Corruption, Injected, Spoil};
 use crate::server::AppState;
 
 pub async fn inject(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
@@ -38,8 +38,12 @@ pub async fn inject(State(state): State<Arc<AppState>>, request: Request, next: 
             response
         }
         Injected::Spoil(Spoil::Reset) => cut_short(next.run(request).await).await,
-        Injected::Spoil(Spoil::Truncate) => truncate(next.run(request).await).await,
-        Injected::Spoil(Spoil::Garble) => garble(next.run(request).await),
+        Injected::Spoil(Spoil::Corrupt(Corruption::Truncated)) => {
+            truncate(next.run(request).await).await
+        }
+        Injected::Spoil(Spoil::Corrupt(Corruption::Malformed)) => {
+            malformed(next.run(request).await)
+        }
     }
 }
 
@@ -59,7 +63,7 @@ async fn truncate(response: Response) -> Response {
 
 /// The route's status with an HTML page for a body, as a misbehaving proxy
 /// or gateway might send.
-fn garble(response: Response) -> Response {
+fn malformed(response: Response) -> Response {
     const PAGE: &str = "<html><body><h1>Gateway</h1><p>Upstream answer replaced.</p></body></html>";
     let (mut parts, _) = response.into_parts();
     parts

@@ -1,0 +1,225 @@
+//! The emulator's control API: every fault a test can inject and every
+//! question it can ask of the emulated world, one method each, with its
+//! arguments checked here. The Python `EmulatorServer` binds these methods
+//! one for one, under the same names.
+//!
+//! - this file: [`Controls`], the clock and the accounts;
+//! - `rest`, `bulk`, `live`: the faults of each side of the service;
+//! - `queries`: what the world holds (bulk file rows, published values);
+//! - `checks`: the value rules and [`ControlError`].
+
+mod bulk;
+pub(crate) mod checks;
+mod live;
+mod queries;
+mod rest;
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+
+use crate::accounts::{DEMO_EMAIL, DEMO_PASSWORD};
+use crate::server::AppState;
+pub use checks::{ControlError, ControlResult};
+pub use queries::PublishedValue;
+
+/// A handle on a running emulator's state; cheap to clone, and it stays
+/// usable (doing nothing visible) after the server stopped.
+#[derive(Clone)]
+pub struct Controls {
+    state: Arc<AppState>,
+}
+
+/// The login of the demo account, for `POST /authenticate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Credentials {
+    pub email: &'static str,
+    pub password: &'static str,
+}
+
+/// Controls that name an account default to the demo account.
+fn account(email: Option<&str>) -> &str {
+    email.unwrap_or(DEMO_EMAIL)
+}
+
+impl Controls {
+    pub(crate) fn new(state: Arc<AppState>) -> Controls {
+        Controls { state }
+    }
+
+    // The clock.
+
+    /// The emulator's current time.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.state.clock.now_utc()
+    }
+
+    /// Moves the clock to `to`; it keeps its speed.
+    pub fn set_time(&self, to: DateTime<Utc>) {
+        self.state.clock.set(to.timestamp_micros());
+    }
+
+    /// Moves the clock forward by `seconds` (back, if negative).
+    pub fn advance(&self, seconds: f64) -> ControlResult<()> {
+        if !seconds.is_finite() {
+            return Err(ControlError::NotFinite("seconds"));
+        }
+        self.state.clock.advance((seconds * 1e6) as i64);
+        Ok(())
+    }
+
+    /// Emulated seconds per real second.
+    pub fn time_scale(&self) -> f64 {
+        self.state.clock.scale()
+    }
+
+    /// Changes the clock's speed from now on; 0 stops it.
+    pub fn set_time_scale(&self, time_scale: f64) -> ControlResult<()> {
+        self.state.clock.set_scale(checks::time_scale(time_scale)?);
+        Ok(())
+    }
+
+    // Accounts.
+
+    /// The demo account's login.
+    pub fn credentials(&self) -> Credentials {
+        Credentials {
+            email: DEMO_EMAIL,
+            password: DEMO_PASSWORD,
+        }
+    }
+
+    /// A fresh token, valid 12 hours on the emulator's clock, for an account
+    /// (default: the demo account).
+    pub fn token(&self, email: Option<&str>) -> String {
+        self.state
+            .accounts
+            .issue(account(email), self.state.clock.now())
+    }
+
+    /// Every token issued so far stops working.
+    pub fn expire_tokens(&self) {
+        self.state.accounts.expire_all();
+    }
+
+    /// Takes `quotation` (or, with `None`, everything) out of an account's
+    /// licence (default: the demo account).
+    pub fn revoke_licence(
+        &self,
+        email: Option<&str>,
+        quotation: Option<&str>,
+    ) -> ControlResult<()> {
+        let email = account(email);
+        known(email, self.state.accounts.revoke(email, quotation))
+    }
+
+    /// Gives an account (default: the demo account) a licence for everything,
+    /// the live feed included.
+    pub fn restore_licence(&self, email: Option<&str>) -> ControlResult<()> {
+        let email = account(email);
+        known(email, self.state.accounts.restore(email))
+    }
+
+    /// Takes the live feed out of an account's licence (default: the demo
+    /// account): its later subscriptions get `NO_ACCESS`.
+    pub fn revoke_live(&self, email: Option<&str>) -> ControlResult<()> {
+        let email = account(email);
+        known(email, self.state.accounts.revoke_live(email))
+    }
+}
+
+/// An account control's answer: whether the account exists.
+fn known(email: &str, exists: bool) -> ControlResult<()> {
+    if exists {
+        Ok(())
+    } else {
+        Err(ControlError::UnknownAccount(email.to_owned()))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::accounts::FULL_EMAIL;
+    use crate::EmulatorConfig;
+
+    /// Controls of an emulator's state, with no server: its clock stands
+    /// still on Friday 2025-06-13 at 10:00 UTC.
+    pub(crate) fn controls() -> Controls {
+        let config = EmulatorConfig {
+            time_scale: 0.0,
+            start: Some(at("2025-06-13T10:00:00Z")),
+            ..EmulatorConfig::default()
+        };
+        Controls::new(Arc::new(AppState::new(&config)))
+    }
+
+    pub(crate) fn at(instant: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(instant).unwrap().to_utc()
+    }
+
+    #[test]
+    fn the_clock_moves_when_told_and_refuses_impossible_moves() {
+        let controls = controls();
+        assert_eq!(controls.now(), at("2025-06-13T10:00:00Z"));
+        controls.advance(90.5).unwrap();
+        assert_eq!(controls.now(), at("2025-06-13T10:01:30.5Z"));
+        controls.advance(-30.5).unwrap();
+        assert_eq!(controls.now(), at("2025-06-13T10:01:00Z"));
+        let error = controls.advance(f64::NAN).unwrap_err();
+        assert_eq!(error.to_string(), "seconds must be a finite number");
+        controls.set_time(at("2025-06-16T09:00:00Z"));
+        assert_eq!(controls.now(), at("2025-06-16T09:00:00Z"));
+    }
+
+    #[test]
+    fn the_time_scale_changes_only_to_a_valid_speed() {
+        let controls = controls();
+        assert_eq!(controls.time_scale(), 0.0);
+        controls.set_time_scale(60.0).unwrap();
+        assert_eq!(controls.time_scale(), 60.0);
+        assert_eq!(
+            controls.set_time_scale(-1.0),
+            Err(ControlError::TimeScale(-1.0))
+        );
+        assert_eq!(controls.time_scale(), 60.0);
+    }
+
+    #[test]
+    fn tokens_are_for_the_demo_account_unless_named_and_expire_together() {
+        let controls = controls();
+        let accounts = &controls.state.accounts;
+        let now = controls.state.clock.now();
+        let demo = controls.token(None);
+        let full = controls.token(Some(FULL_EMAIL));
+        assert_eq!(accounts.verify(&demo, now).unwrap(), DEMO_EMAIL);
+        assert_eq!(accounts.verify(&full, now).unwrap(), FULL_EMAIL);
+        assert_eq!(controls.credentials().email, DEMO_EMAIL);
+        controls.expire_tokens();
+        assert!(accounts.verify(&demo, now).is_err());
+        assert!(accounts.verify(&full, now).is_err());
+    }
+
+    #[test]
+    fn licences_are_revoked_and_restored_for_known_accounts_only() {
+        let controls = controls();
+        let licence = || controls.state.accounts.licence(DEMO_EMAIL);
+        controls.revoke_licence(None, Some("Fob")).unwrap();
+        assert!(!licence().allows("Fob"));
+        controls.revoke_live(None).unwrap();
+        assert!(!licence().live);
+        controls.restore_licence(None).unwrap();
+        assert!(licence().allows("Fob") && licence().allows("Sales") && licence().live);
+        controls.revoke_licence(None, None).unwrap();
+        assert!(licence().revoked);
+        let nobody = Some("nobody@example.com");
+        let unknown = ControlError::UnknownAccount("nobody@example.com".into());
+        assert_eq!(controls.revoke_licence(nobody, None), Err(unknown.clone()));
+        assert_eq!(controls.restore_licence(nobody), Err(unknown.clone()));
+        assert_eq!(controls.revoke_live(nobody), Err(unknown));
+        assert_eq!(
+            controls.revoke_live(nobody).unwrap_err().to_string(),
+            "no account \"nobody@example.com\""
+        );
+    }
+}
