@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod bulk;
+pub mod bulk_result;
 pub mod client;
 pub mod closing;
 pub mod emulator;
