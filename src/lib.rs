@@ -34,6 +34,17 @@ mod _core {
     };
 
     #[pymodule_export]
+    use crate::python::bulk_result::{PyBulkResult, PySubmittedJob};
+
+    /// Seconds between a bulk job's first status requests, by default.
+    #[pymodule_export]
+    const BULK_POLL_INTERVAL: f64 = client::bulk::options::DEFAULT_POLL_INTERVAL.as_secs_f64();
+
+    /// Seconds a bulk job may run before the wait gives up, by default.
+    #[pymodule_export]
+    const BULK_TIMEOUT: f64 = client::bulk::options::DEFAULT_WAIT_TIMEOUT.as_secs_f64();
+
+    #[pymodule_export]
     use crate::python::tables::{decode_table, table_schema};
 
     #[pymodule_init]

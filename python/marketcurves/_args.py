@@ -8,7 +8,6 @@ import math
 import os
 import re
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -165,18 +164,43 @@ def flag(value: Any, name: str) -> bool:
     return value
 
 
-def path(value: Any, name: str) -> Path:
-    """A file system path given as a ``str`` or an ``os.PathLike``, not empty."""
+def path(value: Any, name: str) -> str:
+    """A file system path given as a ``str`` or an ``os.PathLike``, as the
+    ``str`` it stands for: the core checks its value (not empty, no NUL)."""
     if not isinstance(value, (str, os.PathLike)):
         raise InvalidRequest(f"{name} must be a path, not {type(value).__name__}")
     text = os.fspath(value)
     if not isinstance(text, str):
         raise InvalidRequest(f"{name} must be a str path, not {type(text).__name__}")
-    if not text.strip():
-        raise InvalidRequest(f"{name} must not be empty (use '.' for the current folder)")
-    if "\0" in text:
-        raise InvalidRequest(f"{name} must not contain NUL characters")
-    return Path(text)
+    return text
+
+
+def number(value: Any, name: str) -> float:
+    """A number of seconds as a ``float``; the core checks its value."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidRequest(f"{name} must be a number of seconds, not {type(value).__name__}")
+    return float(value)
+
+
+def vertical(value: Any) -> str:
+    """A vertical's name in any spelling; the core checks it is one."""
+    if not isinstance(value, str):
+        raise InvalidRequest(
+            f"vertical must be a str such as 'Jet' or 'JET', not {type(value).__name__}"
+        )
+    return value
+
+
+def month(value: Any, name: str) -> str:
+    """``YYYY-MM`` from a ``date`` or a ``datetime``; a ``str`` as it is, for
+    the core to check."""
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return f"{value.year:04d}-{value.month:02d}"
+    if isinstance(value, str):
+        return value
+    raise InvalidRequest(
+        f"{name} must be a month as YYYY-MM, a date or a datetime, not {type(value).__name__}"
+    )
 
 
 def _without_login(value: Any) -> Any:

@@ -3,6 +3,7 @@
 import datetime
 import os
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Literal, final
 
 import pyarrow
@@ -10,9 +11,13 @@ import pyarrow
 from marketcurves.testing import Credentials
 
 __all__ = [
+    "BULK_POLL_INTERVAL",
+    "BULK_TIMEOUT",
+    "BulkResult",
     "EmulatorServer",
     "LiveFeed",
     "RestClient",
+    "SubmittedJob",
     "Tenor",
     "Tick",
     "__version__",
@@ -339,23 +344,75 @@ class RestClient:
 _MonthRange = tuple[str, str]
 _BulkProgress = Callable[[int, int, int], object] | None
 
-def bulk_submit(
-    client: RestClient, vertical: str, start: str, end: str
-) -> tuple[str, _MonthRange, _MonthRange]:
-    """Submits a bulk job: (job_id, requested range, effective range)."""
+BULK_POLL_INTERVAL: float
+"""Seconds between a bulk job's first status requests, by default."""
+BULK_TIMEOUT: float
+"""Seconds a bulk job may run before the wait gives up, by default."""
+
+@final
+class SubmittedJob:
+    """A submitted bulk job: its id and month ranges, without its URLs."""
+
+    @property
+    def job_id(self) -> str: ...
+    @property
+    def requested(self) -> _MonthRange: ...
+    @property
+    def effective(self) -> _MonthRange:
+        """The range the service granted: the request narrowed to the account's permissions."""
+    @property
+    def narrowed(self) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class BulkResult:
+    """What a bulk download produced (``marketcurves.BulkResult``)."""
+
+    @property
+    def job_id(self) -> str: ...
+    @property
+    def files(self) -> tuple[Path, ...]: ...
+    @property
+    def bytes(self) -> int:
+        """Bytes transferred by this run; files already complete are not fetched again."""
+    @property
+    def rows(self) -> int:
+        """Rows in all the files, from their Parquet footers."""
+    @property
+    def requested(self) -> _MonthRange: ...
+    @property
+    def effective(self) -> _MonthRange: ...
+    @property
+    def elapsed(self) -> float:
+        """Seconds from the start to the last byte."""
+    @property
+    def jobs(self) -> int:
+        """Jobs submitted, counting resubmissions after FAILED or expired URLs."""
+    @property
+    def narrowed(self) -> bool:
+        """Whether the service narrowed the requested range."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def bulk_submit(client: RestClient, vertical: str, start: str, end: str) -> SubmittedJob:
+    """Submits a bulk job."""
 
 def bulk_status(client: RestClient, job_id: str) -> str:
     """RUNNING, SUCCEEDED or FAILED (or another state the service reports)."""
 
-def bulk_wait(
-    client: RestClient, job_id: str, poll_interval: float, timeout: float | None = None
-) -> None:
+def bulk_wait(client: RestClient, job_id: str, poll_interval: float, timeout: float | None) -> None:
     """Polls until the job ends; FAILED or the timeout raise BulkJobFailed."""
 
 def bulk_download_job(
-    client: RestClient, job_id: str, dest: os.PathLike[str], progress: _BulkProgress = None
-) -> tuple[list[str], int, int]:
-    """Downloads a SUCCEEDED job's files into dest: (files, bytes transferred, rows).
+    client: RestClient,
+    job: SubmittedJob,
+    dest: str | os.PathLike[str],
+    progress: _BulkProgress = None,
+) -> BulkResult:
+    """Waits for a submitted job, then downloads its files into dest.
     ``progress`` is called with (phase, bytes done, bytes in all)."""
 
 def bulk_download(
@@ -363,16 +420,16 @@ def bulk_download(
     vertical: str,
     start: str,
     end: str,
-    dest: os.PathLike[str],
-    poll_interval: float = 2.0,
-    timeout: float = 3600.0,
+    dest: str | os.PathLike[str],
+    poll_interval: float,
+    timeout: float,
     progress: _BulkProgress = None,
-) -> tuple[str, _MonthRange, _MonthRange, list[str], int, int, float, int]:
-    """Submit, wait, download, verify: (job_id, requested, effective, files,
-    bytes, rows, seconds, jobs submitted)."""
+) -> BulkResult:
+    """Submit, wait, download, verify; a FAILED job is submitted again and
+    expired URLs are renewed by running the job again."""
 
 def read_bulk(
-    dest: os.PathLike[str],
+    dest: str | os.PathLike[str],
     vertical: str | None = None,
     start: str | None = None,
     end: str | None = None,

@@ -6,12 +6,9 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import warnings
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from marketcurves import _args, _core
-from marketcurves.exceptions import InvalidRequest
 
 if TYPE_CHECKING:
     import pyarrow
@@ -20,49 +17,28 @@ if TYPE_CHECKING:
 
 _PHASES = ("submitting", "running", "downloading", "done")
 
-
-def month(value: Any, name: str) -> str:
-    """``YYYY-MM`` from a ``date``, a ``datetime`` or a ``YYYY-MM`` string."""
-    if isinstance(value, (_dt.date, _dt.datetime)):
-        return f"{value.year:04d}-{value.month:02d}"
-    if isinstance(value, str):
-        return value.strip()
-    raise InvalidRequest(
-        f"{name} must be a month as YYYY-MM, a date or a datetime, not {type(value).__name__}"
-    )
-
-
-def destination(value: Any) -> Path:
-    """A folder to write into, checked but not created: the core creates it
-    once the job has succeeded, so a call refused before leaves nothing.
-    Refused if it is a file, or if it (or, missing, the folder it would be
-    made in) cannot be written."""
-    path = _args.path(value, "dest")
-    if path.exists() and not path.is_dir():
-        raise InvalidRequest(f"dest {str(path)!r} is a file, not a folder")
-    existing = path.absolute()
-    while not existing.exists():
-        existing = existing.parent
-    if not existing.is_dir():
-        raise InvalidRequest(f"dest {str(path)!r} cannot be created: {str(existing)!r} is a file")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        where = "" if existing == path.absolute() else f" (in {str(existing)!r})"
-        raise InvalidRequest(f"dest {str(path)!r} is not writable{where}")
-    return path
+#: What a bulk download produced: ``job_id``, ``files`` (``pathlib.Path``),
+#: ``bytes`` transferred by this run, ``rows`` (from the Parquet footers),
+#: ``requested`` and ``effective`` ranges, ``narrowed``, ``elapsed`` seconds
+#: and ``jobs`` submitted.
+BulkResult = _core.BulkResult
 
 
 class _Bars:
-    """Two tqdm bars: the job's phase, and bytes downloaded."""
+    """Two tqdm bars, the job's phase and bytes downloaded, drawn from the
+    first progress report: a call refused before it starts shows none."""
 
     def __init__(self) -> None:
         from tqdm.auto import tqdm
 
-        self._job: Any = tqdm(
-            total=None, desc="bulk job: submitting", bar_format="{desc} [{elapsed}]"
-        )
-        self._bytes: Any = tqdm(total=0, desc="download", unit="B", unit_scale=True)
+        self._tqdm = tqdm
+        self._job: Any = None
+        self._bytes: Any = None
 
     def __call__(self, phase: int, done: int, total: int) -> None:
+        if self._job is None:
+            self._job = self._tqdm(total=None, desc="bulk job", bar_format="{desc} [{elapsed}]")
+            self._bytes = self._tqdm(total=0, desc="download", unit="B", unit_scale=True)
         self._job.set_description(f"bulk job: {_PHASES[min(phase, 3)]}", refresh=False)
         self._job.refresh()
         if self._bytes.total != total:
@@ -70,8 +46,9 @@ class _Bars:
         self._bytes.update(done - self._bytes.n)
 
     def close(self) -> None:
-        self._job.close()
-        self._bytes.close()
+        if self._job is not None:
+            self._job.close()
+            self._bytes.close()
 
 
 def _bars(enabled: bool) -> _Bars | None:
@@ -93,44 +70,31 @@ def _warn_if_narrowed(requested: tuple[str, str], effective: tuple[str, str]) ->
         )
 
 
-@dataclass(frozen=True)
-class BulkResult:
-    """What a bulk download produced."""
-
-    job_id: str
-    files: tuple[Path, ...]
-    #: Bytes transferred by this run; files already complete are not fetched again.
-    bytes: int
-    #: Rows in all the files, from their Parquet footers.
-    rows: int
-    requested: tuple[str, str]
-    effective: tuple[str, str]
-    #: Seconds from submission to the last byte.
-    elapsed: float
-    #: Jobs submitted, counting resubmissions after FAILED or expired URLs.
-    jobs: int = 1
-
-    @property
-    def narrowed(self) -> bool:
-        return self.requested != self.effective
-
-
 class BulkJob:
     """A submitted bulk job. Its pre-signed URLs stay inside: they are credentials."""
 
-    def __init__(
-        self, core: Any, job_id: str, requested: tuple[str, str], effective: tuple[str, str]
-    ) -> None:
+    def __init__(self, core: Any, submitted: _core.SubmittedJob) -> None:
         self._core = core
-        self.job_id = job_id
-        self.requested = requested
-        self.effective = effective
-        _warn_if_narrowed(requested, effective)
+        self._submitted = submitted
+        _warn_if_narrowed(submitted.requested, submitted.effective)
+
+    @property
+    def job_id(self) -> str:
+        return self._submitted.job_id
+
+    @property
+    def requested(self) -> tuple[str, str]:
+        return self._submitted.requested
+
+    @property
+    def effective(self) -> tuple[str, str]:
+        """The range the service granted (the account's permissions)."""
+        return self._submitted.effective
 
     @property
     def narrowed(self) -> bool:
         """Whether the service narrowed the requested range."""
-        return self.requested != self.effective
+        return self._submitted.narrowed
 
     def __repr__(self) -> str:
         return f"BulkJob({self.job_id!r}, effective={self.effective[0]}..{self.effective[1]})"
@@ -139,12 +103,16 @@ class BulkJob:
         """``RUNNING``, ``SUCCEEDED`` or ``FAILED``."""
         return _core.bulk_status(self._core, self.job_id)
 
-    def wait(self, poll_interval: float = 2.0, timeout: float | None = 3600.0) -> BulkJob:
+    def wait(
+        self,
+        poll_interval: float = _core.BULK_POLL_INTERVAL,
+        timeout: float | None = _core.BULK_TIMEOUT,
+    ) -> BulkJob:
         """Polls (backing off to ten times ``poll_interval``) until the job ends.
         FAILED, or still running after ``timeout`` seconds (None: no limit),
         raises :class:`BulkJobFailed`."""
-        interval = _args.seconds(poll_interval, "poll_interval")
-        limit = None if timeout is None else _args.seconds(timeout, "timeout")
+        interval = _args.number(poll_interval, "poll_interval")
+        limit = None if timeout is None else _args.number(timeout, "timeout")
         _core.bulk_wait(self._core, self.job_id, interval, limit)
         return self
 
@@ -152,38 +120,20 @@ class BulkJob:
         """Waits for the job, then downloads its files into ``dest``, skipping
         files already there with the right size. Expired URLs raise
         :class:`BulkJobFailed`: :meth:`Client.bulk_download` runs the job again instead."""
-        folder = destination(dest)
-        bars_wanted = _args.flag(progress, "progress")
-        started = _dt.datetime.now()
-        self.wait()
-        bars = _bars(bars_wanted)
+        folder = _args.path(dest, "dest")
+        bars = _bars(_args.flag(progress, "progress"))
         try:
-            files, transferred, rows = _core.bulk_download_job(
-                self._core, self.job_id, folder, bars
-            )
+            return _core.bulk_download_job(self._core, self._submitted, folder, bars)
         finally:
             if bars is not None:
                 bars.close()
-        return BulkResult(
-            job_id=self.job_id,
-            files=tuple(Path(f) for f in files),
-            bytes=transferred,
-            rows=rows,
-            requested=self.requested,
-            effective=self.effective,
-            elapsed=(_dt.datetime.now() - started).total_seconds(),
-        )
 
 
 def submit(core: Any, vertical: Any, start: Any, end: Any) -> BulkJob:
-    if not isinstance(vertical, str):
-        raise InvalidRequest(
-            f"vertical must be a str such as 'Jet' or 'JET', not {type(vertical).__name__}"
-        )
-    job_id, requested, effective = _core.bulk_submit(
-        core, vertical, month(start, "start"), month(end, "end")
+    submitted = _core.bulk_submit(
+        core, _args.vertical(vertical), _args.month(start, "start"), _args.month(end, "end")
     )
-    return BulkJob(core, job_id, tuple(requested), tuple(effective))
+    return BulkJob(core, submitted)
 
 
 def download(
@@ -193,36 +143,25 @@ def download(
     end: Any,
     dest: Any,
     progress: bool,
-    poll_interval: float = 2.0,
-    timeout: float = 3600.0,
+    poll_interval: float,
+    timeout: float,
 ) -> BulkResult:
-    if not isinstance(vertical, str):
-        raise InvalidRequest(
-            f"vertical must be a str such as 'Jet' or 'JET', not {type(vertical).__name__}"
-        )
-    first, last = month(start, "start"), month(end, "end")
-    folder = destination(dest)
-    interval = _args.seconds(poll_interval, "poll_interval")
-    limit = _args.seconds(timeout, "timeout")
+    args = (
+        _args.vertical(vertical),
+        _args.month(start, "start"),
+        _args.month(end, "end"),
+        _args.path(dest, "dest"),
+        _args.number(poll_interval, "poll_interval"),
+        _args.number(timeout, "timeout"),
+    )
     bars = _bars(_args.flag(progress, "progress"))
     try:
-        job_id, requested, effective, files, transferred, rows, elapsed, jobs = _core.bulk_download(
-            core, vertical, first, last, folder, interval, limit, bars
-        )
+        result = _core.bulk_download(core, *args, bars)
     finally:
         if bars is not None:
             bars.close()
-    _warn_if_narrowed(tuple(requested), tuple(effective))
-    return BulkResult(
-        job_id=job_id,
-        files=tuple(Path(f) for f in files),
-        bytes=transferred,
-        rows=rows,
-        requested=tuple(requested),
-        effective=tuple(effective),
-        elapsed=elapsed,
-        jobs=jobs,
-    )
+    _warn_if_narrowed(result.requested, result.effective)
+    return result
 
 
 def read_bulk(
@@ -245,8 +184,10 @@ def read_bulk(
 
     An unknown vertical, a malformed month or ``start`` after ``end`` raise
     :class:`~marketcurves.InvalidRequest`."""
-    folder = _args.path(dest, "dest")
-    vertical = _args.optional_text(vertical, "vertical")
-    first = None if start is None else month(start, "start")
-    last = None if end is None else month(end, "end")
-    return _core.read_bulk(folder, vertical, first, last, _args.flag(parse_json, "parse_json"))
+    return _core.read_bulk(
+        _args.path(dest, "dest"),
+        None if vertical is None else _args.vertical(vertical),
+        None if start is None else _args.month(start, "start"),
+        None if end is None else _args.month(end, "end"),
+        _args.flag(parse_json, "parse_json"),
+    )

@@ -334,8 +334,8 @@ class Client:
         dest: str | os.PathLike[str],
         progress: bool = True,
         *,
-        poll_interval: float = 2.0,
-        timeout: float = 3600.0,
+        poll_interval: float = _core.BULK_POLL_INTERVAL,
+        timeout: float = _core.BULK_TIMEOUT,
     ) -> bulk.BulkResult:
         """Submits, waits, downloads and verifies, into
         ``dest/vertical=…/year=…/month=…/``: a FAILED job is submitted again,

@@ -2,6 +2,7 @@
 //! No logic of its own lives here.
 
 pub mod bulk;
+pub mod bulk_result;
 pub mod client;
 pub mod closing;
 pub mod emulator;

@@ -197,9 +197,10 @@ def test_urls_expiring_mid_download_are_renewed_by_running_the_job_again(em, ful
             em.expire_urls()
             expired.append(True)
 
-    _, _, effective, files, _, rows, _, jobs = mc._core.bulk_download(
+    result = mc._core.bulk_download(
         full._core, "NAPHTHA", "2025-01", "2025-03", tmp_path, 0.05, 60.0, hook
     )
+    effective, files, rows, jobs = result.effective, result.files, result.rows, result.jobs
     assert expired and jobs == 2
     assert effective == ("2025-01", "2025-03")
     assert rows == mc.read_bulk(tmp_path).num_rows > 0

@@ -4,8 +4,10 @@ use std::time::{Duration, Instant};
 
 use reqwest::Method;
 
+use super::args;
 use crate::error::ClientError;
 use crate::rest::http::{Forbidden, Http};
+use crate::rest::validate;
 use domain::decode::decode_json;
 use domain::month::Month;
 use domain::records::{BulkStatus, BulkSubmission, PresignedUrl};
@@ -14,7 +16,29 @@ use domain::vocabulary::Vertical;
 const SUBMIT: &str = "POST /bulk-download/job-submit";
 const STATUS: &str = "GET /bulk-download/job-status/<job_id>";
 
-#[derive(Clone, Debug)]
+/// What a job is asked for, checked before anything is sent: a vertical and
+/// whole months.
+#[derive(Clone, Copy, Debug)]
+pub struct JobRequest {
+    pub vertical: &'static Vertical,
+    pub start: Month,
+    pub end: Month,
+}
+
+impl JobRequest {
+    /// A vertical in any spelling (`Jet`, `JET`) and months written `YYYY-MM`.
+    pub fn new(vertical: &str, start: &str, end: &str) -> Result<JobRequest, ClientError> {
+        let vertical = validate::vertical(vertical)?;
+        let (start, end) = args::month_range(start, end)?;
+        Ok(JobRequest {
+            vertical,
+            start,
+            end,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Submitted {
     pub job_id: String,
     pub requested: (Month, Month),
@@ -37,6 +61,18 @@ pub enum JobState {
     Other(String),
 }
 
+impl JobState {
+    /// The state as the interface writes it.
+    pub fn name(&self) -> &str {
+        match self {
+            JobState::Running => "RUNNING",
+            JobState::Succeeded(_) => "SUCCEEDED",
+            JobState::Failed => "FAILED",
+            JobState::Other(other) => other,
+        }
+    }
+}
+
 fn missing(endpoint: &str, field: &str) -> ClientError {
     ClientError::Decode(domain::decode::DecodeError {
         endpoint: endpoint.to_owned(),
@@ -45,12 +81,12 @@ fn missing(endpoint: &str, field: &str) -> ClientError {
     })
 }
 
-pub async fn submit(
-    http: &Http,
-    vertical: &Vertical,
-    start: Month,
-    end: Month,
-) -> Result<Submitted, ClientError> {
+pub async fn submit(http: &Http, request: &JobRequest) -> Result<Submitted, ClientError> {
+    let JobRequest {
+        vertical,
+        start,
+        end,
+    } = *request;
     let query = [
         ("startDate", start.to_string()),
         ("endDate", end.to_string()),

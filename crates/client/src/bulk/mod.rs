@@ -1,8 +1,12 @@
 //! Bulk download of historical snapshots as Parquet: jobs, checked paths,
 //! resumable downloads, and reading the dataset back.
 
+pub mod args;
 pub mod download;
 pub mod job;
+pub mod options;
 pub mod partition;
 pub mod read;
 pub mod run;
+#[cfg(test)]
+mod test_service;

@@ -10,8 +10,10 @@ use arrow_array::{ArrayRef, Int32Array, RecordBatch, RecordBatchReader, StringAr
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
+use super::args;
 use super::partition::Partition;
 use crate::error::ClientError;
+use crate::rest::validate;
 use domain::arrow::{dependency_lists, metadata_maps, MetadataPair, Table};
 use domain::month::Month;
 use domain::records::Dependency;
@@ -37,6 +39,30 @@ fn same_vertical(a: &str, b: &str) -> bool {
 }
 
 impl Selection {
+    /// A selection from the caller's text: a vertical in any spelling and
+    /// months written `YYYY-MM`, each checked, `start` not after `end`.
+    pub fn new(
+        vertical: Option<&str>,
+        start: Option<&str>,
+        end: Option<&str>,
+        parse_json: bool,
+    ) -> Result<Selection, ClientError> {
+        let vertical = vertical
+            .map(|v| validate::vertical(v).map(|v| v.name.to_owned()))
+            .transpose()?;
+        let start = start.map(|s| args::month("start", s)).transpose()?;
+        let end = end.map(|e| args::month("end", e)).transpose()?;
+        if let (Some(first), Some(last)) = (start, end) {
+            validate::date_range(first, last)?;
+        }
+        Ok(Selection {
+            vertical,
+            start,
+            end,
+            parse_json,
+        })
+    }
+
     fn wants(&self, partition: &Partition) -> bool {
         self.vertical
             .as_deref()
@@ -232,8 +258,16 @@ pub fn rows_in(path: &Path) -> Result<u64, ClientError> {
     Ok(builder.metadata().file_metadata().num_rows().max(0) as u64)
 }
 
+/// The rows of all `files`, from their footers, read off the async threads.
+pub async fn count_rows(files: Vec<PathBuf>) -> Result<u64, ClientError> {
+    tokio::task::spawn_blocking(move || files.iter().map(|f| rows_in(f)).sum())
+        .await
+        .map_err(|e| ClientError::BulkJobFailed(e.to_string()))?
+}
+
 /// Reads the selected partitions of `dest` into one table.
 pub async fn read_bulk(dest: PathBuf, selection: Selection) -> Result<Table, ClientError> {
+    args::folder_to_read("dest", &dest)?;
     let wanted = selection.clone();
     let files = tokio::task::spawn_blocking(move || find_files(&dest, &wanted))
         .await
@@ -262,4 +296,40 @@ pub async fn read_bulk(dest: PathBuf, selection: Selection) -> Result<Table, Cli
         schema: schema.unwrap_or_else(|| with_partitions(&interface_schema())),
         batches,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_selection_is_checked_and_names_the_vertical_as_the_interface_does() {
+        let selection = Selection::new(Some("fuel_oil"), Some("2025-01"), None, true).unwrap();
+        assert_eq!(selection.vertical.as_deref(), Some("Fuel Oil"));
+        assert_eq!(selection.start, Month::parse("2025-01"));
+        for (vertical, start, end, named) in [
+            (Some("Coal"), None, None, "vertical \"Coal\" is not one of"),
+            (None, Some("2025-13"), None, "start must be a month"),
+            (None, None, Some("2025"), "end must be a month"),
+            (
+                None,
+                Some("2025-03"),
+                Some("2025-02"),
+                "start 2025-03 is after end",
+            ),
+        ] {
+            let error = Selection::new(vertical, start, end, false).unwrap_err();
+            assert!(error.to_string().starts_with(named), "{error}");
+        }
+    }
+
+    #[tokio::test]
+    async fn reading_a_folder_that_is_not_there_is_refused() {
+        let missing = std::env::temp_dir().join("marketcurves-bulk-no-such-folder");
+        let error = read_bulk(missing, Selection::default()).await.unwrap_err();
+        assert!(
+            matches!(&error, ClientError::InvalidRequest(m) if m.ends_with("is not a folder")),
+            "{error:?}"
+        );
+    }
 }

@@ -1,71 +1,69 @@
 //! A bulk download end to end: submit, wait, check every path, download
-//! concurrently, resubmit a FAILED job, and run the job again for fresh URLs
-//! when they expire mid-download.
+//! concurrently, count the rows, resubmit a FAILED job, and run the job again
+//! for fresh URLs when they expire mid-download (docs/protocol.md#bulk-download).
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use futures_util::stream::{self, StreamExt};
 
+use super::args::Destination;
 use super::download::{already_done, fetch, DownloadError, FileTask};
-use super::job::{self, JobState, Submitted};
+use super::job::{self, JobRequest, JobState, Submitted};
+use super::options::{BulkOptions, BulkProgress, Phase};
 use super::partition::{file_name, Partition};
+use super::read::count_rows;
 use crate::error::ClientError;
 use crate::rest::http::Http;
-use domain::month::Month;
 use domain::records::PresignedUrl;
-use domain::vocabulary::Vertical;
 
-/// Bounds of the whole operation.
+/// A bulk download's request, checked before anything is sent or created.
 #[derive(Clone, Debug)]
-pub struct BulkOptions {
-    pub poll_interval: Duration,
-    pub wait_timeout: Option<Duration>,
-    /// Jobs submitted in all, counting resubmissions after FAILED or expiry.
-    pub max_jobs: u32,
-    pub concurrent_files: usize,
-    pub max_retries: u32,
+pub struct BulkRequest {
+    pub job: JobRequest,
+    pub dest: Destination,
 }
 
-impl Default for BulkOptions {
-    fn default() -> Self {
-        BulkOptions {
-            poll_interval: Duration::from_secs(2),
-            wait_timeout: Some(Duration::from_secs(3_600)),
-            max_jobs: 4,
-            concurrent_files: 4,
-            max_retries: 5,
-        }
+impl BulkRequest {
+    /// A vertical in any spelling, months written `YYYY-MM`, and a folder to
+    /// download into.
+    pub fn new(
+        vertical: &str,
+        start: &str,
+        end: &str,
+        dest: impl Into<PathBuf>,
+    ) -> Result<BulkRequest, ClientError> {
+        Ok(BulkRequest {
+            job: JobRequest::new(vertical, start, end)?,
+            dest: Destination::new("dest", dest)?,
+        })
     }
 }
 
-/// What a caller can watch while it runs.
-#[derive(Debug, Default)]
-pub struct BulkProgress {
-    /// 0 submitting, 1 running, 2 downloading, 3 done.
-    pub phase: AtomicU8,
-    pub bytes_total: AtomicU64,
-    pub bytes_done: AtomicU64,
-    pub jobs: AtomicU64,
-}
-
-#[derive(Clone, Debug)]
-pub struct BulkOutcome {
+/// What a bulk download produced.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BulkResult {
+    /// The job whose files these are (the last one submitted).
+    pub job: Submitted,
     pub files: Vec<PathBuf>,
     /// Bytes transferred by this run (files already present are not counted).
     pub bytes: u64,
-    pub submitted: Submitted,
+    /// Rows in all the files, from their Parquet footers.
+    pub rows: u64,
+    /// From the start to the last byte.
     pub elapsed: Duration,
+    /// Jobs submitted, counting resubmissions after FAILED or expired URLs.
+    pub jobs: u64,
 }
 
 /// Creates the destination folder, once a job has succeeded: a download
 /// refused earlier (bad input, a refused token, a closed client) leaves
 /// nothing behind, and one whose job lists no file still leaves the folder.
-pub async fn create_dest(dest: &Path) -> Result<(), ClientError> {
+async fn create_dest(dest: &Path) -> Result<(), ClientError> {
     tokio::fs::create_dir_all(dest)
         .await
         .map_err(|e| ClientError::BulkJobFailed(format!("cannot create {}: {e}", dest.display())))
@@ -96,20 +94,24 @@ pub fn plan_files(dest: &Path, files: &[PresignedUrl]) -> Result<Vec<FileTask>, 
     Ok(tasks)
 }
 
+/// The folder made and every path checked: the files to fetch.
+async fn prepare(dest: &Destination, files: &[PresignedUrl]) -> Result<Vec<FileTask>, ClientError> {
+    create_dest(dest.path()).await?;
+    plan_files(dest.path(), files)
+}
+
 async fn succeeded_job(
     http: &Http,
-    vertical: &Vertical,
-    start: Month,
-    end: Month,
+    request: &JobRequest,
     options: &BulkOptions,
     progress: &BulkProgress,
 ) -> Result<(Submitted, Vec<PresignedUrl>), ClientError> {
     let mut last_error = None;
-    while progress.jobs.load(Ordering::Relaxed) < u64::from(options.max_jobs) {
-        progress.phase.store(0, Ordering::Relaxed);
+    while progress.jobs() < u64::from(options.max_jobs) {
+        progress.enter(Phase::Submitting);
         progress.jobs.fetch_add(1, Ordering::Relaxed);
-        let submitted = job::submit(http, vertical, start, end).await?;
-        progress.phase.store(1, Ordering::Relaxed);
+        let submitted = job::submit(http, request).await?;
+        progress.enter(Phase::Running);
         let waited = job::wait(
             http,
             &submitted.job_id,
@@ -134,37 +136,30 @@ async fn succeeded_job(
     )))
 }
 
-pub async fn bulk_download(
+/// Submits, waits, downloads and counts: a FAILED job is submitted again,
+/// and expired URLs are renewed by running the job again, up to
+/// `options.max_jobs` jobs in all.
+pub async fn download(
     http: &Http,
-    vertical: &Vertical,
-    start: Month,
-    end: Month,
-    dest: &Path,
+    request: &BulkRequest,
     options: &BulkOptions,
     progress: &BulkProgress,
-) -> Result<BulkOutcome, ClientError> {
+) -> Result<BulkResult, ClientError> {
     let started = Instant::now();
     let mut transferred = 0;
     loop {
-        let (submitted, files) =
-            succeeded_job(http, vertical, start, end, options, progress).await?;
-        create_dest(dest).await?;
-        let tasks = plan_files(dest, &files)?;
-        let outcome = download_all(http, &tasks, options, progress).await;
-        transferred += outcome.bytes;
-        if let Some(error) = outcome.error {
+        let (submitted, files) = succeeded_job(http, &request.job, options, progress).await?;
+        let tasks = prepare(&request.dest, &files).await?;
+        let round = download_all(http, &tasks, options, progress).await;
+        transferred += round.bytes;
+        if let Some(error) = round.error {
             return Err(error);
         }
-        if !outcome.expired {
-            progress.phase.store(3, Ordering::Relaxed);
-            return Ok(BulkOutcome {
-                files: tasks.into_iter().map(|t| t.target).collect(),
-                bytes: transferred,
-                submitted,
-                elapsed: started.elapsed(),
-            });
+        if !round.expired {
+            let jobs = progress.jobs();
+            return finish(submitted, tasks, transferred, started, jobs, progress).await;
         }
-        if progress.jobs.load(Ordering::Relaxed) >= u64::from(options.max_jobs) {
+        if progress.jobs() >= u64::from(options.max_jobs) {
             return Err(ClientError::BulkJobFailed(format!(
                 "the download URLs kept expiring; {} jobs submitted",
                 options.max_jobs
@@ -174,14 +169,27 @@ pub async fn bulk_download(
     }
 }
 
-/// One round for a job the caller already has: bytes transferred, or why not.
-pub async fn download_round(
+/// Waits for a job the caller submitted, then downloads and counts its
+/// files. Expired URLs are an error here: only [`download`] runs a job again.
+pub async fn download_job(
     http: &Http,
-    tasks: &[FileTask],
+    job: &Submitted,
+    dest: &Destination,
     options: &BulkOptions,
     progress: &BulkProgress,
-) -> Result<u64, ClientError> {
-    let round = download_all(http, tasks, options, progress).await;
+) -> Result<BulkResult, ClientError> {
+    let started = Instant::now();
+    progress.enter(Phase::Running);
+    let files = job::wait(
+        http,
+        &job.job_id,
+        options.poll_interval,
+        options.wait_timeout,
+        |_: &JobState| {},
+    )
+    .await?;
+    let tasks = prepare(dest, &files).await?;
+    let round = download_all(http, &tasks, options, progress).await;
     if let Some(error) = round.error {
         return Err(error);
     }
@@ -190,8 +198,30 @@ pub async fn download_round(
             "the download URLs expired; submit the job again for fresh ones".into(),
         ));
     }
-    progress.phase.store(3, Ordering::Relaxed);
-    Ok(round.bytes)
+    finish(job.clone(), tasks, round.bytes, started, 1, progress).await
+}
+
+/// The result once every file is in place; the rows come from the footers.
+async fn finish(
+    job: Submitted,
+    tasks: Vec<FileTask>,
+    bytes: u64,
+    started: Instant,
+    jobs: u64,
+    progress: &BulkProgress,
+) -> Result<BulkResult, ClientError> {
+    let elapsed = started.elapsed();
+    progress.enter(Phase::Done);
+    let files: Vec<PathBuf> = tasks.into_iter().map(|t| t.target).collect();
+    let rows = count_rows(files.clone()).await?;
+    Ok(BulkResult {
+        job,
+        files,
+        bytes,
+        rows,
+        elapsed,
+        jobs,
+    })
 }
 
 /// One file's download, boxed so that the downloads can run side by side.
@@ -210,7 +240,7 @@ async fn download_all(
     options: &BulkOptions,
     progress: &BulkProgress,
 ) -> Round {
-    progress.phase.store(2, Ordering::Relaxed);
+    progress.enter(Phase::Downloading);
     let total: u64 = tasks.iter().filter_map(|t| t.size).sum();
     progress.bytes_total.store(total, Ordering::Relaxed);
     let mut missing = Vec::new();
@@ -269,3 +299,7 @@ async fn download_all(
     }
     round
 }
+
+#[cfg(test)]
+#[path = "run_tests.rs"]
+mod tests;

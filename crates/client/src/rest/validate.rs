@@ -1,7 +1,8 @@
 //! Checks of the caller's arguments, made before anything is sent, with
 //! messages that name the argument and, where there is a list, the valid values.
 
-use chrono::NaiveDate;
+use std::fmt::Display;
+use std::time::Duration;
 
 use crate::error::ClientError;
 use domain::tenor::Tenor;
@@ -36,11 +37,24 @@ pub fn tenor(name: &str) -> Result<Tenor, ClientError> {
     Tenor::parse(name).map_err(|e| invalid(format!("tenor: {e}")))
 }
 
-pub fn date_range(start: NaiveDate, end: NaiveDate) -> Result<(), ClientError> {
+/// `start` not after `end`: days, or the months of a bulk job.
+pub fn date_range<T: PartialOrd + Display>(start: T, end: T) -> Result<(), ClientError> {
     if end < start {
         return Err(invalid(format!("start {start} is after end {end}")));
     }
     Ok(())
+}
+
+/// A duration given as a number of seconds (as Python gives it): finite and > 0.
+pub fn seconds(name: &str, value: f64) -> Result<Duration, ClientError> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            invalid(format!(
+                "{name} must be a finite number of seconds > 0, not {value}"
+            ))
+        })
 }
 
 /// The vertical in the interface's spelling (`fuel oil`, `FUEL_OIL` → `Fuel Oil`).
@@ -87,6 +101,8 @@ pub fn vocabulary_value(
 
 #[cfg(test)]
 mod tests {
+    use chrono::NaiveDate;
+
     use super::*;
 
     #[test]
@@ -125,5 +141,17 @@ mod tests {
         );
         assert!(date_range(a, b).unwrap_err().to_string().contains("after"));
         assert!(date_range(b, a).is_ok());
+    }
+
+    #[test]
+    fn seconds_are_finite_and_positive() {
+        assert_eq!(
+            seconds("timeout", 0.25).unwrap(),
+            Duration::from_millis(250)
+        );
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, -0.0, 1e300] {
+            let err = seconds("poll_interval", bad).unwrap_err().to_string();
+            assert!(err.starts_with("poll_interval must be"), "{bad}: {err}");
+        }
     }
 }

@@ -1,0 +1,200 @@
+//! The value rules of the bulk arguments: months and destination folders.
+//! Bad input is an `InvalidRequest` naming the argument, found before
+//! anything is sent or created (the design's engineering rules). Types are
+//! the caller's concern: the Python package checks them in `_args.py`.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::ClientError;
+use crate::rest::validate;
+use domain::month::Month;
+
+fn invalid(message: String) -> ClientError {
+    ClientError::InvalidRequest(message)
+}
+
+/// A month written `YYYY-MM` (surrounding blanks ignored).
+pub fn month(name: &str, text: &str) -> Result<Month, ClientError> {
+    Month::parse(text.trim())
+        .ok_or_else(|| invalid(format!("{name} must be a month as YYYY-MM, not {text:?}")))
+}
+
+/// The months `start` to `end`, both included.
+pub fn month_range(start: &str, end: &str) -> Result<(Month, Month), ClientError> {
+    let (first, last) = (month("start", start)?, month("end", end)?);
+    validate::date_range(first, last)?;
+    Ok((first, last))
+}
+
+/// A path someone typed: not blank, no NUL (the system would cut it there).
+fn typed_path(name: &str, path: &Path) -> Result<(), ClientError> {
+    let text = path.as_os_str().to_string_lossy();
+    if text.trim().is_empty() {
+        return Err(invalid(format!(
+            "{name} must not be empty (use '.' for the current folder)"
+        )));
+    }
+    if text.contains('\0') {
+        return Err(invalid(format!("{name} must not contain NUL characters")));
+    }
+    Ok(())
+}
+
+/// A folder to download into. It is not created here: the download creates
+/// it once the job has succeeded, so that a call refused before leaves
+/// nothing behind. Refused if it is a file, or if it (or, missing, the
+/// nearest folder it would be made in) cannot be written.
+fn folder_to_write(name: &str, path: &Path) -> Result<(), ClientError> {
+    typed_path(name, path)?;
+    if path.exists() && !path.is_dir() {
+        return Err(invalid(format!("{name} {path:?} is a file, not a folder")));
+    }
+    let absolute = std::path::absolute(path)
+        .map_err(|e| invalid(format!("{name} {path:?} cannot be resolved: {e}")))?;
+    let mut existing = absolute.as_path();
+    while !existing.exists() {
+        match existing.parent() {
+            Some(parent) => existing = parent,
+            None => break,
+        }
+    }
+    if !existing.is_dir() {
+        return Err(invalid(format!(
+            "{name} {path:?} cannot be created: {existing:?} is a file"
+        )));
+    }
+    if !writable(existing) {
+        let inside = if existing == absolute {
+            String::new()
+        } else {
+            format!(" (in {existing:?})")
+        };
+        return Err(invalid(format!("{name} {path:?} is not writable{inside}")));
+    }
+    Ok(())
+}
+
+/// A folder to download into, checked by [`folder_to_write`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Destination(PathBuf);
+
+impl Destination {
+    /// `name` is the argument's name, for the message if it is refused.
+    pub fn new(name: &str, path: impl Into<PathBuf>) -> Result<Destination, ClientError> {
+        let path = path.into();
+        folder_to_write(name, &path)?;
+        Ok(Destination(path))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+/// A folder to read a downloaded dataset from.
+pub fn folder_to_read(name: &str, path: &Path) -> Result<(), ClientError> {
+    typed_path(name, path)?;
+    if !path.is_dir() {
+        return Err(invalid(format!("{name} {path:?} is not a folder")));
+    }
+    Ok(())
+}
+
+/// Whether this process may create entries in `folder`: the permission bits,
+/// ACLs, a read-only mount and root's privileges all answered by the system.
+#[cfg(unix)]
+fn writable(folder: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(path) = std::ffi::CString::new(folder.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `path` is a NUL-terminated string that outlives the call.
+    unsafe { libc::access(path.as_ptr(), libc::W_OK | libc::X_OK) == 0 }
+}
+
+#[cfg(not(unix))]
+fn writable(folder: &Path) -> bool {
+    folder
+        .metadata()
+        .is_ok_and(|meta| !meta.permissions().readonly())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bulk::test_service::TempFolder;
+
+    fn message(result: Result<impl std::fmt::Debug, ClientError>) -> String {
+        match result.unwrap_err() {
+            ClientError::InvalidRequest(message) => message,
+            other => panic!("not an InvalidRequest: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn months_are_yyyy_mm_and_in_order() {
+        let (first, last) = month_range(" 2025-01", "2025-03 ").unwrap();
+        assert_eq!(
+            (first.to_string(), last.to_string()),
+            ("2025-01".into(), "2025-03".into())
+        );
+        assert_eq!(month_range("2025-02", "2025-02").unwrap().0, first.next());
+        for (start, end, named) in [
+            ("2025-1", "2025-02", "start must be a month as YYYY-MM"),
+            ("2025-13", "2025-02", "start must be"),
+            ("", "2025-02", "start must be"),
+            ("2025-01", "25-02", "end must be"),
+            ("2025-01", "2025-01-31", "end must be"),
+            ("2025-03", "2025-02", "start 2025-03 is after end 2025-02"),
+        ] {
+            let text = message(month_range(start, end));
+            assert!(text.starts_with(named), "{start} {end}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_folder_to_write_may_be_missing_but_not_a_file() {
+        let folder = TempFolder::new("args");
+        let root = &folder.0;
+        let file = root.join("a-file");
+        std::fs::write(&file, "x").unwrap();
+        assert!(folder_to_write("dest", root).is_ok());
+        assert!(folder_to_write("dest", &root.join("new/deeper")).is_ok());
+        assert!(!root.join("new").exists(), "checking creates nothing");
+        assert!(message(folder_to_write("dest", &file)).contains("is a file, not a folder"));
+        let under_file = message(folder_to_write("dest", &file.join("sub")));
+        assert!(under_file.contains("cannot be created") && under_file.contains("is a file"));
+        for blank in ["", "  "] {
+            assert!(message(folder_to_write("dest", Path::new(blank)))
+                .contains("dest must not be empty"));
+        }
+        assert!(message(folder_to_write("dest", Path::new("a\0b"))).contains("NUL"));
+        assert!(folder_to_read("dest", root).is_ok());
+        assert!(message(folder_to_read("dest", &file)).contains("is not a folder"));
+        assert!(message(folder_to_read("dest", &root.join("missing"))).contains("is not a folder"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_the_system_refuses_to_write_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let folder = TempFolder::new("read-only");
+        let read_only = folder.0.join("read-only");
+        std::fs::create_dir(&read_only).unwrap();
+        let mode = |mode| std::fs::Permissions::from_mode(mode);
+        std::fs::set_permissions(&read_only, mode(0o500)).unwrap();
+        // Root writes into any folder but those of /proc/sys.
+        // SAFETY: geteuid has no preconditions.
+        let refused = if unsafe { libc::geteuid() } == 0 {
+            Path::new("/proc/sys")
+        } else {
+            &read_only
+        };
+        let text = message(folder_to_write("dest", &refused.join("new")));
+        std::fs::set_permissions(&read_only, mode(0o700)).unwrap();
+        assert!(
+            text.ends_with(&format!("is not writable (in {refused:?})")),
+            "{text}"
+        );
+    }
+}
