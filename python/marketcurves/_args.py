@@ -157,6 +157,27 @@ def seconds(value: Any, name: str, allow_zero: bool = False) -> float:
     return float(value)
 
 
+def count(value: Any, name: str) -> int:
+    """An int the core's counts can hold (0 to 2**64 - 1). Which of them an
+    argument takes is the core's rule, checked there with its message."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64:
+        raise InvalidRequest(f"{name} must be an int >= 0, not {value!r}")
+    return value
+
+
+def duration(value: Any, name: str) -> float:
+    """A number of seconds the core's durations can hold: finite and >= 0.
+    Whether an argument takes zero is the core's rule, checked there."""
+    return seconds(value, name, allow_zero=True)
+
+
+def optional_callable(value: Any, name: str, taking: str) -> Any:
+    """None or a callable, for a callback taking ``taking``."""
+    if value is not None and not callable(value):
+        raise InvalidRequest(f"{name} must be a callable taking {taking}")
+    return value
+
+
 def flag(value: Any, name: str) -> bool:
     """True or False; merely truthy values are refused, as a typo often is one."""
     if not isinstance(value, bool):

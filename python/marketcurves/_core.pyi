@@ -8,6 +8,7 @@ from typing import Literal, final
 
 import pyarrow
 
+from marketcurves._live_types import FeedEvent, FeedStats
 from marketcurves.testing import Credentials
 
 __all__ = [
@@ -21,6 +22,9 @@ __all__ = [
     "Tenor",
     "Tick",
     "__version__",
+    "_decode_table",
+    "_probe_live",
+    "_table_schema",
     "bulk_download",
     "bulk_download_job",
     "bulk_status",
@@ -462,7 +466,13 @@ class Tick:
 
 @final
 class LiveFeed:
-    """The live feed's core. Use :meth:`marketcurves.Client.live`, which wraps it."""
+    """The live feed's core. Use :meth:`marketcurves.Client.live`, which wraps it.
+
+    The defaults (``...`` here) are the core's: ``LiveConfig::DEFAULT_*`` of
+    ``crates/client/src/live/config.rs``, and ``CHUNK``, ``DEFAULT_BATCH_ROWS``
+    and ``DEFAULT_BATCH_TIMEOUT`` of ``crates/client/src/live/reader.rs``. The
+    core checks the values, raising ``InvalidRequest`` that names the argument.
+    """
 
     def __new__(
         cls,
@@ -470,12 +480,12 @@ class LiveFeed:
         live_url: str,
         *,
         backfill: bool = True,
-        ping_interval: float = 40.0,
-        pong_timeout: float = 10.0,
-        connect_timeout: float = 30.0,
-        reconnect_max: float = 30.0,
-        queue_size: int = 100_000,
-        subscribe_timeout: float = 30.0,
+        ping_interval: float = ...,
+        pong_timeout: float = ...,
+        connect_timeout: float = ...,
+        reconnect_max: float = ...,
+        queue_size: int = ...,
+        subscribe_timeout: float = ...,
     ) -> LiveFeed: ...
     def subscribe(self, curve_id: str, tenor: str) -> None:
         """Subscribes and waits until the service has taken the subscription."""
@@ -486,20 +496,43 @@ class LiveFeed:
     def __next__(self) -> Tick:
         """The next tick, waiting as long as it takes; StopIteration once closed."""
     def next(self, timeout: float | None = None) -> Tick | None:
-        """The next tick, or None if ``timeout`` seconds pass first or the feed is closed."""
-    def take(self, max: int = 4096, timeout: float | None = None) -> list[Tick]:
-        """Up to ``max`` ticks, waiting up to ``timeout`` seconds (None: until
-        one arrives); an empty list when the time passes or the feed is closed."""
+        """The next tick, or None if ``timeout`` seconds pass first or the feed
+        is closed. Ticks come from the queue a chunk at a time; the rest wait
+        in the core for the next reads."""
+    def take(self, max: int = ..., timeout: float | None = None) -> list[Tick]:
+        """Up to ``max`` ticks (default: the core's chunk), waiting up to
+        ``timeout`` seconds (None: until one arrives); an empty list when the
+        time passes or the feed is closed."""
     def next_batch(
-        self, max_rows: int = 10_000, timeout: float | None = 1.0
+        self, max_rows: int = ..., timeout: float | None = ...
     ) -> pyarrow.RecordBatch | None:
         """Up to ``max_rows`` ticks as a record batch, returned when full or
-        ``timeout`` seconds after its first row; None once closed and drained."""
-    def take_async(self, max: int = 4096) -> Awaitable[list[Tick]]:
+        ``timeout`` seconds (> 0; None: only when full) after its first row;
+        None once closed and drained. Rows gathered before an error are
+        returned first and the error raised by the next read; Ctrl-C
+        interrupts at once, and the rows gathered go back to the next read."""
+    def take_async(self, max: int = ...) -> Awaitable[list[Tick]]:
         """Up to ``max`` ticks, waiting for one; an empty list once closed and drained."""
-    def events(self) -> list[dict[str, object]]:
-        """Events since the last call, oldest first, as dicts with a ``kind``."""
-    def stats(self) -> dict[str, object]: ...
+    def events(self) -> list[FeedEvent]:
+        """Events since the last call, oldest first, each a dict whose ``kind``
+        says what happened:
+
+        - ``connected``: authenticated; ``attempt``, the failed tries before;
+        - ``disconnected``: the connection was lost; ``reason``;
+        - ``reconnected``: connected again; ``downtime`` (seconds), ``attempts``;
+        - ``gap_filled``: a backfill delivered values a disconnection had kept
+          from the feed; ``curve_id``, ``tenor``, ``count``, and ``start`` and
+          ``end``, when the first and last of them were published (UTC);
+        - ``conflated``: the consumer is slow; ``count`` values replaced by
+          newer ones of their tenor since the last such event;
+        - ``error``: a failure the feed carries on after; ``message``.
+
+        The core keeps the latest events in one bounded buffer: unread ones
+        past its size are dropped, oldest first (every event is logged)."""
+    def stats(self) -> FeedStats:
+        """Counters: ``messages``, ``ticks_delivered``, ``reconnects``,
+        ``gaps_filled``, ``backfilled``, ``conflated``, ``duplicates_dropped``,
+        ``last_message``, ``subscriptions``, ``connected``, ``queued``."""
     def subscriptions(self) -> list[tuple[str, str]]: ...
     @property
     def closed(self) -> bool: ...

@@ -351,12 +351,14 @@ class Client:
 
     # The live feed.
 
+    # The defaults are the core's (LiveConfig::DEFAULT_* of
+    # crates/client/src/live/config.rs), as _core.LiveFeed has them.
     def live(
         self,
         backfill: bool = True,
         on_price: Callable[[Tick], object] | None = None,
         *,
-        on_event: Callable[[dict[str, Any]], object] | None = None,
+        on_event: Callable[[live.LiveEvent], object] | None = None,
         queue_size: int = 100_000,
         ping_interval: float = 40.0,
         pong_timeout: float = 10.0,
@@ -372,7 +374,8 @@ class Client:
                 the feed; what it raises is logged and counted, and the feed goes on.
             on_event: called with a dict for each ``connected``,
                 ``disconnected``, ``reconnected``, ``gap_filled``,
-                ``conflated`` and ``error`` event (also logged).
+                ``conflated`` and ``error`` event (also logged); see
+                :data:`marketcurves.live.LiveEvent`.
             queue_size: ticks waiting for a slow consumer before the queue
                 keeps only the newest value per curve and tenor.
             ping_interval: seconds of quiet before a keep-alive ping (the
@@ -386,11 +389,12 @@ class Client:
                 "live_url is required for the live feed (or set MARKETCURVES_LIVE_URL)"
             )
         backfill = _args.flag(backfill, "backfill")
+        # Types here; the core checks the values (LiveConfig::validate).
         options = {
-            "queue_size": _args.positive_int(queue_size, "queue_size", maximum=100_000_000),
-            "ping_interval": _args.seconds(ping_interval, "ping_interval"),
-            "pong_timeout": _args.seconds(pong_timeout, "pong_timeout"),
-            "reconnect_max": _args.seconds(reconnect_max, "reconnect_max"),
+            "queue_size": _args.count(queue_size, "queue_size"),
+            "ping_interval": _args.duration(ping_interval, "ping_interval"),
+            "pong_timeout": _args.duration(pong_timeout, "pong_timeout"),
+            "reconnect_max": _args.duration(reconnect_max, "reconnect_max"),
             "connect_timeout": self._timeout,
         }
         feed = live.LiveFeed(

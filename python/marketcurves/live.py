@@ -15,6 +15,20 @@ from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any, Callable
 
 from marketcurves import _args, _core
+from marketcurves._live_types import (
+    CallbackErrorEvent,
+    ConflatedEvent,
+    ConnectedEvent,
+    DisconnectedEvent,
+    ErrorEvent,
+    FeedEvent,
+    FeedStats,
+    GapFilledEvent,
+    LiveEvent,
+    LiveStats,
+    ReconnectedEvent,
+    StoppedEvent,
+)
 from marketcurves.exceptions import ClientClosed, InvalidRequest, MarketCurvesError
 
 if TYPE_CHECKING:
@@ -23,12 +37,24 @@ if TYPE_CHECKING:
     from marketcurves._core import Tick
     from marketcurves.catalogue import Curve
 
-__all__ = ["LiveFeed"]
+__all__ = [
+    "CallbackErrorEvent",
+    "ConflatedEvent",
+    "ConnectedEvent",
+    "DisconnectedEvent",
+    "ErrorEvent",
+    "FeedEvent",
+    "FeedStats",
+    "GapFilledEvent",
+    "LiveEvent",
+    "LiveFeed",
+    "LiveStats",
+    "ReconnectedEvent",
+    "StoppedEvent",
+]
 
 log = logging.getLogger("marketcurves.live")
 
-#: Ticks moved from the core per crossing; iteration yields them one by one.
-_CHUNK = 4096
 #: How often a waiting iterator looks up to hand events to ``on_event``.
 _EVENT_POLL = 1.0
 
@@ -64,6 +90,16 @@ class LiveFeed:
     Closing the client the feed was opened from ends the feed: reading it
     raises :class:`~marketcurves.ClientClosed` once the ticks already
     queued are read, and so do ``subscribe``, ``unsubscribe`` and ``wait``.
+
+    ``on_event=`` is called, on the thread that reads the feed, with a dict
+    whose ``kind`` says what happened (every event is also logged to
+    ``marketcurves.live``): ``connected`` (``attempt``), ``disconnected``
+    (``reason``), ``reconnected`` (``downtime`` in seconds, ``attempts``),
+    ``gap_filled`` (``curve_id``, ``tenor``, ``count``, ``start``, ``end``),
+    ``conflated`` (``count``) and ``error`` (``message``); in callback mode
+    also ``callback_error`` (``error``, ``tick``) and ``stopped``
+    (``error``). :data:`LiveEvent` types them. Events wait for a reader in a
+    bounded buffer of the core, which drops the oldest when full.
     """
 
     def __init__(
@@ -73,13 +109,11 @@ class LiveFeed:
         *,
         backfill: bool,
         on_price: Callable[[Tick], object] | None,
-        on_event: Callable[[dict[str, Any]], object] | None,
+        on_event: Callable[[LiveEvent], object] | None,
         options: dict[str, Any],
     ) -> None:
-        if on_price is not None and not callable(on_price):
-            raise InvalidRequest("on_price must be a callable taking a Tick")
-        if on_event is not None and not callable(on_event):
-            raise InvalidRequest("on_event must be a callable taking an event dict")
+        on_price = _args.optional_callable(on_price, "on_price", "a Tick")
+        on_event = _args.optional_callable(on_event, "on_event", "an event dict")
         self._core = _core.LiveFeed(client, live_url, backfill=backfill, **options)
         self._on_price = on_price
         self._on_event = on_event
@@ -139,13 +173,14 @@ class LiveFeed:
         self._check_readable()
         core = self._core
         while True:
-            ticks = core.take(_CHUNK, _EVENT_POLL)
+            # The core's chunk at a time; yielded one by one.
+            ticks = core.take(timeout=_EVENT_POLL)
             self._dispatch_events()
             if not ticks:
                 if not core.closed:
                     continue
                 # Closed: whatever is still queued, then the end.
-                ticks = core.take(_CHUNK, 0)
+                ticks = core.take(timeout=0)
                 if not ticks:
                     return
             yield from ticks
@@ -156,7 +191,7 @@ class LiveFeed:
 
     async def _ticks_async(self) -> AsyncIterator[Tick]:
         while True:
-            ticks = await self._core.take_async(_CHUNK)
+            ticks = await self._core.take_async()
             self._dispatch_events()
             if not ticks:
                 return
@@ -169,11 +204,13 @@ class LiveFeed:
         self._check_readable()
         if timeout is not None:
             # 0 takes what is queued without waiting.
-            timeout = _args.seconds(timeout, "timeout", allow_zero=True)
+            timeout = _args.duration(timeout, "timeout")
         tick = self._core.next(timeout)
         self._dispatch_events()
         return tick
 
+    # The defaults are the core's (DEFAULT_BATCH_ROWS and DEFAULT_BATCH_TIMEOUT
+    # of crates/client/src/live/reader.rs), as _core.LiveFeed.next_batch has them.
     def batches(
         self, max_rows: int = 10_000, timeout: float | None = 1.0
     ) -> Iterator[pyarrow.RecordBatch]:
@@ -181,11 +218,13 @@ class LiveFeed:
         ``tenor``, ``tenor_kind``, ``tenor_start``, ``tenor_end``,
         ``generated_on``, ``price``, ``source``), until the feed is closed. A
         batch is yielded when it holds ``max_rows`` rows, or ``timeout``
-        seconds after its first row arrived (None: only when full)."""
+        seconds after its first row arrived (None: only when full). Rows
+        gathered before an error are yielded first; the error is raised by
+        the next batch."""
         self._check_readable()
-        max_rows = _args.positive_int(max_rows, "max_rows", maximum=10_000_000)
+        max_rows = _args.count(max_rows, "max_rows")
         if timeout is not None:
-            timeout = _args.seconds(timeout, "timeout")
+            timeout = _args.duration(timeout, "timeout")
         while (batch := self._core.next_batch(max_rows, timeout)) is not None:
             self._dispatch_events()
             yield batch
@@ -199,7 +238,7 @@ class LiveFeed:
         core = self._core
         while True:
             try:
-                ticks = core.take(_CHUNK, _EVENT_POLL)
+                ticks = core.take(timeout=_EVENT_POLL)
             except MarketCurvesError as error:
                 if self._is_fatal(error):
                     self._fail(error)
@@ -271,12 +310,15 @@ class LiveFeed:
     # Events.
 
     def _dispatch_events(self) -> None:
+        """Hands the events the core kept (its one bounded buffer, which drops
+        the oldest when nobody reads it) to ``on_event``, on the reading
+        thread: Python code never runs on the core's threads."""
         if self._on_event is None:
             return
         for event in self._core.events():
             self._emit(event)
 
-    def _emit(self, event: dict[str, Any]) -> None:
+    def _emit(self, event: LiveEvent) -> None:
         if self._on_event is None:
             return
         try:
@@ -286,15 +328,14 @@ class LiveFeed:
 
     # State and shutdown.
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> LiveStats:
         """Counters: ``messages`` received, ``ticks_delivered``, ``reconnects``,
         ``gaps_filled`` (reconnects after which values were backfilled),
         ``backfilled`` (values), ``conflated``, ``duplicates_dropped``,
         ``callback_errors``, ``queued``, ``subscriptions``, ``connected`` and
-        ``last_message`` (UTC datetime of the last frame, or None)."""
-        stats: dict[str, Any] = self._core.stats()
-        stats["callback_errors"] = self._callback_errors
-        return stats
+        ``last_message`` (UTC datetime of the last frame, or None); see
+        :class:`LiveStats`."""
+        return {**self._core.stats(), "callback_errors": self._callback_errors}
 
     @property
     def closed(self) -> bool:

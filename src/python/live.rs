@@ -1,28 +1,28 @@
 //! `marketcurves._core.LiveFeed` and `Tick`: the live feed for Python, over
-//! `client::live::LiveFeed`. The blocking methods release the GIL and answer
-//! Ctrl-C; iteration takes ticks from the core in chunks, so a busy feed costs
-//! one crossing into Rust per few thousand ticks rather than one per tick.
+//! `client::live::LiveFeed`, which does the reading (chunks, batches and
+//! their deadlines), checks the values of the arguments and keeps the events.
+//! Here: argument conversion, the GIL released while a read waits (Ctrl-C
+//! answered within 0.1 s), errors as exceptions, ticks as Arrow batches.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::future::Future;
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyStopIteration};
+use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3_arrow::PyRecordBatch;
 
 use super::client::PyRestClient;
 use super::errors::{client_error, invalid_request};
-use super::runtime::wait_interruptibly;
-use client::live::{ticks_to_batch, FeedEvent, LiveConfig, LiveFeed, Tick};
+use super::runtime::{runtime, wait_interruptibly};
+use client::live::{
+    ticks_to_batch, FeedEvent, LiveConfig, LiveFeed, Tick, CHUNK, DEFAULT_BATCH_ROWS,
+    DEFAULT_BATCH_TIMEOUT,
+};
 use client::ClientError;
-
-/// Ticks taken from the core in one crossing.
-const CHUNK: usize = 4_096;
-/// Events kept for `events()` when nobody reads them; older ones are dropped.
-const MAX_PENDING_EVENTS: usize = 1_000;
 
 /// One price from the live feed.
 #[pyclass(frozen, name = "Tick", module = "marketcurves._core")]
@@ -85,23 +85,15 @@ impl PyTick {
     }
 }
 
-fn seconds(name: &str, value: f64) -> PyResult<Duration> {
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            invalid_request(format!(
-                "{name} must be a number of seconds > 0, not {value}"
-            ))
-        })
+/// Seconds as a duration. Python's `_args` has made sure they are a finite
+/// number >= 0; the core says which values a setting takes. What a
+/// `Duration` cannot hold is refused here for callers of `_core` itself.
+fn duration(name: &str, seconds: f64) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(seconds).map_err(|e| invalid_request(format!("{name}: {e}")))
 }
 
-fn optional_seconds(name: &str, value: Option<f64>) -> PyResult<Option<Duration>> {
-    match value {
-        None => Ok(None),
-        Some(0.0) => Ok(Some(Duration::ZERO)),
-        Some(v) => seconds(name, v).map(Some),
-    }
+fn optional_duration(name: &str, seconds: Option<f64>) -> PyResult<Option<Duration>> {
+    seconds.map(|s| duration(name, s)).transpose()
 }
 
 /// An event as the dict handed to `on_event`.
@@ -160,114 +152,56 @@ fn feed_error(py: Python<'_>, error: ClientError) -> PyErr {
     err
 }
 
+/// A read's result for Python: `closed` once the feed is closed and drained.
+fn unless_closed<T>(py: Python<'_>, read: Result<T, ClientError>, closed: T) -> PyResult<T> {
+    match read {
+        Ok(value) => Ok(value),
+        Err(ClientError::Closed) => Ok(closed),
+        Err(error) => Err(feed_error(py, error)),
+    }
+}
+
+/// Runs a read of the feed: at once, without a task, if what it needs is
+/// there already (a busy feed); else on the runtime while this thread waits
+/// with the GIL released, answering Ctrl-C. The reads are cancel-safe, so
+/// one abandoned by Ctrl-C loses no tick.
+fn read<T: Send + 'static>(
+    py: Python<'_>,
+    future: impl Future<Output = T> + Send + 'static,
+) -> PyResult<T> {
+    let mut future = Box::pin(future);
+    {
+        // Timers and wake-ups need the runtime's context, even for one poll.
+        let _entered = runtime().enter();
+        let mut ready = Context::from_waker(Waker::noop());
+        if let Poll::Ready(value) = future.as_mut().poll(&mut ready) {
+            return Ok(value);
+        }
+    }
+    wait_interruptibly(py, future, |_| Ok(()))
+}
+
 #[pyclass(frozen, name = "LiveFeed", module = "marketcurves._core")]
 pub struct PyLiveFeed {
     inner: Arc<LiveFeed>,
-    /// Ticks taken from the core and not yet handed out by `__next__`.
-    buffer: Mutex<VecDeque<Tick>>,
-    /// An error met while a batch was being gathered, raised on the next call
-    /// so that the rows gathered before it are delivered first.
-    deferred: Mutex<Option<PyErr>>,
-    events: Arc<Mutex<VecDeque<FeedEvent>>>,
-}
-
-/// What one wait for ticks gave.
-enum Taken {
-    Ticks(Vec<Tick>),
-    /// The feed is closed and everything queued was handed out.
-    Closed,
-}
-
-impl PyLiveFeed {
-    fn drain_buffer(&self, max: usize) -> Vec<Tick> {
-        let mut buffer = self.buffer.lock().expect("buffer lock");
-        let n = buffer.len().min(max);
-        buffer.drain(..n).collect()
-    }
-
-    fn raise_deferred(&self, py: Python<'_>) -> PyResult<()> {
-        let _ = py;
-        match self.deferred.lock().expect("deferred lock").take() {
-            Some(error) => Err(error),
-            None => Ok(()),
-        }
-    }
-
-    /// Waits (GIL released, Ctrl-C answered) up to `timeout` for up to `max`
-    /// ticks; an empty list when the time passes.
-    fn take_core(&self, py: Python<'_>, max: usize, timeout: Option<Duration>) -> PyResult<Taken> {
-        self.raise_deferred(py)?;
-        let buffered = self.drain_buffer(max);
-        if !buffered.is_empty() {
-            return Ok(Taken::Ticks(buffered));
-        }
-        // What is queued already needs no wait, nor a task.
-        let ready = match self.inner.try_next_ticks(max) {
-            Ok(ticks) if !ticks.is_empty() || timeout == Some(Duration::ZERO) => Ok(ticks),
-            Ok(_) => {
-                let inner = Arc::clone(&self.inner);
-                wait_interruptibly(
-                    py,
-                    async move { inner.next_ticks(max, timeout).await },
-                    |_| Ok(()),
-                )?
-            }
-            Err(error) => Err(error),
-        };
-        match ready {
-            Ok(ticks) => Ok(Taken::Ticks(ticks)),
-            Err(ClientError::Closed) => Ok(Taken::Closed),
-            Err(error) => Err(feed_error(py, error)),
-        }
-    }
-
-    /// Up to `max_rows` ticks, waiting until `max_rows` are there or, once
-    /// one is, until `timeout` has passed; None once the feed is closed and drained.
-    fn gather(
-        &self,
-        py: Python<'_>,
-        max_rows: usize,
-        timeout: Option<Duration>,
-    ) -> PyResult<Option<Vec<Tick>>> {
-        let mut rows: Vec<Tick> = Vec::new();
-        let mut deadline: Option<Instant> = None;
-        loop {
-            let wait = deadline.map(|at| at.saturating_duration_since(Instant::now()));
-            let taken = match self.take_core(py, max_rows - rows.len(), wait) {
-                Ok(taken) => taken,
-                // An error after some rows: deliver them, raise it next time.
-                Err(error)
-                    if !rows.is_empty() && !error.is_instance_of::<PyKeyboardInterrupt>(py) =>
-                {
-                    *self.deferred.lock().expect("deferred lock") = Some(error);
-                    return Ok(Some(rows));
-                }
-                Err(error) => return Err(error),
-            };
-            match taken {
-                Taken::Closed if rows.is_empty() => return Ok(None),
-                Taken::Closed => return Ok(Some(rows)),
-                Taken::Ticks(ticks) if rows.is_empty() => rows = ticks,
-                Taken::Ticks(ticks) => rows.extend(ticks),
-            }
-            if rows.is_empty() {
-                continue;
-            }
-            if deadline.is_none() {
-                deadline = timeout.map(|t| Instant::now() + t);
-            }
-            let expired = deadline.is_some_and(|at| Instant::now() >= at);
-            if rows.len() >= max_rows || expired {
-                return Ok(Some(rows));
-            }
-        }
-    }
 }
 
 #[pymethods]
 impl PyLiveFeed {
+    // The defaults are the core's (`LiveConfig::DEFAULT_*`).
     #[new]
-    #[pyo3(signature = (client, live_url, *, backfill = true, ping_interval = 40.0, pong_timeout = 10.0, connect_timeout = 30.0, reconnect_max = 30.0, queue_size = 100_000, subscribe_timeout = 30.0))]
+    #[pyo3(signature = (
+        client,
+        live_url,
+        *,
+        backfill = true,
+        ping_interval = LiveConfig::DEFAULT_PING_INTERVAL.as_secs_f64(),
+        pong_timeout = LiveConfig::DEFAULT_PONG_TIMEOUT.as_secs_f64(),
+        connect_timeout = LiveConfig::DEFAULT_CONNECT_TIMEOUT.as_secs_f64(),
+        reconnect_max = LiveConfig::DEFAULT_RECONNECT_MAX.as_secs_f64(),
+        queue_size = LiveConfig::DEFAULT_QUEUE_SIZE,
+        subscribe_timeout = LiveConfig::DEFAULT_SUBSCRIBE_TIMEOUT.as_secs_f64(),
+    ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -281,44 +215,23 @@ impl PyLiveFeed {
         queue_size: usize,
         subscribe_timeout: f64,
     ) -> PyResult<Self> {
-        if queue_size == 0 {
-            return Err(invalid_request("queue_size must be at least 1"));
-        }
-        let defaults = LiveConfig::default();
-        let reconnect_max = seconds("reconnect_max", reconnect_max)?;
         let config = LiveConfig {
             url: LiveConfig::endpoint(live_url),
             backfill,
-            ping_interval: seconds("ping_interval", ping_interval)?,
-            pong_timeout: seconds("pong_timeout", pong_timeout)?,
-            connect_timeout: seconds("connect_timeout", connect_timeout)?,
-            reconnect_min: defaults.reconnect_min.min(reconnect_max),
-            reconnect_max,
-            queue_capacity: queue_size,
-            subscribe_timeout: seconds("subscribe_timeout", subscribe_timeout)?,
+            ping_interval: duration("ping_interval", ping_interval)?,
+            pong_timeout: duration("pong_timeout", pong_timeout)?,
+            connect_timeout: duration("connect_timeout", connect_timeout)?,
+            queue_size,
+            subscribe_timeout: duration("subscribe_timeout", subscribe_timeout)?,
             // The client's own, which `LiveFeed::start` puts here.
-            ..defaults
-        };
-        let events: Arc<Mutex<VecDeque<FeedEvent>>> = Arc::default();
-        let sink = Arc::clone(&events);
-        // Python callbacks never run on the runtime's threads: events wait
-        // here until the consumer's thread hands them to `on_event`.
-        let handler = Arc::new(move |event: &FeedEvent| {
-            let mut pending = sink.lock().expect("events lock");
-            if pending.len() == MAX_PENDING_EVENTS {
-                pending.pop_front();
-            }
-            pending.push_back(event.clone());
-        });
+            ..LiveConfig::default()
+        }
+        .with_reconnect_max(duration("reconnect_max", reconnect_max)?);
         let rest = client.rest()?;
-        let _entered = super::runtime::runtime().enter();
-        let inner =
-            LiveFeed::start(rest, config, Some(handler)).map_err(|e| client_error(py, e))?;
+        let _entered = runtime().enter();
+        let inner = LiveFeed::start(rest, config).map_err(|e| client_error(py, e))?;
         Ok(PyLiveFeed {
             inner: Arc::new(inner),
-            buffer: Mutex::default(),
-            deferred: Mutex::default(),
-            events,
         })
     }
 
@@ -385,74 +298,62 @@ impl PyLiveFeed {
     /// closed (see `closed`).
     #[pyo3(signature = (timeout = None))]
     fn next(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<PyTick>> {
-        if let Some(tick) = self.buffer.lock().expect("buffer lock").pop_front() {
-            return Ok(Some(PyTick(tick)));
-        }
-        let timeout = optional_seconds("timeout", timeout)?;
-        let Taken::Ticks(ticks) = self.take_core(py, CHUNK, timeout)? else {
-            return Ok(None);
-        };
-        let mut ticks = ticks.into_iter();
-        let first = ticks.next();
-        self.buffer.lock().expect("buffer lock").extend(ticks);
-        Ok(first.map(PyTick))
+        let timeout = optional_duration("timeout", timeout)?;
+        let inner = Arc::clone(&self.inner);
+        let tick = read(py, async move { inner.next_tick(timeout).await })?;
+        Ok(unless_closed(py, tick, None)?.map(PyTick))
     }
 
     /// Up to `max` ticks, waiting up to `timeout` seconds (None: until one
     /// arrives); an empty list when the time passes or the feed is closed.
-    #[pyo3(signature = (max = CHUNK, timeout = None), text_signature = "(self, /, max=4096, timeout=None)")]
+    #[pyo3(signature = (max = CHUNK, timeout = None))]
     fn take(&self, py: Python<'_>, max: usize, timeout: Option<f64>) -> PyResult<Vec<PyTick>> {
-        let timeout = optional_seconds("timeout", timeout)?;
-        match self.take_core(py, max.max(1), timeout)? {
-            Taken::Ticks(ticks) => Ok(ticks.into_iter().map(PyTick).collect()),
-            Taken::Closed => Ok(Vec::new()),
-        }
+        let timeout = optional_duration("timeout", timeout)?;
+        let inner = Arc::clone(&self.inner);
+        let ticks = read(py, async move { inner.next_ticks(max, timeout).await })?;
+        let ticks = unless_closed(py, ticks, Vec::new())?;
+        Ok(ticks.into_iter().map(PyTick).collect())
     }
 
     /// Up to `max_rows` ticks as a `pyarrow.RecordBatch`: returned when
     /// `max_rows` are there, or `timeout` seconds after the first row arrived
     /// (None: only when full). None once the feed is closed and drained.
-    #[pyo3(signature = (max_rows = 10_000, timeout = Some(1.0)), text_signature = "(self, /, max_rows=10000, timeout=1.0)")]
+    #[pyo3(signature = (max_rows = DEFAULT_BATCH_ROWS, timeout = Some(DEFAULT_BATCH_TIMEOUT.as_secs_f64())))]
     fn next_batch(
         &self,
         py: Python<'_>,
         max_rows: usize,
         timeout: Option<f64>,
     ) -> PyResult<Option<Py<PyAny>>> {
-        let timeout = optional_seconds("timeout", timeout)?;
-        let Some(ticks) = self.gather(py, max_rows.max(1), timeout)? else {
+        let timeout = optional_duration("timeout", timeout)?;
+        let inner = Arc::clone(&self.inner);
+        let rows = read(py, async move { inner.next_batch(max_rows, timeout).await })?;
+        let Some(rows) = unless_closed(py, rows.map(Some), None)? else {
             return Ok(None);
         };
-        let batch = ticks_to_batch(&ticks)
+        let batch = ticks_to_batch(&rows)
             .map_err(|e| invalid_request(format!("cannot build the batch: {e}")))?;
         Ok(Some(PyRecordBatch::new(batch).into_pyarrow(py)?.unbind()))
     }
 
     /// The awaitable form of `take`: up to `max` ticks, waiting for at least
     /// one; an empty list once the feed is closed and drained.
-    #[pyo3(signature = (max = CHUNK), text_signature = "(self, /, max=4096)")]
+    #[pyo3(signature = (max = CHUNK))]
     fn take_async<'py>(&self, py: Python<'py>, max: usize) -> PyResult<Bound<'py, PyAny>> {
-        self.raise_deferred(py)?;
-        let buffered = self.drain_buffer(max.max(1));
         let inner = Arc::clone(&self.inner);
         pyo3_async_runtimes::tokio::future_into_py(py, async move {
-            let result = if buffered.is_empty() {
-                inner.next_ticks(max.max(1), None).await
-            } else {
-                Ok(buffered)
-            };
-            Python::attach(|py| match result {
-                Ok(ticks) => Ok(ticks.into_iter().map(PyTick).collect::<Vec<_>>()),
-                Err(ClientError::Closed) => Ok(Vec::new()),
-                Err(e) => Err(feed_error(py, e)),
+            let ticks = inner.next_ticks(max, None).await;
+            Python::attach(|py| {
+                let ticks = unless_closed(py, ticks, Vec::new())?;
+                Ok(ticks.into_iter().map(PyTick).collect::<Vec<_>>())
             })
         })
     }
 
     /// Events since the last call, oldest first, as dicts with a `kind`.
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let pending: Vec<FeedEvent> = self.events.lock().expect("events lock").drain(..).collect();
-        pending.iter().map(|e| event_dict(py, e)).collect()
+        let events = self.inner.drain_events();
+        events.iter().map(|e| event_dict(py, e)).collect()
     }
 
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -469,11 +370,9 @@ impl PyLiveFeed {
         dict.set_item("last_message", last)?;
         dict.set_item("subscriptions", stats.subscriptions)?;
         dict.set_item("connected", stats.connected)?;
-        let buffered = self.buffer.lock().expect("buffer lock").len();
-        dict.set_item("queued", stats.queued + buffered)?;
+        dict.set_item("queued", stats.queued)?;
         Ok(dict)
     }
-
     /// `(curve_id, tenor)` of every subscription, sorted.
     fn subscriptions(&self) -> Vec<(String, String)> {
         let mut subscriptions: Vec<(String, String)> = self

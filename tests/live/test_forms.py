@@ -3,6 +3,7 @@ events and counters, a slow consumer, and a close that leaves nothing behind."""
 
 from __future__ import annotations
 
+import _thread
 import asyncio
 import datetime as dt
 import logging
@@ -78,6 +79,34 @@ def test_batches_carry_the_design_schema(em, curves):
     for row in table:
         tenor = mc.Tenor.parse(row["tenor"])
         assert (row["tenor_start"], row["tenor_end"]) == (tenor.start, tenor.end)
+
+
+def test_ctrl_c_ends_a_batch_at_once_and_its_rows_come_in_the_next(em, curves):
+    interrupted_at: list[float] = []
+
+    def interrupt() -> None:
+        interrupted_at.append(time.monotonic())
+        _thread.interrupt_main()
+
+    with open_feed(em) as feed:
+        feed.subscribe(curves.fast["id"], "*")  # its snapshots are queued on return
+        timer = threading.Timer(0.5, interrupt)
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                next(feed.batches(max_rows=1_000_000, timeout=None))  # waits to be full
+            ended = time.monotonic()
+        finally:
+            timer.cancel()
+            timer.join()
+        batch = next(feed.batches(max_rows=1_000_000, timeout=0.2))
+        delivered = feed.stats()["ticks_delivered"]
+    assert interrupted_at, "the batch ended before the interrupt"
+    assert ended - interrupted_at[0] < 1.0
+    # The rows the interrupted batch had gathered, snapshots first, are the
+    # next batch's: none was lost, none delivered twice.
+    assert batch.column("source")[0].as_py() == "snapshot"
+    assert delivered == batch.num_rows
 
 
 def test_callbacks_get_every_tick_and_their_errors_do_not_stop_the_feed(em, curves, caplog):

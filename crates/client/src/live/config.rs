@@ -30,8 +30,8 @@ pub struct LiveConfig {
     pub reconnect_min: Duration,
     pub reconnect_max: Duration,
     /// Ticks waiting for the consumer before the queue conflates them to the
-    /// latest value per tenor.
-    pub queue_capacity: usize,
+    /// latest value per tenor (1 to [`MAX_QUEUE_SIZE`](Self::MAX_QUEUE_SIZE)).
+    pub queue_size: usize,
     /// How long `subscribe` waits for a connection and the service's answer.
     pub subscribe_timeout: Duration,
     /// Proxies and trusted certificates. [`LiveFeed::start`](super::LiveFeed::start)
@@ -44,22 +44,43 @@ impl Default for LiveConfig {
         LiveConfig {
             url: String::new(),
             backfill: true,
-            ping_interval: Duration::from_secs(40),
-            pong_timeout: Duration::from_secs(10),
-            connect_timeout: Duration::from_secs(30),
-            reconnect_min: Duration::from_millis(250),
-            reconnect_max: Duration::from_secs(30),
-            queue_capacity: 100_000,
-            subscribe_timeout: Duration::from_secs(30),
+            ping_interval: LiveConfig::DEFAULT_PING_INTERVAL,
+            pong_timeout: LiveConfig::DEFAULT_PONG_TIMEOUT,
+            connect_timeout: LiveConfig::DEFAULT_CONNECT_TIMEOUT,
+            reconnect_min: LiveConfig::DEFAULT_RECONNECT_MIN,
+            reconnect_max: LiveConfig::DEFAULT_RECONNECT_MAX,
+            queue_size: LiveConfig::DEFAULT_QUEUE_SIZE,
+            subscribe_timeout: LiveConfig::DEFAULT_SUBSCRIBE_TIMEOUT,
             network: Network::default(),
         }
     }
 }
 
 impl LiveConfig {
+    // The defaults, named so that the binding's signature shows these very values.
+    pub const DEFAULT_PING_INTERVAL: Duration = Duration::from_secs(40);
+    pub const DEFAULT_PONG_TIMEOUT: Duration = Duration::from_secs(10);
+    pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+    pub const DEFAULT_RECONNECT_MIN: Duration = Duration::from_millis(250);
+    pub const DEFAULT_RECONNECT_MAX: Duration = Duration::from_secs(30);
+    pub const DEFAULT_QUEUE_SIZE: usize = 100_000;
+    pub const DEFAULT_SUBSCRIBE_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The largest `queue_size`: past it, a queue of ticks would take gigabytes.
+    pub const MAX_QUEUE_SIZE: usize = 100_000_000;
+
     /// The feed's address under `live_url` (`wss://host` or `wss://host/`).
     pub fn endpoint(live_url: &str) -> String {
         format!("{}{SOCKET_PATH}", live_url.trim_end_matches('/'))
+    }
+
+    /// Sets the longest wait between reconnection attempts, lowering the
+    /// shortest to it if it was longer, so that any positive `max` is valid.
+    pub fn with_reconnect_max(self, max: Duration) -> LiveConfig {
+        LiveConfig {
+            reconnect_min: self.reconnect_min.min(max),
+            reconnect_max: max,
+            ..self
+        }
     }
 
     /// Refuses settings the feed cannot run with, naming the setting.
@@ -79,6 +100,7 @@ impl LiveConfig {
             ("ping_interval", self.ping_interval),
             ("pong_timeout", self.pong_timeout),
             ("connect_timeout", self.connect_timeout),
+            ("reconnect_max", self.reconnect_max),
             ("subscribe_timeout", self.subscribe_timeout),
         ];
         for (name, value) in positive {
@@ -92,8 +114,12 @@ impl LiveConfig {
                 self.reconnect_max, self.reconnect_min
             ));
         }
-        if self.queue_capacity == 0 {
-            return invalid("queue_capacity must be at least 1".into());
+        if !(1..=LiveConfig::MAX_QUEUE_SIZE).contains(&self.queue_size) {
+            return invalid(format!(
+                "queue_size must be from 1 to {}, not {}",
+                LiveConfig::MAX_QUEUE_SIZE,
+                self.queue_size
+            ));
         }
         Ok(())
     }
@@ -134,8 +160,43 @@ mod tests {
         let inverted = LiveConfig {
             reconnect_min: Duration::from_secs(5),
             reconnect_max: Duration::from_secs(1),
-            ..ok
+            ..ok.clone()
         };
         assert!(inverted.validate().is_err());
+        for (queue_size, valid) in [
+            (0, false),
+            (1, true),
+            (LiveConfig::MAX_QUEUE_SIZE, true),
+            (LiveConfig::MAX_QUEUE_SIZE + 1, false),
+        ] {
+            let config = LiveConfig {
+                queue_size,
+                ..ok.clone()
+            };
+            match config.validate() {
+                Ok(()) => assert!(valid, "{queue_size} accepted"),
+                Err(e) => {
+                    assert!(!valid, "{queue_size} refused");
+                    assert!(e.to_string().contains("queue_size"), "{e}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_reconnect_max_below_the_minimum_lowers_the_minimum() {
+        let base = LiveConfig {
+            url: LiveConfig::endpoint("ws://127.0.0.1:1"),
+            ..LiveConfig::default()
+        };
+        let short = base.clone().with_reconnect_max(Duration::from_millis(100));
+        assert_eq!(short.reconnect_min, Duration::from_millis(100));
+        assert_eq!(short.reconnect_max, Duration::from_millis(100));
+        assert!(short.validate().is_ok());
+        let long = base.clone().with_reconnect_max(Duration::from_secs(60));
+        assert_eq!(long.reconnect_min, LiveConfig::DEFAULT_RECONNECT_MIN);
+        let zero = base.with_reconnect_max(Duration::ZERO);
+        let refused = zero.validate().unwrap_err().to_string();
+        assert!(refused.contains("reconnect_max"), "{refused}");
     }
 }

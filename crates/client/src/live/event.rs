@@ -1,25 +1,21 @@
-//! What happens to a feed, for logs, statistics and the user's callback.
+//! What happens to a feed, for logs, statistics and the consumer.
 //!
-//! Every event is logged (target `marketcurves.live`) where it happens. The
-//! user's handler runs elsewhere: events go through a bounded channel to a
-//! dispatcher task that calls the handler on tokio's blocking pool, one event
-//! at a time and in order, catching a panic. So a slow, blocking (a Python
-//! callable waiting for the GIL) or panicking handler never stalls the socket
-//! reader; if it falls more than [`EVENT_BACKLOG`] events behind, newer
-//! events are not passed to it (they are still logged).
+//! Every event is logged (target `marketcurves.live`) where it happens, and
+//! kept for the consumer in one bounded buffer that it drains with
+//! [`LiveFeed::drain_events`](super::LiveFeed::drain_events). Keeping an
+//! event takes a short lock and nothing else, so an absent or slow consumer
+//! never stalls the socket reader; past [`EVENTS_KEPT`] unread events the
+//! oldest are dropped (they were logged).
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
 
 use domain::timestamp::Micros;
 
 pub(crate) const TARGET: &str = "marketcurves.live";
-/// Events waiting for a slow handler before newer ones are skipped.
-const EVENT_BACKLOG: usize = 1_024;
+/// Unread events kept for the consumer; when one more comes, the oldest goes.
+pub const EVENTS_KEPT: usize = 1_000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum FeedEvent {
@@ -46,46 +42,33 @@ pub enum FeedEvent {
     Error { message: String },
 }
 
-pub type EventHandler = Arc<dyn Fn(&FeedEvent) + Send + Sync>;
-
-/// Logs events and hands them to the dispatcher.
+/// Logs events and keeps the latest [`EVENTS_KEPT`] for the consumer. Clones
+/// share the buffer: the session emits, the feed handle drains.
+#[derive(Clone, Default)]
 pub(crate) struct EventSink {
-    to_handler: Option<mpsc::Sender<FeedEvent>>,
+    kept: Arc<Mutex<VecDeque<FeedEvent>>>,
 }
 
 impl EventSink {
-    /// A sink and, with a handler, the task that calls it; the task ends once
-    /// the sink is dropped and the backlog is handled.
-    pub fn new(handler: Option<EventHandler>) -> (EventSink, Option<JoinHandle<()>>) {
-        let Some(handler) = handler else {
-            return (EventSink { to_handler: None }, None);
-        };
-        let (sender, receiver) = mpsc::channel(EVENT_BACKLOG);
-        let task = tokio::spawn(dispatch(receiver, handler));
-        let sink = EventSink {
-            to_handler: Some(sender),
-        };
-        (sink, Some(task))
-    }
-
     pub fn emit(&self, event: FeedEvent) {
         log_event(&event);
-        if let Some(sender) = &self.to_handler {
-            if sender.try_send(event).is_err() {
-                log::debug!(target: TARGET, "event handler is behind; an event was not passed to it");
-            }
+        let mut kept = self.lock();
+        if kept.len() == EVENTS_KEPT {
+            kept.pop_front();
         }
+        kept.push_back(event);
     }
-}
 
-async fn dispatch(mut events: mpsc::Receiver<FeedEvent>, handler: EventHandler) {
-    while let Some(event) = events.recv().await {
-        let handler = Arc::clone(&handler);
-        let call = move || catch_unwind(AssertUnwindSafe(|| handler(&event))).is_ok();
-        match tokio::task::spawn_blocking(call).await {
-            Ok(true) => {}
-            _ => log::warn!(target: TARGET, "the live feed's event handler panicked"),
-        }
+    /// The events kept, oldest first, leaving none.
+    pub fn drain(&self) -> Vec<FeedEvent> {
+        self.lock().drain(..).collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<FeedEvent>> {
+        // Nothing that could panic runs under this lock; a poisoned one is intact.
+        self.kept
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -117,24 +100,31 @@ fn log_event(event: &FeedEvent) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
 
-    #[tokio::test]
-    async fn a_panicking_handler_does_not_stop_the_next_events() {
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let record = Arc::clone(&seen);
-        let handler: EventHandler = Arc::new(move |event| {
-            if let FeedEvent::Conflated { count } = event {
-                record.lock().unwrap().push(*count);
-                assert!(*count != 2, "handler failure");
-            }
-        });
-        let (sink, task) = EventSink::new(Some(handler));
-        for count in 1..=3 {
-            sink.emit(FeedEvent::Conflated { count });
+    #[test]
+    fn events_are_drained_oldest_first_and_the_oldest_dropped_when_full() {
+        let sink = EventSink::default();
+        let session_side = sink.clone();
+        let extra = 5;
+        for count in 0..(EVENTS_KEPT + extra) as u64 {
+            session_side.emit(FeedEvent::Conflated { count });
         }
-        drop(sink);
-        task.unwrap().await.unwrap();
-        assert_eq!(*seen.lock().unwrap(), vec![1, 2, 3]);
+        let drained = sink.drain();
+        assert_eq!(drained.len(), EVENTS_KEPT);
+        assert_eq!(
+            drained[0],
+            FeedEvent::Conflated {
+                count: extra as u64
+            }
+        );
+        assert_eq!(
+            drained[EVENTS_KEPT - 1],
+            FeedEvent::Conflated {
+                count: (EVENTS_KEPT + extra - 1) as u64
+            }
+        );
+        assert!(sink.drain().is_empty(), "drained events are gone");
+        session_side.emit(FeedEvent::Connected { attempt: 0 });
+        assert_eq!(sink.drain(), vec![FeedEvent::Connected { attempt: 0 }]);
     }
 }

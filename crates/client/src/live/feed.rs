@@ -7,33 +7,30 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::config::LiveConfig;
-use super::event::{EventHandler, EventSink};
-use super::queue::Taken;
+use super::event::{EventSink, FeedEvent};
+use super::reader::Reader;
 use super::registry::checked_subscription;
 use super::session::Session;
 use super::shared::{Request, Shared, Stopping};
 use super::sources::{Backfiller, TokenSource};
-use super::stats::{Counters, FeedStats};
+use super::stats::FeedStats;
 use super::tick::Tick;
 use crate::rest::RestClient;
 use crate::{ClientError, Closing};
 use domain::live::Subscription;
 
-/// How long `close` waits for the session and the event handler to finish.
+/// How long `close` waits for the session to finish.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
-
-struct Tasks {
-    session: Option<JoinHandle<()>>,
-    events: Option<JoinHandle<()>>,
-}
 
 /// A live feed: one session task that connects at once and keeps a
 /// connection until closed. Methods take `&self`; the feed may be shared.
 pub struct LiveFeed {
     shared: Arc<Shared>,
+    reader: Reader,
+    events: EventSink,
     requests: mpsc::UnboundedSender<Request>,
     stopping: Stopping,
-    tasks: tokio::sync::Mutex<Tasks>,
+    session: tokio::sync::Mutex<Option<JoinHandle<()>>>,
     subscribe_timeout: Duration,
 }
 
@@ -42,11 +39,7 @@ impl LiveFeed {
     /// it) and starts connecting at once. Tokens, backfills and the network
     /// settings (proxies, trusted certificates) come from `rest`; closing
     /// `rest` ends the feed with [`ClientError::ClientClosed`].
-    pub fn start(
-        rest: Arc<RestClient>,
-        config: LiveConfig,
-        on_event: Option<EventHandler>,
-    ) -> Result<LiveFeed, ClientError> {
+    pub fn start(rest: Arc<RestClient>, config: LiveConfig) -> Result<LiveFeed, ClientError> {
         let config = LiveConfig {
             network: rest.http().network().clone(),
             ..config
@@ -54,7 +47,7 @@ impl LiveFeed {
         let stopping = Stopping::of_client(rest.closing());
         let tokens: Arc<dyn TokenSource> = Arc::clone(&rest) as Arc<dyn TokenSource>;
         let backfiller: Arc<dyn Backfiller> = rest;
-        LiveFeed::start_stoppable(tokens, backfiller, config, on_event, stopping)
+        LiveFeed::start_stoppable(tokens, backfiller, config, stopping)
     }
 
     /// [`start`](Self::start) with any source of tokens and backfills.
@@ -62,17 +55,15 @@ impl LiveFeed {
         tokens: Arc<dyn TokenSource>,
         backfiller: Arc<dyn Backfiller>,
         config: LiveConfig,
-        on_event: Option<EventHandler>,
     ) -> Result<LiveFeed, ClientError> {
         let stopping = Stopping::of_client(&Closing::default());
-        LiveFeed::start_stoppable(tokens, backfiller, config, on_event, stopping)
+        LiveFeed::start_stoppable(tokens, backfiller, config, stopping)
     }
 
     fn start_stoppable(
         tokens: Arc<dyn TokenSource>,
         backfiller: Arc<dyn Backfiller>,
         config: LiveConfig,
-        on_event: Option<EventHandler>,
         stopping: Stopping,
     ) -> Result<LiveFeed, ClientError> {
         if stopping.client.is_closed() {
@@ -84,28 +75,27 @@ impl LiveFeed {
                 "a live feed must be started within a tokio runtime".into(),
             ));
         }
-        let shared = Arc::new(Shared::new(config.queue_capacity));
+        let shared = Arc::new(Shared::new(config.queue_size));
         let (requests, requests_rx) = mpsc::unbounded_channel();
-        let (events, events_task) = EventSink::new(on_event);
+        let events = EventSink::default();
         let subscribe_timeout = config.subscribe_timeout;
         let session = Session::new(
             config,
             Arc::clone(&shared),
             tokens,
             backfiller,
-            events,
+            events.clone(),
             requests_rx,
             stopping.clone(),
         );
         let session_task = tokio::spawn(session.run());
         Ok(LiveFeed {
+            reader: Reader::new(Arc::clone(&shared)),
             shared,
+            events,
             requests,
             stopping,
-            tasks: tokio::sync::Mutex::new(Tasks {
-                session: Some(session_task),
-                events: events_task,
-            }),
+            session: tokio::sync::Mutex::new(Some(session_task)),
             subscribe_timeout,
         })
     }
@@ -213,32 +203,56 @@ impl LiveFeed {
     /// Errors the session surfaces (a refused resubscription, `AuthError`
     /// after a second refused token) come once each, in order with the ticks.
     /// After [`close`](Self::close) or a fatal error, once the queue is
-    /// drained: [`ClientError::Closed`]. Cancel-safe: a call abandoned while
-    /// waiting takes nothing from the queue.
+    /// drained: [`ClientError::Closed`]. Cancel-safe, as every read: a call
+    /// abandoned while waiting takes nothing from the queue.
     pub async fn next_ticks(
         &self,
         max: usize,
         timeout: Option<Duration>,
     ) -> Result<Vec<Tick>, ClientError> {
-        let ticks = self.shared.queue.next(checked_max(max)?, timeout).await?;
-        Counters::add(&self.shared.counters.ticks_delivered, ticks.len() as u64);
-        Ok(ticks)
+        self.reader.ticks(max, timeout).await
     }
 
     /// What is queued, up to `max`, without waiting (errors as in `next_ticks`).
     pub fn try_next_ticks(&self, max: usize) -> Result<Vec<Tick>, ClientError> {
-        let ticks = match self.shared.queue.take(checked_max(max)?) {
-            Taken::Ticks(ticks) => ticks,
-            Taken::Error(error) => return Err(error),
-            Taken::Empty => Vec::new(),
-            Taken::Closed => return Err(ClientError::Closed),
-        };
-        Counters::add(&self.shared.counters.ticks_delivered, ticks.len() as u64);
-        Ok(ticks)
+        self.reader.ready_ticks(max)
+    }
+
+    /// The next tick, or `None` if `timeout` passes first (errors as in
+    /// `next_ticks`). Ticks are taken from the queue a [`CHUNK`](super::CHUNK)
+    /// at a time; the rest wait here for the next reads of any kind.
+    pub async fn next_tick(&self, timeout: Option<Duration>) -> Result<Option<Tick>, ClientError> {
+        self.reader.tick(timeout).await
+    }
+
+    /// Up to `max_rows` ticks (1 to [`MAX_BATCH_ROWS`](super::MAX_BATCH_ROWS)),
+    /// at least one: returned once `max_rows` are there or, after the first
+    /// row arrived, once `timeout` (longer than zero) has passed; `None`
+    /// returns full batches only.
+    ///
+    /// An error met after some rows were gathered is returned by the next
+    /// read, so those rows are delivered first; once closed and drained:
+    /// [`ClientError::Closed`]. Abandoned while waiting, it gives back the
+    /// rows it had gathered to the next read.
+    pub async fn next_batch(
+        &self,
+        max_rows: usize,
+        timeout: Option<Duration>,
+    ) -> Result<Vec<Tick>, ClientError> {
+        self.reader.batch(max_rows, timeout).await
+    }
+
+    /// The events since the last call, oldest first: at most
+    /// [`EVENTS_KEPT`](super::EVENTS_KEPT), the oldest unread ones dropped
+    /// (every event is logged as it happens).
+    pub fn drain_events(&self) -> Vec<FeedEvent> {
+        self.events.drain()
     }
 
     pub fn stats(&self) -> FeedStats {
-        self.shared.stats()
+        let mut stats = self.shared.stats();
+        stats.queued += self.reader.held_len();
+        stats
     }
 
     /// The recorded subscriptions, by curve then tenor.
@@ -247,22 +261,16 @@ impl LiveFeed {
     }
 
     /// Stops reconnecting, closes the socket with a close frame and waits for
-    /// the session (and the event handler's backlog) to end, at most about
-    /// two seconds before aborting them. Idempotent. Queued ticks can still
-    /// be taken; then `next_ticks` says `Closed`.
+    /// the session to end, at most about two seconds before aborting it.
+    /// Idempotent. Queued ticks can still be taken; then `next_ticks` says `Closed`.
     pub async fn close(&self) {
-        let mut tasks = self.tasks.lock().await;
+        let mut session = self.session.lock().await;
         self.stopping.feed.close();
         self.shared
             .closed
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        let deadline = tokio::time::Instant::now() + CLOSE_WAIT;
-        for task in [tasks.session.take(), tasks.events.take()]
-            .into_iter()
-            .flatten()
-        {
-            let mut task = task;
-            if tokio::time::timeout_at(deadline, &mut task).await.is_err() {
+        if let Some(mut task) = session.take() {
+            if tokio::time::timeout(CLOSE_WAIT, &mut task).await.is_err() {
                 task.abort();
                 let _ = task.await;
             }
@@ -276,23 +284,12 @@ impl LiveFeed {
     }
 }
 
-fn checked_max(max: usize) -> Result<usize, ClientError> {
-    if max == 0 {
-        return Err(ClientError::InvalidRequest("max must be at least 1".into()));
-    }
-    Ok(max)
-}
-
 impl Drop for LiveFeed {
     /// Without `close()`: the session task is aborted (its socket dropped
     /// without a close frame).
     fn drop(&mut self) {
         self.stopping.feed.close();
-        let tasks = self.tasks.get_mut();
-        for task in [tasks.session.take(), tasks.events.take()]
-            .into_iter()
-            .flatten()
-        {
+        if let Some(task) = self.session.get_mut().take() {
             task.abort();
         }
     }

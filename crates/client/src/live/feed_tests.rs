@@ -11,6 +11,8 @@ fn shareable(feed: Arc<LiveFeed>) {
         let _ = feed.subscribe("c", "*").await;
         let _ = feed.unsubscribe("c", "*").await;
         let _ = feed.next_ticks(1, None).await;
+        let _ = feed.next_tick(None).await;
+        let _ = feed.next_batch(1, None).await;
         feed.close().await;
     });
 }
@@ -39,6 +41,6 @@ async fn bad_settings_are_refused_before_anything_starts() {
         url: "https://not-a-socket".into(),
         ..LiveConfig::default()
     };
-    let started = LiveFeed::start_with(Arc::new(Never), Arc::new(Never), config, None);
+    let started = LiveFeed::start_with(Arc::new(Never), Arc::new(Never), config);
     assert!(matches!(started, Err(ClientError::InvalidRequest(_))));
 }

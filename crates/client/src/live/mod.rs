@@ -21,7 +21,7 @@
 //!   events, `conflated`), and the service's own skipping of intermediate
 //!   values for a slow reader (docs/protocol.md#live-feed). A tenor never
 //!   delivered before the outage gets only its snapshot;
-//! - never hung: `next_ticks` wakes on ticks, on errors, on close and if the
+//! - never hung: every read wakes on ticks, on errors, on close and if the
 //!   session ends for any reason; every network step has a time limit.
 
 mod backoff;
@@ -35,6 +35,7 @@ mod inflight;
 mod keepalive;
 mod merge;
 mod queue;
+mod reader;
 mod registry;
 mod session;
 mod shared;
@@ -51,8 +52,9 @@ mod test_server;
 
 pub use batch::{live_schema, ticks_to_batch};
 pub use config::{LiveConfig, SOCKET_PATH};
-pub use event::{EventHandler, FeedEvent};
+pub use event::{FeedEvent, EVENTS_KEPT};
 pub use feed::LiveFeed;
+pub use reader::{CHUNK, DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TIMEOUT, MAX_BATCH_ROWS};
 pub use registry::checked_subscription;
 pub use sources::{Backfiller, GapSpan, TokenSource};
 pub use stats::FeedStats;

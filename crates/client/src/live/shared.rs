@@ -58,9 +58,9 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
-    pub fn new(queue_capacity: usize) -> Shared {
+    pub fn new(queue_size: usize) -> Shared {
         Shared {
-            queue: DeliveryQueue::new(queue_capacity),
+            queue: DeliveryQueue::new(queue_size),
             counters: Counters::new(),
             registry: Mutex::new(SubscriptionSet::default()),
             closed: AtomicBool::new(false),

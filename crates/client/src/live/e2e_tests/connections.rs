@@ -73,13 +73,11 @@ async fn an_abrupt_drop_reconnects_with_a_fresh_token_resubscribes_and_backfills
     assert_eq!(stats.gaps_filled, 1);
     // The old value from the backfill and the snapshot repeat.
     assert_eq!(stats.duplicates_dropped, 2);
-    wait_for_event(&h.events, |e| {
-        matches!(e, FeedEvent::Reconnected { attempts: 1, .. })
-    })
-    .await;
-    wait_for_event(&h.events, |e| matches!(e, FeedEvent::Disconnected { .. })).await;
-    wait_for_event(
-        &h.events,
+    h.wait_for_event(|e| matches!(e, FeedEvent::Reconnected { attempts: 1, .. }))
+        .await;
+    h.wait_for_event(|e| matches!(e, FeedEvent::Disconnected { .. }))
+        .await;
+    h.wait_for_event(
         |e| matches!(e, FeedEvent::GapFilled { count: 2, tenor, .. } if tenor == "Jan 26"),
     )
     .await;
@@ -119,13 +117,9 @@ async fn a_failed_backfill_is_reported_and_the_live_values_still_come() {
         vec![(at("2025-06-13T10:00:05"), 75.0, TickSource::Snapshot)]
     );
     assert_eq!(h.feed.stats().backfill_failures, 1);
-    wait_for_event(
-        &h.events,
-        |e| matches!(e, FeedEvent::Error { message } if message.contains("backfill")),
-    )
-    .await;
-    wait_for_event(
-        &h.events,
+    h.wait_for_event(|e| matches!(e, FeedEvent::Error { message } if message.contains("backfill")))
+        .await;
+    h.wait_for_event(
         |e| matches!(e, FeedEvent::Disconnected { reason } if reason.contains("1012")),
     )
     .await;
@@ -183,7 +177,7 @@ async fn a_quiet_connection_is_pinged_and_a_missing_pong_means_reconnect() {
     let mut next = h.server.next_connection().await;
     assert_eq!(next.authenticate().await, "tok-2");
     // The unanswered ping and the silence fall due together: either is named.
-    wait_for_event(&h.events, |e| {
+    h.wait_for_event(|e| {
         matches!(e, FeedEvent::Disconnected { reason }
             if reason.contains("pong") || reason.contains("nothing received"))
     })
@@ -293,7 +287,7 @@ async fn a_subscribe_cut_off_by_a_drop_is_confirmed_on_the_next_connection() {
 async fn firehose_throughput() {
     const TENORS: usize = 100;
     const FRAMES: usize = 500_000;
-    let mut h = harness(|c| c.queue_capacity = FRAMES).await;
+    let mut h = harness(|c| c.queue_size = FRAMES).await;
     let mut conn = h.server.next_connection().await;
     conn.authenticate().await;
     let (subscribed, _) = tokio::join!(h.feed.subscribe(CURVE, "*"), conn.accept_subscribe(vec![]));

@@ -62,7 +62,8 @@ pub(super) struct Harness {
     pub feed: LiveFeed,
     pub tokens: Arc<CountingTokens>,
     pub backfill: Arc<ScriptedBackfill>,
-    pub events: Arc<Mutex<Vec<FeedEvent>>>,
+    /// The events drained from the feed so far.
+    pub events: Mutex<Vec<FeedEvent>>,
 }
 
 pub(super) fn quick_config(url: &str) -> LiveConfig {
@@ -84,14 +85,10 @@ pub(super) async fn harness(configure: impl FnOnce(&mut LiveConfig)) -> Harness 
     configure(&mut config);
     let tokens = Arc::new(CountingTokens::default());
     let backfill = Arc::new(ScriptedBackfill::default());
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let record = Arc::clone(&events);
-    let handler: EventHandler = Arc::new(move |e| record.lock().unwrap().push(e.clone()));
     let feed = LiveFeed::start_with(
         Arc::clone(&tokens) as Arc<dyn TokenSource>,
         Arc::clone(&backfill) as Arc<dyn Backfiller>,
         config,
-        Some(handler),
     )
     .unwrap();
     Harness {
@@ -99,7 +96,7 @@ pub(super) async fn harness(configure: impl FnOnce(&mut LiveConfig)) -> Harness 
         feed,
         tokens,
         backfill,
-        events,
+        events: Mutex::default(),
     }
 }
 
@@ -132,13 +129,18 @@ pub(super) fn summary(ticks: &[Tick]) -> Vec<(Micros, f64, TickSource)> {
         .collect()
 }
 
-pub(super) async fn wait_for_event(
-    events: &Mutex<Vec<FeedEvent>>,
-    found: impl Fn(&FeedEvent) -> bool,
-) {
-    let seen = || events.lock().unwrap().iter().any(&found);
-    if !poll_until(seen).await {
-        panic!("event not seen; events: {:?}", events.lock().unwrap());
+impl Harness {
+    /// Waits until the feed has emitted an event that is `found`, keeping
+    /// every event drained in `events`.
+    pub async fn wait_for_event(&self, found: impl Fn(&FeedEvent) -> bool) {
+        let seen = || {
+            let mut events = self.events.lock().unwrap();
+            events.extend(self.feed.drain_events());
+            events.iter().any(&found)
+        };
+        if !poll_until(seen).await {
+            panic!("event not seen; events: {:?}", self.events.lock().unwrap());
+        }
     }
 }
 

@@ -50,7 +50,8 @@ async fn subscribes_and_delivers_the_snapshot_then_updates() {
         h.feed.subscriptions(),
         vec![Subscription::new(CURVE, "Jan 26")]
     );
-    wait_for_event(&h.events, |e| *e == FeedEvent::Connected { attempt: 0 }).await;
+    h.wait_for_event(|e| *e == FeedEvent::Connected { attempt: 0 })
+        .await;
     h.feed.close().await;
 }
 
@@ -187,7 +188,6 @@ async fn subscribe_without_a_connection_times_out_and_stays_recorded() {
         Arc::new(CountingTokens::default()),
         Arc::new(ScriptedBackfill::default()),
         config,
-        None,
     )
     .unwrap();
     let error = feed.subscribe(CURVE, "Jan 26").await.unwrap_err();
@@ -202,7 +202,7 @@ async fn subscribe_without_a_connection_times_out_and_stays_recorded() {
 
 #[tokio::test]
 async fn a_slow_consumer_gets_the_latest_value_per_tenor_and_a_conflated_event() {
-    let mut h = harness(|c| c.queue_capacity = 4).await;
+    let mut h = harness(|c| c.queue_size = 4).await;
     let mut conn = h.server.next_connection().await;
     conn.authenticate().await;
     let (subscribed, _) = tokio::join!(h.feed.subscribe(CURVE, "*"), conn.accept_subscribe(vec![]));
@@ -229,6 +229,7 @@ async fn a_slow_consumer_gets_the_latest_value_per_tenor_and_a_conflated_event()
     );
     let stats = h.feed.stats();
     assert_eq!(stats.conflated + ticks.len() as u64, 60);
-    wait_for_event(&h.events, |e| matches!(e, FeedEvent::Conflated { .. })).await;
+    h.wait_for_event(|e| matches!(e, FeedEvent::Conflated { .. }))
+        .await;
     h.feed.close().await;
 }

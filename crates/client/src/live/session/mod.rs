@@ -94,7 +94,7 @@ impl Session {
         stopping: Stopping,
     ) -> Session {
         Session {
-            book: Book::new(config.queue_capacity),
+            book: Book::new(config.queue_size),
             config,
             shared,
             tokens,

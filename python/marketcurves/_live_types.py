@@ -1,0 +1,139 @@
+"""The dicts the live feed hands out, typed: its counters (``stats()``) and its
+events (``on_event``). The core builds them (``src/python/live.rs``, from
+``FeedStats`` and ``FeedEvent`` of ``crates/client/src/live``); the wrapper
+adds ``callback_errors`` and the events of callback mode. Public as
+``marketcurves.live.*``; ``_core.pyi`` types the core's methods with them."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Literal, TypedDict, Union
+
+from marketcurves._core import Tick
+from marketcurves.exceptions import MarketCurvesError
+
+
+class FeedStats(TypedDict):
+    """What the feed has done so far."""
+
+    #: Frames received, of every kind.
+    messages: int
+    #: Ticks handed to the consumer.
+    ticks_delivered: int
+    #: Connections made after the first one.
+    reconnects: int
+    #: Gaps (a tenor after a reconnect) for which values were backfilled.
+    gaps_filled: int
+    #: Values delivered from backfills.
+    backfilled: int
+    #: Values replaced by newer ones of the same tenor for a slow consumer.
+    conflated: int
+    #: Values not delivered because one as recent was already delivered.
+    duplicates_dropped: int
+    #: UTC time of the last frame received; None before the first.
+    last_message: datetime.datetime | None
+    #: Subscriptions recorded.
+    subscriptions: int
+    #: Whether a connection is up and authenticated.
+    connected: bool
+    #: Ticks waiting for the consumer.
+    queued: int
+
+
+class LiveStats(FeedStats):
+    """``LiveFeed.stats()``: the feed's counters and the callback's."""
+
+    #: Exceptions raised by ``on_price`` (logged; the feed went on).
+    callback_errors: int
+
+
+class ConnectedEvent(TypedDict):
+    """Authenticated."""
+
+    kind: Literal["connected"]
+    #: Failed tries before this connection (0 the first time).
+    attempt: int
+
+
+class DisconnectedEvent(TypedDict):
+    """The connection was lost (close code, error, missed pong, restart)."""
+
+    kind: Literal["disconnected"]
+    reason: str
+
+
+class ReconnectedEvent(TypedDict):
+    """Connected again after a loss."""
+
+    kind: Literal["reconnected"]
+    #: Seconds without a connection.
+    downtime: float
+    #: Tries it took.
+    attempts: int
+
+
+class GapFilledEvent(TypedDict):
+    """A backfill delivered values of a tenor that a disconnection had kept
+    from the feed."""
+
+    kind: Literal["gap_filled"]
+    curve_id: str
+    tenor: str
+    #: Values delivered.
+    count: int
+    #: When the first and the last of them were published (UTC).
+    start: datetime.datetime
+    end: datetime.datetime
+
+
+class ConflatedEvent(TypedDict):
+    """The consumer is slow: values were replaced by newer ones of the same
+    tenor."""
+
+    kind: Literal["conflated"]
+    #: Values replaced since the last such event.
+    count: int
+
+
+class _ErrorEventFields(TypedDict):
+    kind: Literal["error"]
+    message: str
+
+
+class ErrorEvent(_ErrorEventFields, total=False):
+    """A failure the feed carries on after: a refused resubscription, a failed
+    backfill, an unexpected server error."""
+
+    #: In callback mode, the exception a read of the feed raised.
+    error: MarketCurvesError
+
+
+#: The events the core keeps for ``_core.LiveFeed.events()``.
+FeedEvent = Union[
+    ConnectedEvent,
+    DisconnectedEvent,
+    ReconnectedEvent,
+    GapFilledEvent,
+    ConflatedEvent,
+    ErrorEvent,
+]
+
+
+class CallbackErrorEvent(TypedDict):
+    """``on_price`` raised on a tick (logged and counted; the feed goes on)."""
+
+    kind: Literal["callback_error"]
+    error: Exception
+    tick: Tick
+
+
+class StoppedEvent(TypedDict):
+    """In callback mode, an error ended the feed; ``wait()`` and ``close()``
+    raise it."""
+
+    kind: Literal["stopped"]
+    error: BaseException
+
+
+#: What ``on_event`` is called with.
+LiveEvent = Union[FeedEvent, CallbackErrorEvent, StoppedEvent]
