@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use client::probe::{count_frames, Reading};
 use domain::live::Subscription;
-use emulator::accounts::DEMO_EMAIL;
 use emulator::live::LIVE_PATH;
 use emulator::{Emulator, EmulatorConfig};
 
@@ -24,18 +23,14 @@ async fn emulator() -> Emulator {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_probe_reads_every_firehose_frame_as_a_price_the_client_accepts() {
     let emulator = emulator().await;
-    let state = emulator.shared_state();
+    let controls = emulator.controls();
     // A curve of the demo account's licence.
-    let curve = state
-        .world
-        .curves
-        .iter()
-        .find(|c| c.quotation == "Fob")
-        .unwrap();
-    let token = state.accounts.issue(DEMO_EMAIL, state.clock.now());
+    let world = &emulator.state().world;
+    let curve = world.curves.iter().find(|c| c.quotation == "Fob").unwrap();
+    let token = controls.token(None);
     let url = format!("{}{LIVE_PATH}", emulator.live_url());
     let all = [Subscription::new(&curve.id, "*")];
-    state.live.set_firehose(true);
+    controls.firehose(true);
     let window = Duration::from_millis(300);
     let counted = count_frames(&url, &token, &all, window, Reading::Count)
         .await
@@ -43,7 +38,7 @@ async fn the_probe_reads_every_firehose_frame_as_a_price_the_client_accepts() {
     let decoded = count_frames(&url, &token, &all, window, Reading::Decode)
         .await
         .unwrap();
-    state.live.set_firehose(false);
+    controls.firehose(false);
     assert!(counted.frames > 1_000, "{counted:?}");
     assert_eq!(counted.prices, 0, "counting decodes nothing");
     assert!(decoded.frames > 1_000, "{decoded:?}");
