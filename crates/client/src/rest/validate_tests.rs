@@ -1,0 +1,53 @@
+use chrono::NaiveDate;
+
+use super::*;
+
+#[test]
+fn canonical_spellings_and_helpful_refusals() {
+    let jet = vertical("JET").unwrap();
+    assert_eq!(jet.name, "Jet");
+    assert_eq!(
+        vocabulary_value("region", "far east", Some(jet), |v| v.regions).unwrap(),
+        "FAR EAST"
+    );
+    let err = vocabulary_value("region", "ARA", Some(jet), |v| v.regions).unwrap_err();
+    assert!(
+        err.to_string().contains("of Jet") && err.to_string().contains("WCI"),
+        "{err}"
+    );
+    assert_eq!(
+        vocabulary_value("quotation", "blend", None, |v| v.quotations).unwrap(),
+        "Blend"
+    );
+    assert!(vertical("Coal")
+        .unwrap_err()
+        .to_string()
+        .contains("Fuel Oil"));
+}
+
+#[test]
+fn ids_tenors_and_ranges() {
+    assert!(curve_id("  ").is_err());
+    assert_eq!(curve_id(" abc ").unwrap(), "abc");
+    assert!(tenor("Q5 24").unwrap_err().to_string().contains("Q1 to Q4"));
+    assert!(tenor("").is_err());
+    assert!(tenor("Jan 25\n").unwrap_err().to_string().contains("tenor"));
+    let (a, b) = (
+        NaiveDate::from_ymd_opt(2025, 1, 2).unwrap(),
+        NaiveDate::from_ymd_opt(2025, 1, 1).unwrap(),
+    );
+    assert!(date_range(a, b).unwrap_err().to_string().contains("after"));
+    assert!(date_range(b, a).is_ok());
+}
+
+#[test]
+fn seconds_are_finite_and_positive() {
+    assert_eq!(
+        seconds("timeout", 0.25).unwrap(),
+        Duration::from_millis(250)
+    );
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, -0.0, 1e300] {
+        let err = seconds("poll_interval", bad).unwrap_err().to_string();
+        assert!(err.starts_with("poll_interval must be"), "{bad}: {err}");
+    }
+}
