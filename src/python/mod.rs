@@ -1,14 +1,14 @@
 //! The PyO3 binding layer: argument conversion, error mapping and Arrow export.
 //! No logic of its own lives here.
 
-pub mod bulk;
-pub mod bulk_result;
-pub mod client;
-pub mod closing;
-pub mod emulator;
-pub mod errors;
-pub mod live;
-pub mod probe;
-pub mod runtime;
-pub mod tables;
-pub mod tenor;
+pub(crate) mod bulk;
+pub(crate) mod bulk_result;
+pub(crate) mod client;
+pub(crate) mod closing;
+pub(crate) mod emulator;
+pub(crate) mod errors;
+pub(crate) mod live;
+pub(crate) mod probe;
+pub(crate) mod runtime;
+pub(crate) mod tables;
+pub(crate) mod tenor;

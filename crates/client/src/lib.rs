@@ -8,12 +8,12 @@
 //! the root so that neither module imports the other's types.
 
 pub mod bulk;
-pub mod closing;
-pub mod error;
+pub(crate) mod closing;
+pub(crate) mod error;
 pub mod live;
 pub mod net;
 pub mod rest;
-pub mod secret;
+pub(crate) mod secret;
 
 // Property checks shared by the fuzz targets in fuzz/ and their `cargo test` smoke.
 #[doc(hidden)]
@@ -24,5 +24,5 @@ pub mod fuzzing;
 pub mod probe;
 
 pub use closing::Closing;
-pub use error::ClientError;
+pub use error::{ClientError, ProviderCause};
 pub use secret::Secret;

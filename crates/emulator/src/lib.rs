@@ -6,17 +6,17 @@
 //! [`Controls`] (from [`Emulator::controls`]) is the control API a test
 //! drives it with.
 
-pub mod accounts;
-pub mod bulk;
+pub(crate) mod accounts;
+pub(crate) mod bulk;
 pub mod calendar;
-pub mod clock;
-pub mod control;
+pub(crate) mod clock;
+pub(crate) mod control;
 pub mod faults;
 mod hash;
 pub mod live;
 mod routes;
 mod server;
-pub mod world;
+pub(crate) mod world;
 
-pub use control::{ControlError, Controls};
+pub use control::{ControlError, ControlResult, Controls, Credentials, PublishedValue};
 pub use server::{AppState, Emulator, EmulatorConfig, StartError};

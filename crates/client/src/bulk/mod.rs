@@ -2,10 +2,10 @@
 //! resumable downloads, and reading the dataset back.
 
 pub mod args;
-pub mod download;
+pub(crate) mod download;
 pub mod job;
 pub mod options;
-pub mod partition;
+pub(crate) mod partition;
 pub mod read;
 pub mod run;
 #[cfg(test)]

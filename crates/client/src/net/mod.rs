@@ -2,12 +2,12 @@
 //! which certificates are trusted, decided once per client and used alike
 //! by REST calls, bulk downloads and the live feed.
 
-pub mod connect;
-pub mod failure;
-pub mod no_proxy;
-pub mod proxy;
-pub mod tls;
-pub mod tunnel;
+pub(crate) mod connect;
+pub(crate) mod failure;
+pub(crate) mod no_proxy;
+pub(crate) mod proxy;
+pub(crate) mod tls;
+pub(crate) mod tunnel;
 
 use std::fmt;
 use std::path::Path;

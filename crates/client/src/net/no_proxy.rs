@@ -56,10 +56,6 @@ impl NoProxy {
         NoProxy { entries }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     /// Whether `host:port` is to be reached directly.
     pub fn bypasses(&self, host: Host<'_>, port: u16) -> bool {
         self.entries.iter().any(|entry| entry.matches(host, port))

@@ -37,8 +37,8 @@ fn a_list_is_comma_separated_and_empty_entries_are_skipped() {
     assert!(name(list, "x.corp.com", 80));
     assert!(address(list, "10.0.0.1", 80));
     assert!(!name(list, "other.net", 80));
-    assert!(NoProxy::parse("").is_empty());
-    assert!(NoProxy::parse(" , ").is_empty());
+    assert!(NoProxy::parse("").entries.is_empty());
+    assert!(NoProxy::parse(" , ").entries.is_empty());
 }
 
 #[test]

@@ -1,15 +1,15 @@
 //! The REST client: auth, retries, paging, and the data methods.
 
-pub mod auth;
-pub mod client;
-pub mod http;
-pub mod intraday_values;
-pub mod paging;
-pub mod progress;
-pub mod retry;
-pub mod send;
-pub mod validate;
-pub mod windows;
+pub(crate) mod auth;
+pub(crate) mod client;
+pub(crate) mod http;
+pub(crate) mod intraday_values;
+pub(crate) mod paging;
+pub(crate) mod progress;
+pub(crate) mod retry;
+pub(crate) mod send;
+pub(crate) mod validate;
+pub(crate) mod windows;
 
 pub use auth::{Credentials, TokenProvider};
 pub use client::{CatalogueQuery, RestClient};

@@ -2,12 +2,12 @@
 //! snapshots as Parquet, one file per month, downloaded through pre-signed
 //! URLs the emulator serves itself.
 
-pub mod building;
-pub mod cache;
-pub mod jobs;
-pub mod parquet_file;
-pub mod records;
-pub mod signing;
+pub(crate) mod building;
+pub(crate) mod cache;
+pub(crate) mod jobs;
+pub(crate) mod parquet_file;
+pub(crate) mod records;
+pub(crate) mod signing;
 
 use cache::FileCache;
 use jobs::Jobs;

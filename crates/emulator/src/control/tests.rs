@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::accounts::FULL_EMAIL;
 use crate::EmulatorConfig;

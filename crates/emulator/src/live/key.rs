@@ -17,8 +17,6 @@ pub struct FeedKey {
     pub id: u64,
     /// The curve's index in the world.
     pub curve: usize,
-    pub curve_id: String,
-    pub tenor_name: String,
     /// None for a name the curve never publishes (an unknown shape, or a
     /// known one not spelt as the service spells it).
     pub tenor: Option<Tenor>,
@@ -43,8 +41,6 @@ impl FeedKey {
         FeedKey {
             id,
             curve,
-            curve_id: curve_id.to_owned(),
-            tenor_name: tenor_name.to_owned(),
             tenor,
             pieces: FramePieces::new(curve_id, tenor_name),
             synthetic_at: AtomicI64::new(first_at),

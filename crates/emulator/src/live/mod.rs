@@ -14,22 +14,22 @@
 //! - [`firehose`], [`frame`], [`key`]: synthetic values for benchmarks;
 //! - [`faults`]: the live feed's fault switches.
 
-pub mod command;
+pub(crate) mod command;
 mod connection;
 mod delivery;
-pub mod faults;
+pub(crate) mod faults;
 mod firehose;
-pub mod frame;
-pub mod key;
-pub mod outbox;
-pub mod peer;
+pub(crate) mod frame;
+pub(crate) mod key;
+pub(crate) mod outbox;
+pub(crate) mod peer;
 mod publisher;
 mod punctual;
-pub mod registry;
-pub mod restart;
-pub mod session;
-pub mod tenors;
-pub mod timers;
+pub(crate) mod registry;
+pub(crate) mod restart;
+pub(crate) mod session;
+pub(crate) mod tenors;
+pub(crate) mod timers;
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

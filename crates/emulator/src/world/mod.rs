@@ -1,10 +1,10 @@
 //! The synthetic world: the catalogue, the tenors each curve offers, and when
 //! each value is published.
 
-pub mod contracts;
-pub mod curves;
-pub mod prices;
-pub mod published;
+pub(crate) mod contracts;
+pub(crate) mod curves;
+pub(crate) mod prices;
+pub(crate) mod published;
 
 use std::collections::HashMap;
 
