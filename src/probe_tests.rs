@@ -11,13 +11,10 @@ use emulator::{Emulator, EmulatorConfig};
 /// An emulator whose clock stands still on a trading day.
 async fn emulator() -> Emulator {
     let start = domain::timestamp::parse_timestamp("2025-06-13T10:00:00").unwrap();
-    Emulator::start(EmulatorConfig {
-        time_scale: 0.0,
-        start: chrono::DateTime::from_timestamp_micros(start),
-        ..EmulatorConfig::default()
-    })
-    .await
-    .unwrap()
+    let start = chrono::DateTime::from_timestamp_micros(start).unwrap();
+    Emulator::start(EmulatorConfig::stopped_at(start))
+        .await
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

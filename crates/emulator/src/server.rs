@@ -45,6 +45,17 @@ impl Default for EmulatorConfig {
     }
 }
 
+impl EmulatorConfig {
+    /// A clock that stands still at `start` (tests that must not race it).
+    pub fn stopped_at(start: DateTime<Utc>) -> EmulatorConfig {
+        EmulatorConfig {
+            time_scale: 0.0,
+            start: Some(start),
+            ..EmulatorConfig::default()
+        }
+    }
+}
+
 /// Everything the routes share.
 pub struct AppState {
     pub world: World,

@@ -5,11 +5,7 @@ use crate::EmulatorConfig;
 /// Controls of an emulator's state, with no server: its clock stands
 /// still on Friday 2025-06-13 at 10:00 UTC.
 pub(crate) fn controls() -> Controls {
-    let config = EmulatorConfig {
-        time_scale: 0.0,
-        start: Some(at("2025-06-13T10:00:00Z")),
-        ..EmulatorConfig::default()
-    };
+    let config = EmulatorConfig::stopped_at(at("2025-06-13T10:00:00Z"));
     Controls::new(Arc::new(AppState::new(&config)))
 }
 

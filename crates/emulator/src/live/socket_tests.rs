@@ -24,13 +24,10 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 async fn emulator() -> Emulator {
     let start = parse_timestamp("2025-06-13T10:00:00").unwrap();
-    Emulator::start(EmulatorConfig {
-        time_scale: 0.0,
-        start: chrono::DateTime::from_timestamp_micros(start),
-        ..EmulatorConfig::default()
-    })
-    .await
-    .unwrap()
+    let start = chrono::DateTime::from_timestamp_micros(start).unwrap();
+    Emulator::start(EmulatorConfig::stopped_at(start))
+        .await
+        .unwrap()
 }
 
 /// A curve of the demo account's licence.
