@@ -1,5 +1,11 @@
 """Checks and conversions of the public API's arguments, raising
-:class:`InvalidRequest` that names the argument before anything is sent."""
+:class:`InvalidRequest` that names the argument before anything is sent.
+
+Types are checked here, with plain ranges of numbers and the client's own
+settings (URLs, credentials). The rules of the protocol's values (curve ids,
+tenor names, date order, verticals, catalogue filters) are the core's, which
+checks them before it looks at the client (ARCHITECTURE.md, "Where each rule
+lives, once")."""
 
 from __future__ import annotations
 
@@ -21,18 +27,15 @@ def curve_id(value: Any) -> str:
         value = getattr(value, "id", value)
     if not isinstance(value, str):
         raise InvalidRequest(f"curve_id must be a str or a Curve, not {type(value).__name__}")
-    if not value.strip():
-        raise InvalidRequest("curve_id must not be empty")
-    return value.strip()
+    return value
 
 
 def tenor(value: Any, name: str = "tenor") -> str:
+    """A tenor's name from a ``str`` or a :class:`Tenor`."""
     if isinstance(value, Tenor):
         return value.name
     if not isinstance(value, str):
         raise InvalidRequest(f"{name} must be a str or a Tenor, not {type(value).__name__}")
-    if not value.strip():
-        raise InvalidRequest(f"{name} must not be empty")
     return value
 
 
@@ -50,10 +53,7 @@ def tenors(value: Any) -> list[str] | None:
         raise InvalidRequest(
             f"tenors must be None, a tenor or a list of tenors, not {type(value).__name__}"
         )
-    names = [tenor(v, "tenors") for v in value]
-    if not names:
-        raise InvalidRequest("tenors must name at least one tenor, or be None for all")
-    return list(dict.fromkeys(names))
+    return [tenor(v, "tenors") for v in value]
 
 
 def date(value: Any, name: str) -> _dt.date:
@@ -79,10 +79,8 @@ def date(value: Any, name: str) -> _dt.date:
 
 
 def date_range(start: Any, end: Any) -> tuple[_dt.date, _dt.date]:
-    first, last = date(start, "start"), date(end, "end")
-    if last < first:
-        raise InvalidRequest(f"start {first} is after end {last}")
-    return first, last
+    """The days ``start`` and ``end``; the core checks their order."""
+    return date(start, "start"), date(end, "end")
 
 
 def text(value: Any, name: str) -> str:
@@ -113,6 +111,13 @@ def optional_instant(value: Any, name: str) -> _dt.datetime | None:
     return None if value is None else instant(value, name)
 
 
+def optional_str(value: Any, name: str) -> str | None:
+    """None or a ``str``, whose value the core checks."""
+    if value is not None and not isinstance(value, str):
+        raise InvalidRequest(f"{name} must be a str, not {type(value).__name__}")
+    return value
+
+
 def optional_text(value: Any, name: str) -> str | None:
     if value is None:
         return None
@@ -134,12 +139,6 @@ def token(value: Any) -> str:
     if _has_control(text):
         raise InvalidRequest("token must not contain control characters (is it a JWT?)")
     return text
-
-
-def filter_key(key: str) -> str:
-    if not key.strip() or _has_control(key):
-        raise InvalidRequest(f"a catalogue filter name must be a non-empty word, not {key!r}")
-    return key
 
 
 def positive_int(value: Any, name: str, minimum: int = 1, maximum: int = 1_000) -> int:

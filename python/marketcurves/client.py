@@ -165,15 +165,11 @@ class Client:
         vertical: Any, quotation: Any, region: Any, filters: dict[str, Any]
     ) -> dict[str, Any]:
         # A filter given as None is no filter, as for vertical, quotation and region.
-        custom = [
-            (_args.filter_key(k), _args.optional_text(v, k))
-            for k, v in filters.items()
-            if v is not None
-        ]
+        custom = [(k, _args.optional_str(v, k)) for k, v in filters.items() if v is not None]
         return {
-            "vertical": _args.optional_text(vertical, "vertical"),
-            "quotation": _args.optional_text(quotation, "quotation"),
-            "region": _args.optional_text(region, "region"),
+            "vertical": _args.optional_str(vertical, "vertical"),
+            "quotation": _args.optional_str(quotation, "quotation"),
+            "region": _args.optional_str(region, "region"),
             "custom": custom,
         }
 

@@ -1,6 +1,8 @@
 //! `marketcurves._core.RestClient`: the REST client with blocking and
 //! awaitable methods over the same Rust futures. `marketcurves.Client`
-//! resolves arguments and environment, then calls it.
+//! resolves arguments and environment, then calls it. Each method builds its
+//! request (the core checks its values) before it looks at the client, so
+//! bad input is refused even by a closed client.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -15,7 +17,10 @@ use super::closing::close_and_release;
 use super::errors::{client_closed, client_error, invalid_request, CoreResult};
 use super::runtime::wait_interruptibly;
 use client::net::Network;
-use client::rest::{CatalogueQuery, Credentials, HttpConfig, Progress, RestClient, TokenProvider};
+use client::rest::{
+    CatalogueQuery, Credentials, HistoryQuery, HttpConfig, PriceQuery, Progress, RestClient,
+    TenorQuery, TokenProvider,
+};
 use client::{ClientError, Secret};
 use domain::arrow::Table;
 use domain::records::CurveQuotation;
@@ -229,12 +234,12 @@ impl PyRestClient {
         region: Option<String>,
         custom: Vec<(String, String)>,
     ) -> CoreResult<Vec<CurveTuple>> {
-        let query = CatalogueQuery {
-            vertical,
-            quotation,
-            region,
+        let query = CatalogueQuery::new(
+            vertical.as_deref(),
+            quotation.as_deref(),
+            region.as_deref(),
             custom,
-        };
+        )?;
         let inner = self.rest()?;
         let curves =
             wait_interruptibly(py, async move { inner.catalogue(&query).await }, |_| Ok(()))??;
@@ -249,21 +254,22 @@ impl PyRestClient {
         quotation: Option<String>,
         region: Option<String>,
         custom: Vec<(String, String)>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let query = CatalogueQuery {
-            vertical,
-            quotation,
-            region,
+    ) -> CoreResult<Bound<'py, PyAny>> {
+        let query = CatalogueQuery::new(
+            vertical.as_deref(),
+            quotation.as_deref(),
+            region.as_deref(),
             custom,
-        };
+        )?;
         let inner = self.rest()?;
-        pyo3_async_runtimes::tokio::future_into_py(py, async move {
+        let awaitable = pyo3_async_runtimes::tokio::future_into_py(py, async move {
             let curves = inner.catalogue(&query).await;
             Python::attach(|py| {
                 let curves = curves.map_err(|e| client_error(py, e))?;
                 Ok(curves.into_iter().map(curve_tuple).collect::<Vec<_>>())
             })
-        })
+        })?;
+        Ok(awaitable)
     }
 
     #[pyo3(signature = (curve_id, tenor = None))]
@@ -272,10 +278,11 @@ impl PyRestClient {
         py: Python<'_>,
         curve_id: String,
         tenor: Option<String>,
-    ) -> PyResult<Py<PyAny>> {
+    ) -> CoreResult<Py<PyAny>> {
+        let query = PriceQuery::new(&curve_id, tenor.as_deref())?;
         let inner = self.rest()?;
-        let call = async move { inner.last_settlement(&curve_id, tenor.as_deref()).await };
-        blocking_table(py, None, Arc::default(), call)
+        let call = async move { inner.last_settlement(&query).await };
+        Ok(blocking_table(py, None, Arc::default(), call)?)
     }
 
     #[pyo3(signature = (curve_id, tenor = None))]
@@ -284,11 +291,12 @@ impl PyRestClient {
         py: Python<'py>,
         curve_id: String,
         tenor: Option<String>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    ) -> CoreResult<Bound<'py, PyAny>> {
+        let query = PriceQuery::new(&curve_id, tenor.as_deref())?;
         let inner = self.rest()?;
-        awaitable_table(py, async move {
-            inner.last_settlement(&curve_id, tenor.as_deref()).await
-        })
+        Ok(awaitable_table(py, async move {
+            inner.last_settlement(&query).await
+        })?)
     }
 
     #[pyo3(signature = (curve_id, tenor = None))]
@@ -297,10 +305,11 @@ impl PyRestClient {
         py: Python<'_>,
         curve_id: String,
         tenor: Option<String>,
-    ) -> PyResult<Py<PyAny>> {
+    ) -> CoreResult<Py<PyAny>> {
+        let query = PriceQuery::new(&curve_id, tenor.as_deref())?;
         let inner = self.rest()?;
-        let call = async move { inner.last_assessments(&curve_id, tenor.as_deref()).await };
-        blocking_table(py, None, Arc::default(), call)
+        let call = async move { inner.last_assessments(&query).await };
+        Ok(blocking_table(py, None, Arc::default(), call)?)
     }
 
     #[pyo3(signature = (curve_id, tenor = None))]
@@ -309,11 +318,12 @@ impl PyRestClient {
         py: Python<'py>,
         curve_id: String,
         tenor: Option<String>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    ) -> CoreResult<Bound<'py, PyAny>> {
+        let query = PriceQuery::new(&curve_id, tenor.as_deref())?;
         let inner = self.rest()?;
-        awaitable_table(py, async move {
-            inner.last_assessments(&curve_id, tenor.as_deref()).await
-        })
+        Ok(awaitable_table(py, async move {
+            inner.last_assessments(&query).await
+        })?)
     }
 
     #[pyo3(signature = (curve_id, tenor, progress = None))]
@@ -323,12 +333,13 @@ impl PyRestClient {
         curve_id: String,
         tenor: String,
         progress: Option<Py<PyAny>>,
-    ) -> PyResult<Py<PyAny>> {
+    ) -> CoreResult<Py<PyAny>> {
+        let query = TenorQuery::new(&curve_id, &tenor)?;
         let inner = self.rest()?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
-        let call = async move { inner.intraday(&curve_id, &tenor, &shared).await };
-        blocking_table(py, progress, counts, call)
+        let call = async move { inner.intraday(&query, &shared).await };
+        Ok(blocking_table(py, progress, counts, call)?)
     }
 
     fn intraday_async<'py>(
@@ -336,13 +347,12 @@ impl PyRestClient {
         py: Python<'py>,
         curve_id: String,
         tenor: String,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    ) -> CoreResult<Bound<'py, PyAny>> {
+        let query = TenorQuery::new(&curve_id, &tenor)?;
         let inner = self.rest()?;
-        awaitable_table(py, async move {
-            inner
-                .intraday(&curve_id, &tenor, &Progress::default())
-                .await
-        })
+        Ok(awaitable_table(py, async move {
+            inner.intraday(&query, &Progress::default()).await
+        })?)
     }
 
     #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None))]
@@ -354,16 +364,13 @@ impl PyRestClient {
         end: NaiveDate,
         tenors: Option<Vec<String>>,
         progress: Option<Py<PyAny>>,
-    ) -> PyResult<Py<PyAny>> {
+    ) -> CoreResult<Py<PyAny>> {
+        let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
         let inner = self.rest()?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
-        let call = async move {
-            inner
-                .settlements(&curve_id, start, end, tenors, &shared)
-                .await
-        };
-        blocking_table(py, progress, counts, call)
+        let call = async move { inner.settlements(&query, &shared).await };
+        Ok(blocking_table(py, progress, counts, call)?)
     }
 
     #[pyo3(signature = (curve_id, start, end, tenors = None))]
@@ -374,13 +381,12 @@ impl PyRestClient {
         start: NaiveDate,
         end: NaiveDate,
         tenors: Option<Vec<String>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    ) -> CoreResult<Bound<'py, PyAny>> {
+        let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
         let inner = self.rest()?;
-        awaitable_table(py, async move {
-            inner
-                .settlements(&curve_id, start, end, tenors, &Progress::default())
-                .await
-        })
+        Ok(awaitable_table(py, async move {
+            inner.settlements(&query, &Progress::default()).await
+        })?)
     }
 
     #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None))]
@@ -392,16 +398,13 @@ impl PyRestClient {
         end: NaiveDate,
         tenors: Option<Vec<String>>,
         progress: Option<Py<PyAny>>,
-    ) -> PyResult<Py<PyAny>> {
+    ) -> CoreResult<Py<PyAny>> {
+        let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
         let inner = self.rest()?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
-        let call = async move {
-            inner
-                .intraday_history(&curve_id, start, end, tenors, &shared)
-                .await
-        };
-        blocking_table(py, progress, counts, call)
+        let call = async move { inner.intraday_history(&query, &shared).await };
+        Ok(blocking_table(py, progress, counts, call)?)
     }
 
     #[pyo3(signature = (curve_id, start, end, tenors = None))]
@@ -412,12 +415,11 @@ impl PyRestClient {
         start: NaiveDate,
         end: NaiveDate,
         tenors: Option<Vec<String>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    ) -> CoreResult<Bound<'py, PyAny>> {
+        let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
         let inner = self.rest()?;
-        awaitable_table(py, async move {
-            inner
-                .intraday_history(&curve_id, start, end, tenors, &Progress::default())
-                .await
-        })
+        Ok(awaitable_table(py, async move {
+            inner.intraday_history(&query, &Progress::default()).await
+        })?)
     }
 }

@@ -67,6 +67,16 @@ def test_awaitable_methods(unsent, method, args, kwargs, name):
     assert_invalid(lambda: asyncio.run(call(*args, **kwargs)), name)
 
 
+@pytest.mark.parametrize(("method", "args", "kwargs", "name"), AWAITABLE_CASES, ids=repr)
+def test_a_closed_client_names_the_bad_argument_too(unsent, method, args, kwargs, name):
+    """The values are checked before the client is looked at: bad input is an
+    InvalidRequest on a closed client too, not ClientClosed."""
+    unsent.close()
+    assert_invalid(lambda: getattr(unsent, method)(*args, **kwargs), name)
+    call = getattr(unsent, f"{method}_async")
+    assert_invalid(lambda: asyncio.run(call(*args, **kwargs)), name)
+
+
 def test_the_awaitable_twins_take_no_progress_argument(unsent):
     with pytest.raises(TypeError, match="progress"):
         asyncio.run(unsent.intraday_async(ID, "Jul 25", progress=True))  # type: ignore[call-arg]

@@ -7,6 +7,7 @@ starts); a refused subscription changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 from typing import Any
 
@@ -87,6 +88,27 @@ def test_bad_subscriptions_change_nothing(feed, method, curve_id, tenor, name):
     assert_invalid(lambda: getattr(feed, method)(curve_id, tenor), name)
     assert_invalid(lambda: asyncio.run(getattr(feed, f"{method}_async")(curve_id, tenor)), name)
     assert feed.subscriptions == before
+
+
+@pytest.mark.parametrize("closing", ["feed", "client"])
+def test_a_closed_feed_names_the_bad_argument_too(em, closing):
+    """The values are checked before the feed is: bad input is an
+    InvalidRequest once the feed, or its client, is closed too."""
+    client = em.client(token=em.token())
+    feed = client.live(backfill=False)
+    (feed if closing == "feed" else client).close()
+
+    def attempt(method: str, curve_id: Any, tenor: Any) -> None:
+        getattr(feed, method)(curve_id, tenor)
+
+    def attempt_async(method: str, curve_id: Any, tenor: Any) -> None:
+        asyncio.run(getattr(feed, f"{method}_async")(curve_id, tenor))
+
+    for curve_id, tenor, name in BAD_SUBSCRIPTIONS:
+        for method in ("subscribe", "unsubscribe"):
+            for run in (attempt, attempt_async):
+                assert_invalid(functools.partial(run, method, curve_id, tenor), name)
+    client.close()
 
 
 @pytest.mark.parametrize("bad", [-1, "1", math.inf, math.nan, True, b"1"], ids=repr)

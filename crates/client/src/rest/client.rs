@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use arrow_array::RecordBatch;
-use chrono::NaiveDate;
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use tokio::sync::Mutex;
@@ -16,7 +15,7 @@ use tokio::sync::Mutex;
 use super::http::{Http, HttpConfig};
 use super::paging::all_pages;
 use super::progress::Progress;
-use super::validate;
+use super::query::{CatalogueQuery, HistoryQuery, PriceQuery, TenorQuery};
 use super::windows::{split, MAX_INTRADAY_DAYS};
 use crate::closing::Closing;
 use crate::error::ClientError;
@@ -37,15 +36,6 @@ const CATALOGUE_TTL: Duration = Duration::from_secs(600);
 
 pub(crate) fn segment(text: &str) -> String {
     utf8_percent_encode(text, SEGMENT).to_string()
-}
-
-/// The catalogue filters: the interface's three and any custom key.
-#[derive(Clone, Debug, Default)]
-pub struct CatalogueQuery {
-    pub vertical: Option<String>,
-    pub quotation: Option<String>,
-    pub region: Option<String>,
-    pub custom: Vec<(String, String)>,
 }
 
 pub struct RestClient {
@@ -95,29 +85,11 @@ impl RestClient {
         &self,
         query: &CatalogueQuery,
     ) -> Result<Vec<CurveQuotation>, ClientError> {
-        let vertical = query
-            .vertical
-            .as_deref()
-            .map(validate::vertical)
-            .transpose()?;
-        let mut params: Vec<(&str, String)> = Vec::new();
-        if let Some(v) = vertical {
-            params.push(("filter[vertical]", v.name.to_owned()));
-        }
-        if let Some(q) = &query.quotation {
-            let q = validate::vocabulary_value("quotation", q, vertical, |v| v.quotations)?;
-            params.push(("filter[quotation]", q.to_owned()));
-        }
-        if let Some(r) = &query.region {
-            let r = validate::vocabulary_value("region", r, vertical, |v| v.regions)?;
-            params.push(("filter[region]", r.to_owned()));
-        }
-        let custom: Vec<(String, String)> = query
-            .custom
+        let params = query.params();
+        let params: Vec<(&str, String)> = params
             .iter()
-            .map(|(k, v)| (format!("filter[{k}]"), v.clone()))
+            .map(|(k, v)| (k.as_str(), v.clone()))
             .collect();
-        params.extend(custom.iter().map(|(k, v)| (k.as_str(), v.clone())));
         let progress = Progress::default();
         all_pages(
             &self.http,
@@ -146,24 +118,8 @@ impl RestClient {
 
     /// The tenors to pull: the curve's contracts, or those asked for, checked
     /// against the shapes the curve offers.
-    async fn tenors_of(
-        &self,
-        curve_id: &str,
-        tenors: Option<Vec<String>>,
-    ) -> Result<Vec<Tenor>, ClientError> {
-        let asked = tenors
-            .map(|names| {
-                names
-                    .iter()
-                    .map(|n| validate::tenor(n))
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .transpose()?;
-        if asked.as_ref().is_some_and(Vec::is_empty) {
-            return Err(ClientError::InvalidRequest(
-                "tenors must name at least one tenor, or be None for all".into(),
-            ));
-        }
+    async fn tenors_of(&self, query: &HistoryQuery) -> Result<Vec<Tenor>, ClientError> {
+        let curve_id = query.curve_id();
         let curves = self.known_curves().await?;
         let curve = curves
             .iter()
@@ -178,11 +134,11 @@ impl RestClient {
             .flatten()
             .map(|c| Tenor::parse_lenient(c))
             .collect();
-        let Some(asked) = asked else {
+        let Some(asked) = query.tenors() else {
             return Ok(in_table_order(contracts));
         };
         let kinds: HashSet<TenorKind> = contracts.iter().map(Tenor::kind).collect();
-        for tenor in &asked {
+        for tenor in asked {
             if !kinds.contains(&tenor.kind()) && !contracts.contains(tenor) {
                 let listed: Vec<&str> = contracts.iter().map(Tenor::name).collect();
                 return Err(ClientError::InvalidRequest(format!(
@@ -192,7 +148,7 @@ impl RestClient {
                 )));
             }
         }
-        Ok(in_table_order(asked))
+        Ok(in_table_order(asked.to_vec()))
     }
 
     async fn get_rows(
@@ -242,62 +198,49 @@ impl RestClient {
     }
 
     /// Today's London snapshot: of one tenor, or of every tenor.
-    pub async fn last_settlement(
-        &self,
-        curve_id: &str,
-        tenor: Option<&str>,
-    ) -> Result<Table, ClientError> {
+    pub async fn last_settlement(&self, query: &PriceQuery) -> Result<Table, ClientError> {
         let endpoints = (
             PriceEndpoint::LastSettlement,
             PriceEndpoint::LastSettlementAll,
         );
-        self.ongoing(curve_id, tenor, endpoints, TableKind::Prices)
-            .await
+        self.ongoing(query, endpoints, TableKind::Prices).await
     }
 
     /// Today's assessments, one row per tenor and snapshot.
-    pub async fn last_assessments(
-        &self,
-        curve_id: &str,
-        tenor: Option<&str>,
-    ) -> Result<Table, ClientError> {
+    pub async fn last_assessments(&self, query: &PriceQuery) -> Result<Table, ClientError> {
         let endpoints = (
             PriceEndpoint::LastAssessments,
             PriceEndpoint::LastAssessmentsAll,
         );
-        self.ongoing(curve_id, tenor, endpoints, TableKind::Assessments)
-            .await
+        self.ongoing(query, endpoints, TableKind::Assessments).await
     }
 
     /// An ongoing endpoint in its one-tenor form, or its all-tenors form
     /// when no tenor is given.
     async fn ongoing(
         &self,
-        curve_id: &str,
-        tenor: Option<&str>,
+        query: &PriceQuery,
         (one, all): (PriceEndpoint, PriceEndpoint),
         kind: TableKind,
     ) -> Result<Table, ClientError> {
-        let curve_id = validate::curve_id(curve_id)?;
-        let tenor = tenor.map(validate::tenor).transpose()?;
+        let tenor = query.tenor().map(Tenor::name);
         let endpoint = if tenor.is_some() { one } else { all };
-        let name = tenor.as_ref().map(Tenor::name);
-        let rows = self.get_rows(endpoint, &curve_id, name, &[]).await?;
+        let rows = self
+            .get_rows(endpoint, query.curve_id(), tenor, &[])
+            .await?;
         table(kind, rows)
     }
 
     /// Today's intraday values of one tenor, every page.
     pub async fn intraday(
         &self,
-        curve_id: &str,
-        tenor: &str,
+        query: &TenorQuery,
         progress: &Progress,
     ) -> Result<Table, ClientError> {
-        let curve_id = validate::curve_id(curve_id)?;
-        let tenor = validate::tenor(tenor)?;
+        let (curve_id, tenor) = (query.curve_id(), query.tenor().name());
         let endpoint = PriceEndpoint::OngoingIntraday;
         let batch = self
-            .paged_batch(endpoint, &curve_id, tenor.name(), &[], progress)
+            .paged_batch(endpoint, curve_id, tenor, &[], progress)
             .await?;
         Ok(Table {
             schema: batch.schema(),
@@ -308,21 +251,17 @@ impl RestClient {
     /// End-of-day snapshots from `start` to `end`, one request per tenor.
     pub async fn settlements(
         &self,
-        curve_id: &str,
-        start: NaiveDate,
-        end: NaiveDate,
-        tenors: Option<Vec<String>>,
+        query: &HistoryQuery,
         progress: &Progress,
     ) -> Result<Table, ClientError> {
-        let curve_id = validate::curve_id(curve_id)?;
-        validate::date_range(start, end)?;
-        let tenors = self.tenors_of(&curve_id, tenors).await?;
+        let tenors = self.tenors_of(query).await?;
+        let curve_id = query.curve_id();
         let query = [
-            ("startDate", start.to_string()),
-            ("endDate", end.to_string()),
+            ("startDate", query.start().to_string()),
+            ("endDate", query.end().to_string()),
         ];
         progress.plan(tenors.len() as u64);
-        let (curve_id, query) = (&curve_id, &query);
+        let query = &query;
         let mut jobs: Vec<Job<'_>> = Vec::new();
         for (index, tenor) in tenors.into_iter().enumerate() {
             jobs.push(Box::pin(async move {
@@ -341,17 +280,12 @@ impl RestClient {
     /// every page of each, for every tenor, all concurrently.
     pub async fn intraday_history(
         &self,
-        curve_id: &str,
-        start: NaiveDate,
-        end: NaiveDate,
-        tenors: Option<Vec<String>>,
+        query: &HistoryQuery,
         progress: &Progress,
     ) -> Result<Table, ClientError> {
-        let curve_id = validate::curve_id(curve_id)?;
-        validate::date_range(start, end)?;
-        let tenors = self.tenors_of(&curve_id, tenors).await?;
-        let windows = split(start, end, MAX_INTRADAY_DAYS);
-        let curve_id = &curve_id;
+        let tenors = self.tenors_of(query).await?;
+        let windows = split(query.start(), query.end(), MAX_INTRADAY_DAYS);
+        let curve_id = query.curve_id();
         let mut jobs: Vec<Job<'_>> = Vec::new();
         let slices = tenors
             .iter()

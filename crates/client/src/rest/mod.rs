@@ -6,12 +6,14 @@ pub(crate) mod http;
 pub(crate) mod intraday_values;
 pub(crate) mod paging;
 pub(crate) mod progress;
+pub(crate) mod query;
 pub(crate) mod retry;
 pub(crate) mod send;
 pub(crate) mod validate;
 pub(crate) mod windows;
 
 pub use auth::{Credentials, TokenProvider};
-pub use client::{CatalogueQuery, RestClient};
+pub use client::RestClient;
 pub use http::HttpConfig;
 pub use progress::Progress;
+pub use query::{CatalogueQuery, HistoryQuery, PriceQuery, TenorQuery};
