@@ -84,7 +84,7 @@ def date_range(start: Any, end: Any) -> tuple[_dt.date, _dt.date]:
 
 
 def text(value: Any, name: str) -> str:
-    """A str that is not blank."""
+    """A str that is not blank (``Tenor``'s binding calls it by name)."""
     if not isinstance(value, str):
         raise InvalidRequest(f"{name} must be a str, not {type(value).__name__}")
     if not value.strip():
