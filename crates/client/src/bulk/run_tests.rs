@@ -23,6 +23,11 @@ fn request(dest: &Path) -> BulkRequest {
     BulkRequest::new("jet", "2025-01", "2025-02", dest).unwrap()
 }
 
+/// A whole download into `dest`, polling quickly, with no one watching progress.
+async fn download_quickly(http: &Http, dest: &Path) -> Result<BulkResult, ClientError> {
+    download(http, &request(dest), &quick(), &BulkProgress::default()).await
+}
+
 fn count(requests: &[String], prefix: &str) -> usize {
     requests.iter().filter(|r| r.starts_with(prefix)).count()
 }
@@ -76,25 +81,11 @@ async fn a_rerun_fetches_only_what_is_missing_and_still_counts_every_row() {
     .await;
     let folder = TempFolder::new("rerun");
     let http = service.http();
-    let first = download(
-        &http,
-        &request(&folder.0),
-        &quick(),
-        &BulkProgress::default(),
-    )
-    .await
-    .unwrap();
+    let first = download_quickly(&http, &folder.0).await.unwrap();
     let lost = &first.files[1];
     let lost_size = std::fs::metadata(lost).unwrap().len();
     std::fs::remove_file(lost).unwrap();
-    let again = download(
-        &http,
-        &request(&folder.0),
-        &quick(),
-        &BulkProgress::default(),
-    )
-    .await
-    .unwrap();
+    let again = download_quickly(&http, &folder.0).await.unwrap();
     assert_eq!((again.bytes, again.rows), (lost_size, first.rows));
     assert_eq!(count(&service.requests(), FILE), 3);
 }
@@ -109,14 +100,7 @@ async fn a_failed_job_is_submitted_again_up_to_the_limit() {
     .await;
     let folder = TempFolder::new("failed");
     let http = service.http();
-    let result = download(
-        &http,
-        &request(&folder.0),
-        &quick(),
-        &BulkProgress::default(),
-    )
-    .await
-    .unwrap();
+    let result = download_quickly(&http, &folder.0).await.unwrap();
     assert_eq!((result.jobs, result.job.job_id.as_str()), (2, "job-2"));
 
     service.change(|script| script.failing_jobs = 10);
