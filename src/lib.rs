@@ -44,6 +44,30 @@ mod _core {
     #[pymodule_export]
     const BULK_TIMEOUT: f64 = client::bulk::options::DEFAULT_WAIT_TIMEOUT.as_secs_f64();
 
+    /// Ticks waiting for a slow live consumer before the queue conflates, by default.
+    #[pymodule_export]
+    const LIVE_QUEUE_SIZE: usize = client::live::LiveConfig::DEFAULT_QUEUE_SIZE;
+
+    /// Seconds of quiet on the live feed before a keep-alive ping, by default.
+    #[pymodule_export]
+    const LIVE_PING_INTERVAL: f64 = client::live::LiveConfig::DEFAULT_PING_INTERVAL.as_secs_f64();
+
+    /// Seconds a live ping may wait for its pong, by default.
+    #[pymodule_export]
+    const LIVE_PONG_TIMEOUT: f64 = client::live::LiveConfig::DEFAULT_PONG_TIMEOUT.as_secs_f64();
+
+    /// The longest wait between live reconnection attempts, by default, in seconds.
+    #[pymodule_export]
+    const LIVE_RECONNECT_MAX: f64 = client::live::LiveConfig::DEFAULT_RECONNECT_MAX.as_secs_f64();
+
+    /// Rows of a live batch, by default.
+    #[pymodule_export]
+    const LIVE_BATCH_ROWS: usize = client::live::DEFAULT_BATCH_ROWS;
+
+    /// Seconds a live batch waits for more rows after its first, by default.
+    #[pymodule_export]
+    const LIVE_BATCH_TIMEOUT: f64 = client::live::DEFAULT_BATCH_TIMEOUT.as_secs_f64();
+
     #[pymodule_export]
     use crate::python::tables::{decode_table, table_schema};
 

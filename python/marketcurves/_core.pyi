@@ -14,6 +14,12 @@ from marketcurves.testing import Credentials
 __all__ = [
     "BULK_POLL_INTERVAL",
     "BULK_TIMEOUT",
+    "LIVE_BATCH_ROWS",
+    "LIVE_BATCH_TIMEOUT",
+    "LIVE_PING_INTERVAL",
+    "LIVE_PONG_TIMEOUT",
+    "LIVE_QUEUE_SIZE",
+    "LIVE_RECONNECT_MAX",
     "BulkResult",
     "EmulatorServer",
     "LiveFeed",
@@ -352,6 +358,18 @@ BULK_POLL_INTERVAL: float
 """Seconds between a bulk job's first status requests, by default."""
 BULK_TIMEOUT: float
 """Seconds a bulk job may run before the wait gives up, by default."""
+LIVE_QUEUE_SIZE: int
+"""Ticks waiting for a slow live consumer before the queue conflates, by default."""
+LIVE_PING_INTERVAL: float
+"""Seconds of quiet on the live feed before a keep-alive ping, by default."""
+LIVE_PONG_TIMEOUT: float
+"""Seconds a live ping may wait for its pong, by default."""
+LIVE_RECONNECT_MAX: float
+"""The longest wait between live reconnection attempts, by default, in seconds."""
+LIVE_BATCH_ROWS: int
+"""Rows of a live batch, by default."""
+LIVE_BATCH_TIMEOUT: float
+"""Seconds a live batch waits for more rows after its first, by default."""
 
 @final
 class SubmittedJob:

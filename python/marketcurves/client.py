@@ -347,18 +347,16 @@ class Client:
 
     # The live feed.
 
-    # The defaults are the core's (LiveConfig::DEFAULT_* of
-    # crates/client/src/live/config.rs), as _core.LiveFeed has them.
     def live(
         self,
         backfill: bool = True,
         on_price: Callable[[Tick], object] | None = None,
         *,
         on_event: Callable[[live.LiveEvent], object] | None = None,
-        queue_size: int = 100_000,
-        ping_interval: float = 40.0,
-        pong_timeout: float = 10.0,
-        reconnect_max: float = 30.0,
+        queue_size: int = _core.LIVE_QUEUE_SIZE,
+        ping_interval: float = _core.LIVE_PING_INTERVAL,
+        pong_timeout: float = _core.LIVE_PONG_TIMEOUT,
+        reconnect_max: float = _core.LIVE_RECONNECT_MAX,
     ) -> live.LiveFeed:
         """Opens the live feed (``live_url``) and returns a :class:`LiveFeed`
         to subscribe and read; use it as a context manager.

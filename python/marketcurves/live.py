@@ -209,10 +209,10 @@ class LiveFeed:
         self._dispatch_events()
         return tick
 
-    # The defaults are the core's (DEFAULT_BATCH_ROWS and DEFAULT_BATCH_TIMEOUT
-    # of crates/client/src/live/reader.rs), as _core.LiveFeed.next_batch has them.
     def batches(
-        self, max_rows: int = 10_000, timeout: float | None = 1.0
+        self,
+        max_rows: int = _core.LIVE_BATCH_ROWS,
+        timeout: float | None = _core.LIVE_BATCH_TIMEOUT,
     ) -> Iterator[pyarrow.RecordBatch]:
         """Ticks as ``pyarrow.RecordBatch`` es (columns ``curve_id``,
         ``tenor``, ``tenor_kind``, ``tenor_start``, ``tenor_end``,
