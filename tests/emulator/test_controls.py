@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import inspect
 import math
+from email.utils import parsedate_to_datetime
 
 import pytest
 
@@ -92,3 +93,18 @@ def test_credentials_are_a_plain_dict_of_the_demo_login(shared_emulator):
     assert credentials == {"email": "demo@marketcurves.test", "password": "demo-password"}
     credentials["password"] = "changed"
     assert shared_emulator.credentials["password"] == "demo-password"
+
+
+def test_every_response_is_dated_by_the_emulators_clock(emulator, own_api):
+    def date(response) -> dt.datetime:
+        return parsedate_to_datetime(response.headers["Date"])
+
+    now = emulator.now()
+    assert date(own_api.get("/catalogue")) == now
+    assert date(own_api.get("/nowhere")) == now
+    emulator.fail_next(1, 503)
+    assert date(own_api.get("/catalogue")) == now
+    emulator.set_time("2019-03-01T12:34:56.7Z")
+    failed = own_api.get("/catalogue", headers={})
+    assert failed.status_code == 401
+    assert failed.headers["Date"] == "Fri, 01 Mar 2019 12:34:56 GMT"

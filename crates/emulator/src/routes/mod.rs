@@ -7,6 +7,7 @@ mod bulk;
 mod bulk_auth;
 mod catalogue;
 mod data;
+mod date;
 mod error;
 mod faults;
 mod files;
@@ -78,5 +79,13 @@ pub fn router(state: Arc<AppState>) -> Router {
         ))
         // After the fault layer, which is for REST: see `live::upgrade`.
         .route(LIVE_PATH, get(live::upgrade))
+        // Outermost, so that every response is dated, faults' included.
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&state),
+            date::stamp,
+        ))
         .with_state(state)
 }
+
+#[cfg(test)]
+mod tests;
