@@ -193,6 +193,10 @@ class EmulatorServer:
         """Delays every response by ``seconds`` of real time (0 removes it)."""
     def clear_faults(self) -> None:
         """Removes every pending REST, bulk and live fault, and the latency."""
+    def request_count(self, path: str | None = None) -> int:
+        """REST requests received since the emulator started, every one counted
+        (retries, failures and ``/authenticate`` included), only those whose
+        path starts with ``path`` (with or without ``/v2``) when given."""
     def expire_tokens(self) -> None:
         """Every token issued so far stops working."""
     def revoke_licence(self, email: str | None = None, *, quotation: str | None = None) -> None:

@@ -204,6 +204,14 @@ class Emulator:
         firehose)."""
         self._server.clear_faults()
 
+    def request_count(self, path: str | None = None) -> int:
+        """REST requests received since the emulator started, every one
+        counted (retries, failures and ``/authenticate`` included), only those
+        whose path starts with ``path`` (with or without ``/v2``) when given.
+        The live feed's WebSocket upgrade is not counted. Take differences:
+        the count is never reset."""
+        return self._server.request_count(path)
+
     def expire_tokens(self) -> None:
         """Every token issued so far stops working (401 on the next request;
         403 on the bulk download endpoints)."""

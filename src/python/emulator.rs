@@ -145,6 +145,11 @@ impl PyEmulator {
         self.controls.clear_faults();
     }
 
+    #[pyo3(signature = (path = None))]
+    fn request_count(&self, path: Option<&str>) -> u64 {
+        self.controls.request_count(path)
+    }
+
     fn expire_tokens(&self) {
         self.controls.expire_tokens();
     }

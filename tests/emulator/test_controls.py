@@ -95,6 +95,28 @@ def test_credentials_are_a_plain_dict_of_the_demo_login(shared_emulator):
     assert shared_emulator.credentials["password"] == "demo-password"
 
 
+def test_request_count_counts_what_reaches_the_service_by_prefix(emulator, fob_curve):
+    settlements = "/historical/settlements"
+    tenors = fob_curve["contracts"][:2]
+    assert emulator.request_count() == 0
+    with emulator.client() as client:
+        client.catalogue()
+        total = emulator.request_count()
+        assert emulator.request_count("/authenticate") == 1
+        assert emulator.request_count("/catalogue") >= 1
+        assert emulator.request_count(settlements) == 0
+        client.settlements(fob_curve["id"], "2025-06-09", "2025-06-13", tenors)
+        assert emulator.request_count(settlements) == 2
+        assert emulator.request_count("/v2" + settlements) == 2
+        assert emulator.request_count() - total >= 2
+        # A request failed by a fault is counted, and so is its retry.
+        emulator.fail_next(1, 503, path=settlements, retry_after=0)
+        client.settlements(fob_curve["id"], "2025-06-09", "2025-06-13", tenors[0])
+    assert emulator.request_count(settlements) == 4
+    assert emulator.request_count(f"{settlements}/{fob_curve['id']}") == 4
+    assert emulator.request_count("/ongoing") == 0
+
+
 def test_every_response_is_dated_by_the_emulators_clock(emulator, own_api):
     def date(response) -> dt.datetime:
         return parsedate_to_datetime(response.headers["Date"])

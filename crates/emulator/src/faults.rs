@@ -71,15 +71,16 @@ fn count_down(counter: &AtomicU32) -> bool {
         .is_ok()
 }
 
-/// A prefix matches the path with or without its `/v2` version segment.
-fn matches(prefix: &Option<String>, path: &str) -> bool {
+/// A prefix matches the path with or without its `/v2` version segment;
+/// no prefix matches every path. The request counter shares the rule.
+pub(crate) fn matches(prefix: Option<&str>, path: &str) -> bool {
     match prefix {
         None => true,
         Some(prefix) => {
-            path.starts_with(prefix.as_str())
+            path.starts_with(prefix)
                 || path
                     .strip_prefix("/v2")
-                    .is_some_and(|rest| rest.starts_with(prefix.as_str()))
+                    .is_some_and(|rest| rest.starts_with(prefix))
         }
     }
 }
@@ -174,7 +175,7 @@ impl Faults {
         let mut failures = self.failures.lock().expect("faults lock");
         let i = failures
             .iter()
-            .position(|f| f.prefix.is_some() && matches(&f.prefix, path))?;
+            .position(|f| f.prefix.is_some() && matches(f.prefix.as_deref(), path))?;
         let status = failures[i].status;
         failures[i].remaining -= 1;
         if failures[i].remaining == 0 {
@@ -186,7 +187,10 @@ impl Faults {
     /// Decides (and counts down) the fault for a request to `path`.
     pub fn take(&self, path: &str) -> Injected {
         let mut failures = self.failures.lock().expect("faults lock");
-        if let Some(i) = failures.iter().position(|f| matches(&f.prefix, path)) {
+        if let Some(i) = failures
+            .iter()
+            .position(|f| matches(f.prefix.as_deref(), path))
+        {
             let failure = &mut failures[i];
             let injected = Injected::Fail {
                 status: failure.status,
@@ -200,7 +204,10 @@ impl Faults {
         }
         drop(failures);
         let mut spoilings = self.spoilings.lock().expect("faults lock");
-        if let Some(i) = spoilings.iter().position(|r| matches(&r.prefix, path)) {
+        if let Some(i) = spoilings
+            .iter()
+            .position(|r| matches(r.prefix.as_deref(), path))
+        {
             let spoil = spoilings[i].spoil;
             spoilings[i].remaining -= 1;
             if spoilings[i].remaining == 0 {

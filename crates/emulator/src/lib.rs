@@ -14,6 +14,7 @@ pub(crate) mod control;
 pub mod faults;
 mod hash;
 pub mod live;
+pub(crate) mod requests;
 mod routes;
 mod server;
 pub(crate) mod world;

@@ -18,6 +18,7 @@ use super::clock::Clock;
 use super::control::{checks, ControlError, Controls};
 use super::faults::Faults;
 use super::live::{self, Live};
+use super::requests::Requests;
 use super::routes;
 use super::world::World;
 
@@ -64,6 +65,7 @@ pub struct AppState {
     pub faults: Faults,
     pub bulk: Bulk,
     pub live: Live,
+    pub requests: Requests,
 }
 
 impl AppState {
@@ -77,6 +79,7 @@ impl AppState {
             accounts: Accounts::new(config.seed),
             faults: Faults::default(),
             bulk: Bulk::new(config.seed),
+            requests: Requests::default(),
         }
     }
 }

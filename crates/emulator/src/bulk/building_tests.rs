@@ -6,6 +6,7 @@ use crate::calendar::{Calendar, EarlyClose};
 use crate::clock::Clock;
 use crate::faults::Faults;
 use crate::live::Live;
+use crate::requests::Requests;
 use crate::world::World;
 use domain::month::Month;
 use domain::timestamp::parse_timestamp;
@@ -19,6 +20,7 @@ fn state() -> Arc<AppState> {
         faults: Faults::default(),
         bulk: Bulk::new(0),
         live: Live::new(0),
+        requests: Requests::default(),
     })
 }
 

@@ -6,12 +6,14 @@
 //! - this file: [`Controls`], the clock and the accounts;
 //! - `rest`, `bulk`, `live`: the faults of each side of the service;
 //! - `queries`: what the world holds (bulk file rows, published values);
+//! - `requests`: what reached the REST side (the requests received);
 //! - `checks`: the value rules and [`ControlError`].
 
 mod bulk;
 pub(crate) mod checks;
 mod live;
 mod queries;
+mod requests;
 mod rest;
 
 use std::sync::Arc;

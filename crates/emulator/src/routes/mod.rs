@@ -6,6 +6,7 @@ mod auth;
 mod bulk;
 mod bulk_auth;
 mod catalogue;
+mod counter;
 mod data;
 mod date;
 mod error;
@@ -77,7 +78,13 @@ pub fn router(state: Arc<AppState>) -> Router {
             Arc::clone(&state),
             faults::inject,
         ))
-        // After the fault layer, which is for REST: see `live::upgrade`.
+        // Outside the faults, to count the requests they fail or spoil.
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&state),
+            counter::count,
+        ))
+        // After the fault and counting layers, which are for REST: see
+        // `live::upgrade`.
         .route(LIVE_PATH, get(live::upgrade))
         // Outermost, so that every response is dated, faults' included.
         .layer(middleware::from_fn_with_state(

@@ -1,0 +1,19 @@
+//! The middleware that counts every request entering the REST router,
+//! before a fault can fail or spoil it, for `Controls::request_count`.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+
+use crate::server::AppState;
+
+pub async fn count(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    state.requests.record(request.uri().path());
+    next.run(request).await
+}
+
+#[cfg(test)]
+#[path = "counter_tests.rs"]
+mod tests;
