@@ -9,6 +9,7 @@ from typing import Literal, final
 import pyarrow
 
 from marketcurves._live_types import FeedEvent, FeedStats
+from marketcurves.cache import CacheInfo, Cleared
 from marketcurves.testing import Credentials
 
 __all__ = [
@@ -290,6 +291,8 @@ class RestClient:
         timeout: float = 30.0,
         max_retries: int = 5,
         ca_bundle: str | None = None,
+        cache_dir: str | None = None,
+        cache: str = "use",
     ) -> RestClient: ...
     def close(self) -> None:
         """Ends every call in flight and every live feed of this client with
@@ -306,6 +309,7 @@ class RestClient:
         quotation: str | None = None,
         region: str | None = None,
         custom: list[tuple[str, str]] = ...,
+        cache: str | None = None,
     ) -> list[_CurveRow]: ...
     def catalogue_async(
         self,
@@ -313,6 +317,7 @@ class RestClient:
         quotation: str | None = None,
         region: str | None = None,
         custom: list[tuple[str, str]] = ...,
+        cache: str | None = None,
     ) -> Awaitable[list[_CurveRow]]: ...
     def last_settlement(self, curve_id: str, tenor: str | None = None) -> pyarrow.Table: ...
     def last_settlement_async(
@@ -331,6 +336,7 @@ class RestClient:
         end: datetime.date,
         tenors: list[str] | None = None,
         progress: _Progress = None,
+        cache: str | None = None,
     ) -> pyarrow.Table: ...
     def settlements_async(
         self,
@@ -338,6 +344,7 @@ class RestClient:
         start: datetime.date,
         end: datetime.date,
         tenors: list[str] | None = None,
+        cache: str | None = None,
     ) -> Awaitable[pyarrow.Table]: ...
     def intraday_history(
         self,
@@ -346,6 +353,7 @@ class RestClient:
         end: datetime.date,
         tenors: list[str] | None = None,
         progress: _Progress = None,
+        cache: str | None = None,
     ) -> pyarrow.Table: ...
     def intraday_history_async(
         self,
@@ -353,7 +361,20 @@ class RestClient:
         start: datetime.date,
         end: datetime.date,
         tenors: list[str] | None = None,
+        cache: str | None = None,
     ) -> Awaitable[pyarrow.Table]: ...
+    def cache_info(self) -> CacheInfo:
+        """What the cache holds for this client's service and account."""
+    def cache_info_async(self) -> Awaitable[CacheInfo]:
+        """The awaitable form of :meth:`cache_info`."""
+    def clear_cache(
+        self, curve_id: str | None = None, before: datetime.date | None = None
+    ) -> Cleared:
+        """Removes cached history of a curve (or all) before a day (or all)."""
+    def clear_cache_async(
+        self, curve_id: str | None = None, before: datetime.date | None = None
+    ) -> Awaitable[Cleared]:
+        """The awaitable form of :meth:`clear_cache`."""
 
 _MonthRange = tuple[str, str]
 _BulkProgress = Callable[[int, int, int], object] | None

@@ -8,6 +8,7 @@ import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
 from marketcurves import _args, _core, _progress, bulk, live
+from marketcurves.cache import CacheInfo, CacheMode, Cleared
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.exceptions import InvalidRequest
 
@@ -51,6 +52,18 @@ class Client:
             trust besides the system's (a proxy or firewall that inspects
             TLS presents certificates of its own CA). Used by REST calls,
             bulk downloads and the live feed; ``$SSL_CERT_FILE`` is read too.
+        cache_dir: a folder for the history cache; default
+            ``$MARKETCURVES_CACHE_DIR``, and no cache if neither is set.
+            :meth:`settlements`, :meth:`intraday_history` and
+            :meth:`catalogue` then keep the days that can no longer change,
+            and fetch only what the cache lacks. It is created when first
+            written; a file, or a folder that cannot be written, is refused.
+        cache: how calls use the cache when they do not say
+            (:data:`marketcurves.cache.CacheMode`): ``"use"`` serves what it
+            holds and fetches the rest, ``"refresh"`` fetches everything
+            again and overwrites, ``"offline"`` never sends a request (what
+            is missing raises :class:`~marketcurves.CacheMiss`), ``"off"``
+            ignores it.
 
     Explicit arguments win over the environment; among credentials,
     ``token_provider`` wins over ``token``, which wins over a login.
@@ -70,6 +83,8 @@ class Client:
         timeout: float = 30.0,
         max_retries: int = 5,
         ca_bundle: str | os.PathLike[str] | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        cache: CacheMode = "use",
     ) -> None:
         base = base_url if base_url is not None else _env("MARKETCURVES_BASE_URL")
         if base is None:
@@ -87,6 +102,10 @@ class Client:
             timeout=self._timeout,
             max_retries=_args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
             ca_bundle=_args.optional_path(ca_bundle, "ca_bundle"),
+            cache_dir=_args.optional_path(
+                cache_dir if cache_dir is not None else _env("MARKETCURVES_CACHE_DIR"), "cache_dir"
+            ),
+            cache=_args.text(cache, "cache"),
         )
         # Feeds opened from this client, so that close() can wait for their threads.
         self._feeds: weakref.WeakSet[live.LiveFeed] = weakref.WeakSet()
@@ -178,15 +197,20 @@ class Client:
         vertical: str | None = None,
         quotation: str | None = None,
         region: str | None = None,
+        *,
+        cache: CacheMode | None = None,
         **filters: str,
     ) -> Catalogue:
         """Every curve quotation matching the filters, all pages.
 
         ``vertical``, ``quotation`` and ``region`` take the interface's values
         (any case; ``FUEL_OIL`` too); other keywords filter on custom keys
-        such as ``grade`` or ``loadPort``.
+        such as ``grade`` or ``loadPort``. With a cache, a query's answer
+        serves until the next contracts refresh (Monday to Friday, 02:30
+        UTC); ``cache`` overrides the client's mode for this call.
         """
-        rows = self._core.catalogue(**self._catalogue_args(vertical, quotation, region, filters))
+        args = self._catalogue_args(vertical, quotation, region, filters)
+        rows = self._core.catalogue(**args, cache=_args.optional_str(cache, "cache"))
         return Catalogue([Curve._from_core(row) for row in rows])
 
     async def catalogue_async(
@@ -194,11 +218,13 @@ class Client:
         vertical: str | None = None,
         quotation: str | None = None,
         region: str | None = None,
+        *,
+        cache: CacheMode | None = None,
         **filters: str,
     ) -> Catalogue:
         """The awaitable form of :meth:`catalogue`."""
         args = self._catalogue_args(vertical, quotation, region, filters)
-        rows = await self._core.catalogue_async(**args)
+        rows = await self._core.catalogue_async(**args, cache=_args.optional_str(cache, "cache"))
         return Catalogue([Curve._from_core(row) for row in rows])
 
     # Current-day data.
@@ -251,17 +277,21 @@ class Client:
         tenors: str | list[str] | None = None,
         *,
         progress: bool = False,
+        cache: CacheMode | None = None,
     ) -> pyarrow.Table:
         """End-of-day snapshots from ``start`` to ``end`` (inclusive UTC days).
 
         ``tenors=None`` pulls every contract the catalogue lists for the curve;
-        one request per tenor, run concurrently.
+        one request per tenor, run concurrently. With a cache, final days
+        come from it and only the others are fetched (see ``cache_dir``);
+        ``cache`` overrides the client's mode for this call.
         """
         first, last = _args.date_range(start, end)
         args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
+        mode = _args.optional_str(cache, "cache")
         bar = _progress.progress_bar(_args.flag(progress, "progress"), "settlements")
         try:
-            return self._core.settlements(*args, bar)
+            return self._core.settlements(*args, bar, cache=mode)
         finally:
             _progress.close(bar)
 
@@ -271,11 +301,13 @@ class Client:
         start: _dt.date | _dt.datetime | str,
         end: _dt.date | _dt.datetime | str,
         tenors: str | list[str] | None = None,
+        *,
+        cache: CacheMode | None = None,
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`settlements`."""
         first, last = _args.date_range(start, end)
         args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
-        return await self._core.settlements_async(*args)
+        return await self._core.settlements_async(*args, cache=_args.optional_str(cache, "cache"))
 
     def intraday_history(
         self,
@@ -285,14 +317,18 @@ class Client:
         tenors: str | list[str] | None = None,
         *,
         progress: bool = False,
+        cache: CacheMode | None = None,
     ) -> pyarrow.Table:
         """Intraday values from ``start`` to ``end`` (inclusive UTC days), split
-        into windows of at most 30 days, every page of each, run concurrently."""
+        into windows of at most 30 days, every page of each, run concurrently.
+        With a cache, final days come from it and only the others are
+        fetched (see ``cache_dir``); ``cache`` overrides the client's mode."""
         first, last = _args.date_range(start, end)
         args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
+        mode = _args.optional_str(cache, "cache")
         bar = _progress.progress_bar(_args.flag(progress, "progress"), "intraday history")
         try:
-            return self._core.intraday_history(*args, bar)
+            return self._core.intraday_history(*args, bar, cache=mode)
         finally:
             _progress.close(bar)
 
@@ -302,11 +338,50 @@ class Client:
         start: _dt.date | _dt.datetime | str,
         end: _dt.date | _dt.datetime | str,
         tenors: str | list[str] | None = None,
+        *,
+        cache: CacheMode | None = None,
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`intraday_history`."""
         first, last = _args.date_range(start, end)
         args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
-        return await self._core.intraday_history_async(*args)
+        mode = _args.optional_str(cache, "cache")
+        return await self._core.intraday_history_async(*args, cache=mode)
+
+    # The history cache.
+
+    def cache_info(self) -> CacheInfo:
+        """What the cache holds for this client's service and account: its
+        folder, files and bytes, and for each curve the first and last
+        cached day of its settlements and of its intraday values."""
+        return self._core.cache_info()
+
+    async def cache_info_async(self) -> CacheInfo:
+        """The awaitable form of :meth:`cache_info`."""
+        return await self._core.cache_info_async()
+
+    def clear_cache(
+        self,
+        curve_id: str | Curve | None = None,
+        before: _dt.date | _dt.datetime | str | None = None,
+    ) -> Cleared:
+        """Removes cached history of ``curve_id`` (every curve if None) of
+        the days before ``before`` (every day if None); with neither, the
+        cached catalogues too. Only this client's service and account are
+        touched. Returns what was removed."""
+        return self._core.clear_cache(*self._clear_args(curve_id, before))
+
+    async def clear_cache_async(
+        self,
+        curve_id: str | Curve | None = None,
+        before: _dt.date | _dt.datetime | str | None = None,
+    ) -> Cleared:
+        """The awaitable form of :meth:`clear_cache`."""
+        return await self._core.clear_cache_async(*self._clear_args(curve_id, before))
+
+    @staticmethod
+    def _clear_args(curve_id: Any, before: Any) -> tuple[str | None, _dt.date | None]:
+        curve = None if curve_id is None else _args.curve_id(curve_id)
+        return curve, None if before is None else _args.date(before, "before")
 
     # Bulk download.
 

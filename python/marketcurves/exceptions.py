@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import datetime as _dt
+
 __all__ = [
     "AccessDenied",
     "AuthError",
     "BulkJobFailed",
+    "CacheMiss",
     "ClientClosed",
     "DecodeError",
     "InvalidRequest",
@@ -48,6 +51,26 @@ class ServiceError(MarketCurvesError):
 
 class BulkJobFailed(MarketCurvesError):
     """A bulk download job ended in FAILED, or its files could not be fetched."""
+
+
+class CacheMiss(MarketCurvesError):
+    """Offline (``cache="offline"``), and the cache lacks what the call asked for.
+
+    ``curve_id`` names the curve (None when what is missing is the
+    catalogue), and ``missing`` maps each tenor lacking days to the runs of
+    days it lacks, as ``(first, last)`` pairs of :class:`datetime.date`.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        curve_id: str | None = None,
+        missing: dict[str, list[tuple[_dt.date, _dt.date]]] | None = None,
+    ):
+        super().__init__(message)
+        self.curve_id = curve_id
+        self.missing = missing if missing is not None else {}
 
 
 class ClientClosed(MarketCurvesError):

@@ -11,11 +11,14 @@ use std::time::Duration;
 
 use chrono::NaiveDate;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use pyo3_arrow::PyTable;
 
+use super::cache::{call_mode, cleared_dict, info_dict};
 use super::closing::close_and_release;
 use super::errors::{client_closed, client_error, invalid_request, CoreResult};
 use super::runtime::wait_interruptibly;
+use client::cache::{Cache, CacheMode};
 use client::net::Network;
 use client::rest::{
     CatalogueQuery, Credentials, HistoryQuery, HttpConfig, PriceQuery, Progress, RestClient,
@@ -148,7 +151,7 @@ where
 #[pymethods]
 impl PyRestClient {
     #[new]
-    #[pyo3(signature = (base_url, *, token = None, token_provider = None, email = None, password = None, max_concurrency = 16, timeout = 30.0, max_retries = 5, ca_bundle = None))]
+    #[pyo3(signature = (base_url, *, token = None, token_provider = None, email = None, password = None, max_concurrency = 16, timeout = 30.0, max_retries = 5, ca_bundle = None, cache_dir = None, cache = "use"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         base_url: String,
@@ -160,7 +163,13 @@ impl PyRestClient {
         timeout: f64,
         max_retries: u32,
         ca_bundle: Option<std::path::PathBuf>,
+        cache_dir: Option<std::path::PathBuf>,
+        cache: &str,
     ) -> CoreResult<Self> {
+        let mode = CacheMode::parse("cache", cache)?;
+        let cache = cache_dir
+            .map(|dir| Cache::new("cache_dir", dir, mode))
+            .transpose()?;
         let credentials = match (token, token_provider, email, password) {
             (Some(token), None, None, None) => Credentials::Token(Secret::new(token)),
             (None, Some(provider), None, None) => {
@@ -190,7 +199,10 @@ impl PyRestClient {
             max_retries,
             network,
         };
-        let inner = RestClient::new(config)?;
+        let mut inner = RestClient::new(config)?;
+        if let Some(cache) = cache {
+            inner = inner.with_cache(cache);
+        }
         Ok(PyRestClient {
             inner: Mutex::new(Some(Arc::new(inner))),
         })
@@ -225,7 +237,7 @@ impl PyRestClient {
         self.slot().is_none()
     }
 
-    #[pyo3(signature = (vertical = None, quotation = None, region = None, custom = Vec::new()))]
+    #[pyo3(signature = (vertical = None, quotation = None, region = None, custom = Vec::new(), cache = None))]
     fn catalogue(
         &self,
         py: Python<'_>,
@@ -233,6 +245,7 @@ impl PyRestClient {
         quotation: Option<String>,
         region: Option<String>,
         custom: Vec<(String, String)>,
+        cache: Option<&str>,
     ) -> CoreResult<Vec<CurveTuple>> {
         let query = CatalogueQuery::new(
             vertical.as_deref(),
@@ -240,13 +253,15 @@ impl PyRestClient {
             region.as_deref(),
             custom,
         )?;
+        let mode = call_mode(cache)?;
         let inner = self.rest()?;
-        let curves =
-            wait_interruptibly(py, async move { inner.catalogue(&query).await }, |_| Ok(()))??;
+        inner.cache_mode(mode)?;
+        let call = async move { inner.catalogue(&query, mode).await };
+        let curves = wait_interruptibly(py, call, |_| Ok(()))??;
         Ok(curves.into_iter().map(curve_tuple).collect())
     }
 
-    #[pyo3(signature = (vertical = None, quotation = None, region = None, custom = Vec::new()))]
+    #[pyo3(signature = (vertical = None, quotation = None, region = None, custom = Vec::new(), cache = None))]
     fn catalogue_async<'py>(
         &self,
         py: Python<'py>,
@@ -254,6 +269,7 @@ impl PyRestClient {
         quotation: Option<String>,
         region: Option<String>,
         custom: Vec<(String, String)>,
+        cache: Option<&str>,
     ) -> CoreResult<Bound<'py, PyAny>> {
         let query = CatalogueQuery::new(
             vertical.as_deref(),
@@ -261,9 +277,11 @@ impl PyRestClient {
             region.as_deref(),
             custom,
         )?;
+        let mode = call_mode(cache)?;
         let inner = self.rest()?;
+        inner.cache_mode(mode)?;
         let awaitable = pyo3_async_runtimes::tokio::future_into_py(py, async move {
-            let curves = inner.catalogue(&query).await;
+            let curves = inner.catalogue(&query, mode).await;
             Python::attach(|py| {
                 let curves = curves.map_err(|e| client_error(py, e))?;
                 Ok(curves.into_iter().map(curve_tuple).collect::<Vec<_>>())
@@ -355,7 +373,8 @@ impl PyRestClient {
         })?)
     }
 
-    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None))]
+    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None, cache = None))]
+    #[allow(clippy::too_many_arguments)]
     fn settlements(
         &self,
         py: Python<'_>,
@@ -364,16 +383,19 @@ impl PyRestClient {
         end: NaiveDate,
         tenors: Option<Vec<String>>,
         progress: Option<Py<PyAny>>,
+        cache: Option<&str>,
     ) -> CoreResult<Py<PyAny>> {
         let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
+        let mode = call_mode(cache)?;
         let inner = self.rest()?;
+        inner.cache_mode(mode)?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
-        let call = async move { inner.settlements(&query, &shared).await };
+        let call = async move { inner.settlements(&query, &shared, mode).await };
         Ok(blocking_table(py, progress, counts, call)?)
     }
 
-    #[pyo3(signature = (curve_id, start, end, tenors = None))]
+    #[pyo3(signature = (curve_id, start, end, tenors = None, cache = None))]
     fn settlements_async<'py>(
         &self,
         py: Python<'py>,
@@ -381,15 +403,19 @@ impl PyRestClient {
         start: NaiveDate,
         end: NaiveDate,
         tenors: Option<Vec<String>>,
+        cache: Option<&str>,
     ) -> CoreResult<Bound<'py, PyAny>> {
         let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
+        let mode = call_mode(cache)?;
         let inner = self.rest()?;
+        inner.cache_mode(mode)?;
         Ok(awaitable_table(py, async move {
-            inner.settlements(&query, &Progress::default()).await
+            inner.settlements(&query, &Progress::default(), mode).await
         })?)
     }
 
-    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None))]
+    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None, cache = None))]
+    #[allow(clippy::too_many_arguments)]
     fn intraday_history(
         &self,
         py: Python<'_>,
@@ -398,16 +424,19 @@ impl PyRestClient {
         end: NaiveDate,
         tenors: Option<Vec<String>>,
         progress: Option<Py<PyAny>>,
+        cache: Option<&str>,
     ) -> CoreResult<Py<PyAny>> {
         let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
+        let mode = call_mode(cache)?;
         let inner = self.rest()?;
+        inner.cache_mode(mode)?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
-        let call = async move { inner.intraday_history(&query, &shared).await };
+        let call = async move { inner.intraday_history(&query, &shared, mode).await };
         Ok(blocking_table(py, progress, counts, call)?)
     }
 
-    #[pyo3(signature = (curve_id, start, end, tenors = None))]
+    #[pyo3(signature = (curve_id, start, end, tenors = None, cache = None))]
     fn intraday_history_async<'py>(
         &self,
         py: Python<'py>,
@@ -415,11 +444,70 @@ impl PyRestClient {
         start: NaiveDate,
         end: NaiveDate,
         tenors: Option<Vec<String>>,
+        cache: Option<&str>,
     ) -> CoreResult<Bound<'py, PyAny>> {
         let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
+        let mode = call_mode(cache)?;
         let inner = self.rest()?;
+        inner.cache_mode(mode)?;
         Ok(awaitable_table(py, async move {
-            inner.intraday_history(&query, &Progress::default()).await
+            inner
+                .intraday_history(&query, &Progress::default(), mode)
+                .await
         })?)
+    }
+
+    fn cache_info<'py>(&self, py: Python<'py>) -> CoreResult<Bound<'py, PyDict>> {
+        let inner = self.rest()?;
+        let call = async move { inner.cache_info().await };
+        let info = wait_interruptibly(py, call, |_| Ok(()))??;
+        Ok(info_dict(py, info)?)
+    }
+
+    fn cache_info_async<'py>(&self, py: Python<'py>) -> CoreResult<Bound<'py, PyAny>> {
+        let inner = self.rest()?;
+        Ok(pyo3_async_runtimes::tokio::future_into_py(
+            py,
+            async move {
+                let info = inner.cache_info().await;
+                Python::attach(|py| {
+                    let info = info.map_err(|e| client_error(py, e))?;
+                    Ok(info_dict(py, info)?.unbind())
+                })
+            },
+        )?)
+    }
+
+    #[pyo3(signature = (curve_id = None, before = None))]
+    fn clear_cache<'py>(
+        &self,
+        py: Python<'py>,
+        curve_id: Option<String>,
+        before: Option<NaiveDate>,
+    ) -> CoreResult<Bound<'py, PyDict>> {
+        let inner = self.rest()?;
+        let call = async move { inner.clear_cache(curve_id, before).await };
+        let cleared = wait_interruptibly(py, call, |_| Ok(()))??;
+        Ok(cleared_dict(py, cleared)?)
+    }
+
+    #[pyo3(signature = (curve_id = None, before = None))]
+    fn clear_cache_async<'py>(
+        &self,
+        py: Python<'py>,
+        curve_id: Option<String>,
+        before: Option<NaiveDate>,
+    ) -> CoreResult<Bound<'py, PyAny>> {
+        let inner = self.rest()?;
+        Ok(pyo3_async_runtimes::tokio::future_into_py(
+            py,
+            async move {
+                let cleared = inner.clear_cache(curve_id, before).await;
+                Python::attach(|py| {
+                    let cleared = cleared.map_err(|e| client_error(py, e))?;
+                    Ok(cleared_dict(py, cleared)?.unbind())
+                })
+            },
+        )?)
     }
 }

@@ -3,6 +3,7 @@
 //! The exception classes are defined in Python (docstrings, attributes) and
 //! imported here on first use.
 
+use chrono::NaiveDate;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -114,5 +115,30 @@ pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
         ClientError::BulkJobFailed(_) => BulkJobFailed::new_err(message),
         ClientError::Live { .. } => LiveFeedError::new_err(message),
         ClientError::ClientClosed => ClientClosed::new_err(message),
+        ClientError::CacheMiss {
+            curve_id, missing, ..
+        } => cache_miss(py, message, curve_id, missing),
     }
+}
+
+/// A `CacheMiss` carrying the curve and, per tenor, the runs of days missing.
+fn cache_miss(
+    py: Python<'_>,
+    message: String,
+    curve_id: Option<String>,
+    missing: Vec<(String, Vec<(NaiveDate, NaiveDate)>)>,
+) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let class = py.import("marketcurves.exceptions")?.getattr("CacheMiss")?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("curve_id", curve_id)?;
+        let by_tenor = PyDict::new(py);
+        for (tenor, runs) in missing {
+            by_tenor.set_item(tenor, runs)?;
+        }
+        kwargs.set_item("missing", by_tenor)?;
+        let instance = class.call((message,), Some(&kwargs))?;
+        Ok(PyErr::from_value(instance))
+    };
+    build().unwrap_or_else(|import_failure| import_failure)
 }

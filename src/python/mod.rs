@@ -3,6 +3,7 @@
 
 pub(crate) mod bulk;
 pub(crate) mod bulk_result;
+pub(crate) mod cache;
 pub(crate) mod client;
 pub(crate) mod closing;
 pub(crate) mod emulator;

@@ -61,6 +61,15 @@ pub enum ClientError {
     /// The live feed was closed (or ended by a fatal error).
     #[error("the live feed is closed")]
     Closed,
+    /// Offline, and the cache lacks what was asked for: `missing` names,
+    /// for each tenor of `curve_id`, the runs of days it lacks (empty when
+    /// what is missing is the catalogue).
+    #[error("{message}")]
+    CacheMiss {
+        message: String,
+        curve_id: Option<String>,
+        missing: Vec<(String, Vec<(chrono::NaiveDate, chrono::NaiveDate)>)>,
+    },
     /// The client was closed: the call was cut short, or came after.
     #[error("the client was closed; it sends no more requests (make a new one)")]
     ClientClosed,

@@ -8,7 +8,9 @@
 //! the root so that neither module imports the other's types.
 
 pub mod bulk;
+pub mod cache;
 pub(crate) mod closing;
+pub(crate) mod digest;
 pub(crate) mod error;
 pub mod live;
 pub mod net;

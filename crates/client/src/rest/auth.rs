@@ -15,6 +15,7 @@ use serde_json::json;
 use tokio::sync::Mutex;
 
 use super::send::Sender;
+use crate::digest::digest;
 use crate::error::{body_message, ClientError};
 use crate::secret::Secret;
 
@@ -53,6 +54,17 @@ pub fn jwt_times(token: &str) -> Option<(Option<i64>, i64)> {
     let claims: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     let iat = claims.get("iat").and_then(|v| v.as_i64());
     Some((iat, claims.get("exp")?.as_i64()?))
+}
+
+/// The account a JWT names (its `sub` claim, else `email`), unchecked.
+pub fn jwt_account(token: &str) -> Option<String> {
+    let payload = token.split('.').nth(1)?;
+    let bytes = URL_SAFE_NO_PAD.decode(payload.trim_end_matches('=')).ok()?;
+    let claims: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    ["sub", "email"]
+        .iter()
+        .find_map(|claim| claims.get(claim)?.as_str().map(str::to_owned))
+        .filter(|name| !name.trim().is_empty())
 }
 
 /// How long a token fetched at Unix time `now` should be used: its lifetime
@@ -129,6 +141,24 @@ impl Authenticator {
         let token = self.fetch().await?;
         *cached = Some(cache(token.clone()));
         Ok(token)
+    }
+
+    /// The account these credentials act for, as a stable name: the email
+    /// of a login, else the account the token names (a token provider is
+    /// asked for one), else a digest of the token itself, which is then
+    /// its own account. Never the token.
+    pub async fn account(&self) -> Result<String, ClientError> {
+        let token = match &self.credentials {
+            Credentials::Login { email, .. } => {
+                return Ok(format!("email:{}", email.trim().to_lowercase()))
+            }
+            Credentials::Token(token) => token.clone(),
+            Credentials::Provider(_) => self.current().await?,
+        };
+        Ok(match jwt_account(token.expose()) {
+            Some(name) => format!("account:{name}"),
+            None => format!("token:{}", &digest(token.expose())[..16]),
+        })
     }
 
     async fn fetch(&self) -> Result<Secret, ClientError> {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use arrow_array::RecordBatch;
+use chrono::NaiveDate;
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use tokio::sync::Mutex;
@@ -17,6 +18,8 @@ use super::paging::all_pages;
 use super::progress::Progress;
 use super::query::{CatalogueQuery, HistoryQuery, PriceQuery, TenorQuery};
 use super::windows::{split, MAX_INTRADAY_DAYS};
+use crate::cache::layout::History;
+use crate::cache::{Cache, CacheMode};
 use crate::closing::Closing;
 use crate::error::ClientError;
 use domain::arrow::{build_batch, merge_slice, schema, Table, TableKind};
@@ -42,6 +45,7 @@ pub struct RestClient {
     pub(super) http: Http,
     pub(super) concurrency: usize,
     catalogue: Mutex<Option<(Instant, Arc<Vec<CurveQuotation>>)>>,
+    pub(super) cache: Option<Cache>,
 }
 
 impl RestClient {
@@ -55,7 +59,48 @@ impl RestClient {
             concurrency: config.max_concurrency,
             http: Http::new(config)?,
             catalogue: Mutex::new(None),
+            cache: None,
         })
+    }
+
+    /// The client with a history cache, whose mode serves calls that do
+    /// not choose one.
+    pub fn with_cache(mut self, cache: Cache) -> RestClient {
+        self.cache = Some(cache);
+        self
+    }
+
+    pub fn cache(&self) -> Option<&Cache> {
+        self.cache.as_ref()
+    }
+
+    /// The mode of a call: the one it chose, else the client's (`Off`
+    /// without a cache). Choosing one that needs a cache needs one.
+    pub fn cache_mode(&self, chosen: Option<CacheMode>) -> Result<CacheMode, ClientError> {
+        match (chosen, &self.cache) {
+            (None, None) | (Some(CacheMode::Off), _) => Ok(CacheMode::Off),
+            (None, Some(cache)) => Ok(cache.mode()),
+            (Some(mode), Some(_)) => Ok(mode),
+            (Some(mode), None) => Err(ClientError::InvalidRequest(format!(
+                "cache={:?} needs a cache directory: pass cache_dir= to the client, \
+                 or set MARKETCURVES_CACHE_DIR",
+                mode.name()
+            ))),
+        }
+    }
+
+    /// The cache's folder for this client's service and account.
+    pub(super) async fn cache_dir(&self) -> Result<&std::path::Path, ClientError> {
+        let cache = self.cache.as_ref().ok_or_else(|| {
+            ClientError::InvalidRequest(
+                "this client has no cache directory: pass cache_dir= to the client, \
+                 or set MARKETCURVES_CACHE_DIR"
+                    .into(),
+            )
+        })?;
+        cache
+            .service_dir(self.http.base_url(), self.http.account())
+            .await
     }
 
     /// The HTTP layer, for the bulk module.
@@ -80,8 +125,19 @@ impl RestClient {
         self.http.closing()
     }
 
-    /// Every curve quotation matching the filters, all pages.
+    /// Every curve quotation matching the filters, all pages, through the
+    /// cache in `mode` (see [`cache_mode`](Self::cache_mode)).
     pub async fn catalogue(
+        &self,
+        query: &CatalogueQuery,
+        mode: Option<CacheMode>,
+    ) -> Result<Vec<CurveQuotation>, ClientError> {
+        let mode = self.cache_mode(mode)?;
+        self.catalogue_through_cache(query, mode).await
+    }
+
+    /// Every curve quotation matching the filters, from the service.
+    pub(super) async fn fetch_catalogue(
         &self,
         query: &CatalogueQuery,
     ) -> Result<Vec<CurveQuotation>, ClientError> {
@@ -103,24 +159,37 @@ impl RestClient {
         .await
     }
 
-    /// The whole catalogue, fetched at most every ten minutes.
-    async fn known_curves(&self) -> Result<Arc<Vec<CurveQuotation>>, ClientError> {
+    /// The whole catalogue, fetched at most every ten minutes (and kept
+    /// in the cache in `mode`).
+    async fn known_curves(&self, mode: CacheMode) -> Result<Arc<Vec<CurveQuotation>>, ClientError> {
         let mut cached = self.catalogue.lock().await;
         if let Some((at, curves)) = cached.as_ref() {
-            if at.elapsed() < CATALOGUE_TTL {
+            if at.elapsed() < CATALOGUE_TTL && mode != CacheMode::Refresh {
                 return Ok(Arc::clone(curves));
             }
         }
-        let curves = Arc::new(self.catalogue(&CatalogueQuery::default()).await?);
+        let everything = CatalogueQuery::default();
+        let curves = Arc::new(self.catalogue_through_cache(&everything, mode).await?);
         *cached = Some((Instant::now(), Arc::clone(&curves)));
         Ok(curves)
     }
 
     /// The tenors to pull: the curve's contracts, or those asked for, checked
     /// against the shapes the curve offers.
-    async fn tenors_of(&self, query: &HistoryQuery) -> Result<Vec<Tenor>, ClientError> {
+    pub(super) async fn tenors_of(
+        &self,
+        query: &HistoryQuery,
+        mode: CacheMode,
+    ) -> Result<Vec<Tenor>, ClientError> {
         let curve_id = query.curve_id();
-        let curves = self.known_curves().await?;
+        let curves = match self.known_curves(mode).await {
+            // Offline without a catalogue: tenors named are taken as they
+            // are (the cache holds only tenors the service served).
+            Err(ClientError::CacheMiss { .. }) if query.tenors().is_some() => {
+                return Ok(in_table_order(query.tenors().unwrap_or_default().to_vec()));
+            }
+            curves => curves?,
+        };
         let curve = curves
             .iter()
             .find(|c| c.id.as_deref() == Some(curve_id))
@@ -248,42 +317,103 @@ impl RestClient {
         })
     }
 
-    /// End-of-day snapshots from `start` to `end`, one request per tenor.
+    /// End-of-day snapshots from `start` to `end`, one request per tenor,
+    /// through the cache in `mode` (see [`cache_mode`](Self::cache_mode)).
     pub async fn settlements(
         &self,
         query: &HistoryQuery,
         progress: &Progress,
+        mode: Option<CacheMode>,
     ) -> Result<Table, ClientError> {
-        let tenors = self.tenors_of(query).await?;
-        let curve_id = query.curve_id();
+        match self.cache_mode(mode)? {
+            CacheMode::Off => self.fetch_settlements(query, progress).await,
+            mode => {
+                self.cached_history(History::Settlements, query, progress, mode)
+                    .await
+            }
+        }
+    }
+
+    /// Intraday values from `start` to `end`: windows of at most 30 days,
+    /// every page of each, for every tenor, all concurrently; through the
+    /// cache in `mode`.
+    pub async fn intraday_history(
+        &self,
+        query: &HistoryQuery,
+        progress: &Progress,
+        mode: Option<CacheMode>,
+    ) -> Result<Table, ClientError> {
+        match self.cache_mode(mode)? {
+            CacheMode::Off => self.fetch_intraday_history(query, progress).await,
+            mode => {
+                self.cached_history(History::Intraday, query, progress, mode)
+                    .await
+            }
+        }
+    }
+
+    /// The settlements of one tenor from `first` to `last`: one request.
+    pub(super) async fn settlements_batch(
+        &self,
+        curve_id: &str,
+        tenor: &Tenor,
+        first: NaiveDate,
+        last: NaiveDate,
+    ) -> Result<RecordBatch, ClientError> {
         let query = [
-            ("startDate", query.start().to_string()),
-            ("endDate", query.end().to_string()),
+            ("startDate", first.to_string()),
+            ("endDate", last.to_string()),
         ];
+        let endpoint = PriceEndpoint::HistoricalSettlements;
+        let rows = self
+            .get_rows(endpoint, curve_id, Some(tenor.name()), &query)
+            .await?;
+        batch(TableKind::Settlements, rows)
+    }
+
+    /// The intraday values of one tenor in one window of at most 30 days: every page.
+    pub(super) async fn intraday_batch(
+        &self,
+        curve_id: &str,
+        tenor: &Tenor,
+        first: NaiveDate,
+        last: NaiveDate,
+        progress: &Progress,
+    ) -> Result<RecordBatch, ClientError> {
+        let query = [
+            ("startDate", first.to_string()),
+            ("endDate", last.to_string()),
+        ];
+        let endpoint = PriceEndpoint::HistoricalIntraday;
+        self.paged_batch(endpoint, curve_id, tenor.name(), &query, progress)
+            .await
+    }
+
+    async fn fetch_settlements(
+        &self,
+        query: &HistoryQuery,
+        progress: &Progress,
+    ) -> Result<Table, ClientError> {
+        let tenors = self.tenors_of(query, CacheMode::Off).await?;
+        let (curve_id, start, end) = (query.curve_id(), query.start(), query.end());
         progress.plan(tenors.len() as u64);
-        let query = &query;
         let mut jobs: Vec<Job<'_>> = Vec::new();
         for (index, tenor) in tenors.into_iter().enumerate() {
             jobs.push(Box::pin(async move {
-                let endpoint = PriceEndpoint::HistoricalSettlements;
-                let rows = self
-                    .get_rows(endpoint, curve_id, Some(tenor.name()), query)
-                    .await;
+                let batch = self.settlements_batch(curve_id, &tenor, start, end).await;
                 progress.finish(1);
-                Ok((index, batch(TableKind::Settlements, rows?)?))
+                Ok((index, batch?))
             }));
         }
         ordered_table(TableKind::Settlements, jobs, self.concurrency).await
     }
 
-    /// Intraday values from `start` to `end`: windows of at most 30 days,
-    /// every page of each, for every tenor, all concurrently.
-    pub async fn intraday_history(
+    async fn fetch_intraday_history(
         &self,
         query: &HistoryQuery,
         progress: &Progress,
     ) -> Result<Table, ClientError> {
-        let tenors = self.tenors_of(query).await?;
+        let tenors = self.tenors_of(query, CacheMode::Off).await?;
         let windows = split(query.start(), query.end(), MAX_INTRADAY_DAYS);
         let curve_id = query.curve_id();
         let mut jobs: Vec<Job<'_>> = Vec::new();
@@ -292,13 +422,8 @@ impl RestClient {
             .flat_map(|t| windows.iter().map(move |w| (t, *w)));
         for (index, (tenor, (first, last))) in slices.enumerate() {
             jobs.push(Box::pin(async move {
-                let query = [
-                    ("startDate", first.to_string()),
-                    ("endDate", last.to_string()),
-                ];
-                let endpoint = PriceEndpoint::HistoricalIntraday;
                 let batch = self
-                    .paged_batch(endpoint, curve_id, tenor.name(), &query, progress)
+                    .intraday_batch(curve_id, tenor, first, last, progress)
                     .await?;
                 Ok((index, batch))
             }));

@@ -11,6 +11,7 @@ use tokio::sync::Semaphore;
 use super::auth::{Authenticator, Credentials};
 use super::retry::RetryPolicy;
 use super::send::Sender;
+use super::service_clock::ServiceClock;
 use crate::closing::Closing;
 use crate::error::{body_message, ClientError};
 use crate::net::Network;
@@ -36,6 +37,7 @@ pub struct Http {
     limit: Arc<Semaphore>,
     base_url: String,
     closing: Closing,
+    clock: ServiceClock,
 }
 
 /// Redirects are followed only within the same host, so the bearer token
@@ -95,6 +97,7 @@ impl Http {
             limit: Arc::new(Semaphore::new(config.max_concurrency)),
             base_url: config.base_url,
             closing: Closing::default(),
+            clock: ServiceClock::default(),
         })
     }
 
@@ -157,6 +160,9 @@ impl Http {
                 };
                 self.sender.send(endpoint, path, request).await?
             };
+            if let Some(date) = &answer.date {
+                self.clock.observe(date);
+            }
             match answer.status {
                 200..=299 => return Ok(answer.body),
                 status @ (401 | 403) if !renewed && self.auth.can_renew() => {
@@ -182,6 +188,22 @@ impl Http {
     /// live feed sends at each authentication.
     pub async fn fresh_token(&self) -> Result<Secret, ClientError> {
         self.closing.guard(self.auth.fresh()).await
+    }
+
+    /// The service's clock, as its answers tell it.
+    pub fn service_clock(&self) -> &ServiceClock {
+        &self.clock
+    }
+
+    /// Who this client acts for, as a stable name: what keys the history
+    /// cache, so that accounts never share one (see [`Authenticator::account`]).
+    pub async fn account(&self) -> Result<String, ClientError> {
+        self.closing.guard(self.auth.account()).await
+    }
+
+    /// The base URL, without a trailing slash.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
     }
 
     /// The route and trust of every connection this client opens.

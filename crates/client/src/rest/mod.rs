@@ -1,6 +1,9 @@
 //! The REST client: auth, retries, paging, and the data methods.
 
 pub(crate) mod auth;
+mod cache_admin;
+mod cached;
+mod cached_catalogue;
 pub(crate) mod client;
 pub(crate) mod http;
 pub(crate) mod intraday_values;
@@ -9,6 +12,7 @@ pub(crate) mod progress;
 pub(crate) mod query;
 pub(crate) mod retry;
 pub(crate) mod send;
+pub(crate) mod service_clock;
 pub(crate) mod validate;
 pub(crate) mod windows;
 

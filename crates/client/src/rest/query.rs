@@ -161,6 +161,26 @@ impl CatalogueQuery {
         })
     }
 
+    /// The query as text, the same for the same filters in any order: what
+    /// keys its cached answer.
+    pub(crate) fn cache_key(&self) -> String {
+        let mut params = self.params();
+        params.sort();
+        params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("&")
+    }
+
+    /// The filters in words, for messages.
+    pub(crate) fn describe(&self) -> String {
+        match self.cache_key() {
+            key if key.is_empty() => "all curves".into(),
+            key => format!("the filters {key}"),
+        }
+    }
+
     /// The query parameters of `GET /catalogue`.
     pub(crate) fn params(&self) -> Vec<(String, String)> {
         let interface = [

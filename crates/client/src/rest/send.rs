@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use chrono::Utc;
-use reqwest::header::RETRY_AFTER;
+use reqwest::header::{DATE, RETRY_AFTER};
 use reqwest::RequestBuilder;
 
 use super::retry::{parse_retry_after, Outcome, RetryPolicy};
@@ -17,6 +17,8 @@ use crate::net::{failure, tunnel, Network};
 pub struct Answer {
     pub status: u16,
     pub body: Bytes,
+    /// The `Date` header: the service's clock when it answered.
+    pub date: Option<String>,
 }
 
 #[derive(Clone)]
@@ -47,10 +49,14 @@ impl Sender {
                 message,
             };
             let (outcome, status, message) = match self.attempt(&build).await {
-                Ok((status, retry_after, body)) => match Outcome::of_status(status, retry_after) {
-                    Outcome::Success | Outcome::Fatal => return Ok(Answer { status, body }),
-                    outcome => (outcome, Some(status), body_message(&body)),
-                },
+                Ok((status, retry_after, body, date)) => {
+                    match Outcome::of_status(status, retry_after) {
+                        Outcome::Success | Outcome::Fatal => {
+                            return Ok(Answer { status, body, date })
+                        }
+                        outcome => (outcome, Some(status), body_message(&body)),
+                    }
+                }
                 Err(Failure::Permanent(message)) => return Err(failed(message)),
                 Err(Failure::Passing(message)) => (Outcome::Transient, None, message),
             };
@@ -89,7 +95,7 @@ impl Sender {
     async fn attempt(
         &self,
         build: &impl Fn(&reqwest::Client) -> RequestBuilder,
-    ) -> Result<(u16, Option<Duration>, Bytes), Failure> {
+    ) -> Result<(u16, Option<Duration>, Bytes, Option<String>), Failure> {
         let response = build(&self.client)
             .timeout(self.timeout)
             .send()
@@ -111,8 +117,13 @@ impl Sender {
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| parse_retry_after(v, Utc::now()));
+        let date = response
+            .headers()
+            .get(DATE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
         let body = response.bytes().await.map_err(|e| self.explain(e))?;
-        Ok((status, retry_after, body))
+        Ok((status, retry_after, body, date))
     }
 
     /// A transport error in words, naming the proxy it went through and

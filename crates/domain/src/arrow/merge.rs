@@ -13,6 +13,8 @@ use arrow_select::concat::concat_batches;
 use arrow_select::filter::filter_record_batch;
 use arrow_select::take::take_record_batch;
 
+use super::dictionary::compact_dictionaries;
+
 /// The (tenor, generated_on) key of row `i`; a null time sorts first.
 fn key(batch: &RecordBatch, i: usize) -> (&str, Option<i64>) {
     let tenor = batch
@@ -39,7 +41,7 @@ fn already_in_order(batches: &[RecordBatch]) -> bool {
 
 /// Joins the batches of one slice (each already sorted and without repeats).
 pub fn merge_slice(schema: SchemaRef, batches: &[RecordBatch]) -> Result<RecordBatch, ArrowError> {
-    let joined = concat_batches(&schema, batches)?;
+    let joined = compact_dictionaries(concat_batches(&schema, batches)?)?;
     if already_in_order(batches) {
         return Ok(joined);
     }

@@ -1,10 +1,12 @@
 //! The Arrow form of price rows: the schemas of the design and their builder.
 
 mod build;
+mod dictionary;
 mod merge;
 mod schema;
 
 pub use build::{build_batch, dependency_lists, metadata_maps, MetadataPair};
+pub use dictionary::compact_dictionaries;
 pub use merge::merge_slice;
 pub use schema::{schema, TableKind};
 

@@ -1,0 +1,64 @@
+use super::*;
+use crate::cache::layout::tenor_dir;
+use crate::cache::segment::write;
+
+fn day(text: &str) -> NaiveDate {
+    text.parse().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mc-info-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Empty segments (days without values): what is kept is their days.
+fn fill(service: &Path, curve: &str, tenor: &str, first: &str, last: &str) {
+    let dir = tenor_dir(service, History::Settlements, curve, tenor);
+    let segment = Segment::in_dir(&dir, day(first), day(last));
+    write(&segment, History::Settlements, curve, tenor, &[]).unwrap();
+}
+
+#[test]
+fn info_names_each_curve_with_its_days() {
+    let service = scratch("info");
+    assert_eq!(info(&service).files, 0);
+    fill(&service, "c/1", "Jan 25", "2025-01-01", "2025-01-31");
+    fill(&service, "c/1", "Feb 25", "2025-02-01", "2025-03-31");
+    fill(&service, "c2", "Jan 25", "2024-01-01", "2024-01-01");
+    let found = info(&service);
+    assert_eq!(found.files, 3);
+    assert!(found.bytes > 0);
+    let first = &found.curves[0];
+    assert_eq!(first.curve_id, "c/1");
+    assert_eq!(
+        (first.first, first.last),
+        (day("2025-01-01"), day("2025-03-31"))
+    );
+    assert_eq!((first.tenors, first.files), (2, 2));
+    assert_eq!(found.curves[1].curve_id, "c2");
+    fs::remove_dir_all(service).unwrap();
+}
+
+#[test]
+fn clearing_removes_a_curve_or_the_days_before_a_date() {
+    let service = scratch("clear");
+    fill(&service, "c1", "Jan 25", "2025-01-01", "2025-01-31");
+    fill(&service, "c1", "Feb 25", "2025-02-01", "2025-03-31");
+    fill(&service, "c2", "Jan 25", "2024-01-01", "2024-01-01");
+
+    let cleared = clear(&service, Some("c2"), None);
+    assert_eq!(cleared.files, 1);
+    assert_eq!(info(&service).curves.len(), 1);
+
+    // Before March: January goes, February to March keeps March.
+    let cleared = clear(&service, None, Some(day("2025-03-01")));
+    assert_eq!(cleared.files, 2);
+    let left = info(&service);
+    assert_eq!(left.curves[0].first, day("2025-03-01"));
+    assert_eq!(left.curves[0].last, day("2025-03-31"));
+
+    clear(&service, None, None);
+    assert_eq!(info(&service).curves, vec![]);
+    fs::remove_dir_all(service).unwrap();
+}

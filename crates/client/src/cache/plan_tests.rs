@@ -1,0 +1,117 @@
+use std::path::Path;
+
+use proptest::prelude::*;
+
+use super::*;
+
+fn day(n: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(2025, 1, 1).unwrap() + chrono::Days::new(n as u64)
+}
+
+fn days_of(part: &Part) -> (NaiveDate, NaiveDate) {
+    match part {
+        Part::Cached { first, last, .. } | Part::Missing { first, last } => (*first, *last),
+    }
+}
+
+fn segment(first: u32, last: u32) -> Segment {
+    Segment::in_dir(Path::new("/d"), day(first), day(last))
+}
+
+#[test]
+fn an_empty_cache_misses_everything_in_one_run() {
+    assert_eq!(
+        plan(&[], day(0), day(99)),
+        vec![Part::Missing {
+            first: day(0),
+            last: day(99)
+        }]
+    );
+}
+
+#[test]
+fn a_request_wider_than_the_cache_misses_only_its_edges() {
+    let parts = plan(&[segment(10, 19)], day(0), day(29));
+    assert_eq!(
+        parts,
+        vec![
+            Part::Missing {
+                first: day(0),
+                last: day(9)
+            },
+            Part::Cached {
+                segment: segment(10, 19),
+                first: day(10),
+                last: day(19)
+            },
+            Part::Missing {
+                first: day(20),
+                last: day(29)
+            },
+        ]
+    );
+}
+
+#[test]
+fn overlapping_files_are_each_read_for_their_own_days() {
+    let parts = plan(
+        &[segment(5, 20), segment(0, 10), segment(8, 9)],
+        day(2),
+        day(25),
+    );
+    assert_eq!(
+        parts,
+        vec![
+            Part::Cached {
+                segment: segment(0, 10),
+                first: day(2),
+                last: day(10)
+            },
+            Part::Cached {
+                segment: segment(5, 20),
+                first: day(11),
+                last: day(20)
+            },
+            Part::Missing {
+                first: day(21),
+                last: day(25)
+            },
+        ]
+    );
+}
+
+proptest! {
+    /// Every day of the request is in exactly one part, in order; a cached
+    /// day is in its file; a missing day is in no file; no two missing runs touch.
+    #[test]
+    fn parts_cover_each_day_once(
+        files in prop::collection::vec((0u32..60, 0u32..20), 0..6),
+        start in 0u32..60,
+        len in 0u32..60,
+    ) {
+        let segments: Vec<Segment> = files.iter().map(|(a, n)| segment(*a, a + n)).collect();
+        let parts = plan(&segments, day(start), day(start + len));
+        let mut expected = day(start);
+        let mut previous_missing = false;
+        for part in &parts {
+            let (first, last) = days_of(part);
+            prop_assert_eq!(first, expected);
+            prop_assert!(first <= last);
+            match part {
+                Part::Cached { segment, .. } => {
+                    prop_assert!(segment.first <= first && last <= segment.last);
+                    previous_missing = false;
+                }
+                Part::Missing { .. } => {
+                    prop_assert!(!previous_missing);
+                    for s in &segments {
+                        prop_assert!(s.last < first || s.first > last);
+                    }
+                    previous_missing = true;
+                }
+            }
+            expected = last + chrono::Days::new(1);
+        }
+        prop_assert_eq!(expected, day(start + len) + chrono::Days::new(1));
+    }
+}

@@ -1,0 +1,149 @@
+//! One segment file: the rows of some final days of one tenor, as Parquet
+//! any engine reads, with a note in the footer saying what it holds. A
+//! file is trusted only if it reads whole and agrees with that note and
+//! with its name: anything else (cut short, damaged, another version's) is
+//! corrupt, and its days are fetched again.
+
+use std::fs::File;
+use std::io;
+
+use arrow_array::RecordBatch;
+use arrow_select::concat::concat_batches;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use serde::{Deserialize, Serialize};
+
+use super::atomic;
+use super::days::{in_day_order, row_days, to_epoch_days};
+use super::layout::{History, Segment};
+use domain::arrow::{compact_dictionaries, schema};
+
+/// The footer key of the note.
+const NOTE_KEY: &str = "marketcurves.cache";
+const NOTE_VERSION: u32 = 1;
+/// Rows per batch when reading: a few large batches, fewer to join.
+const READ_BATCH_ROWS: usize = 64 * 1024;
+
+/// What a segment says it holds.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Note {
+    version: u32,
+    history: String,
+    curve_id: String,
+    tenor: String,
+    first: String,
+    last: String,
+    rows: usize,
+}
+
+impl Note {
+    fn of(history: History, curve_id: &str, tenor: &str, segment: &Segment, rows: usize) -> Note {
+        Note {
+            version: NOTE_VERSION,
+            history: history.name().into(),
+            curve_id: curve_id.into(),
+            tenor: tenor.into(),
+            first: segment.first.to_string(),
+            last: segment.last.to_string(),
+            rows,
+        }
+    }
+}
+
+/// Why a segment could not be used.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Gone since it was listed: another writer merged it away.
+    Gone,
+    /// Unreadable, or not what it says: the reason.
+    Corrupt(String),
+}
+
+/// Writes the rows of `batches` (which must all be within the segment's
+/// days, in day order) as the segment's file.
+pub fn write(
+    segment: &Segment,
+    history: History,
+    curve_id: &str,
+    tenor: &str,
+    batches: &[RecordBatch],
+) -> io::Result<()> {
+    let rows = batches.iter().map(RecordBatch::num_rows).sum();
+    let note = Note::of(history, curve_id, tenor, segment, rows);
+    let note = serde_json::to_string(&note).map_err(io::Error::other)?;
+    let properties = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(
+            ZstdLevel::try_new(1).map_err(io::Error::other)?,
+        ))
+        .set_key_value_metadata(Some(vec![KeyValue::new(NOTE_KEY.into(), note)]))
+        .build();
+    atomic::write_file(&segment.path, |out| {
+        let mut writer = ArrowWriter::try_new(out, schema(history.table_kind()), Some(properties))
+            .map_err(io::Error::other)?;
+        for batch in batches {
+            writer.write(batch).map_err(io::Error::other)?;
+        }
+        writer.close().map_err(io::Error::other)?;
+        Ok(())
+    })
+}
+
+/// Reads a segment whole, checked against its note and its name.
+pub fn read(
+    segment: &Segment,
+    history: History,
+    curve_id: &str,
+    tenor: &str,
+) -> Result<RecordBatch, ReadError> {
+    let file = File::open(&segment.path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => ReadError::Gone,
+        _ => ReadError::Corrupt(format!("cannot open it: {e}")),
+    })?;
+    let corrupt = |why: String| ReadError::Corrupt(why);
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
+        .map_err(|e| corrupt(format!("not a whole Parquet file: {e}")))?;
+    let note: Note = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .and_then(|pairs| pairs.iter().find(|kv| kv.key == NOTE_KEY))
+        .and_then(|kv| serde_json::from_str(kv.value.as_deref()?).ok())
+        .ok_or_else(|| corrupt("it has no marketcurves note".into()))?;
+    let expected_schema = schema(history.table_kind());
+    let reader = builder
+        .with_batch_size(READ_BATCH_ROWS)
+        .build()
+        .map_err(|e| corrupt(format!("cannot read it: {e}")))?;
+    let mut batches = Vec::new();
+    for batch in reader {
+        let batch = batch.map_err(|e| corrupt(format!("cannot read it: {e}")))?;
+        // The table's own schema, without the file's metadata: a cached
+        // table is the very table a fetch gives.
+        let batch = RecordBatch::try_new(expected_schema.clone(), batch.columns().to_vec())
+            .map_err(|e| corrupt(format!("not a {} table: {e}", history.name())))?;
+        batches.push(batch);
+    }
+    let batch = concat_batches(&expected_schema, &batches)
+        .and_then(compact_dictionaries)
+        .map_err(|e| corrupt(format!("cannot join it: {e}")))?;
+    let expected = Note::of(history, curve_id, tenor, segment, batch.num_rows());
+    if note != expected {
+        return Err(corrupt(format!(
+            "it says it holds {note:?}, but its name and rows say {expected:?}"
+        )));
+    }
+    let days = row_days(&batch, history);
+    let (first, last) = (to_epoch_days(segment.first), to_epoch_days(segment.last));
+    let inside = days.iter().flatten().all(|d| (first..=last).contains(d));
+    if !in_day_order(&days) || !inside {
+        return Err(corrupt("its rows are not its days, in order".into()));
+    }
+    Ok(batch)
+}
+
+#[cfg(test)]
+#[path = "segment_tests.rs"]
+mod tests;

@@ -1,0 +1,80 @@
+//! The catalogue through the cache: a query's curve quotations serve until
+//! the next contracts refresh (Monday to Friday, 02:30 UTC), judged on the
+//! service's clock. Offline, a catalogue older than that still serves,
+//! with a warning: the contracts it lists may have changed since.
+
+use chrono::Utc;
+
+use super::client::RestClient;
+use super::query::CatalogueQuery;
+use crate::cache::catalogue::{self, Fetched};
+use crate::cache::layout::catalogue_file;
+use crate::cache::CacheMode;
+use crate::error::ClientError;
+use domain::records::CurveQuotation;
+
+impl RestClient {
+    pub(super) async fn catalogue_through_cache(
+        &self,
+        query: &CatalogueQuery,
+        mode: CacheMode,
+    ) -> Result<Vec<CurveQuotation>, ClientError> {
+        if mode == CacheMode::Off {
+            return self.fetch_catalogue(query).await;
+        }
+        let key = query.cache_key();
+        let path = catalogue_file(self.cache_dir().await?, &key);
+        if mode.reads() {
+            let file = path.clone();
+            let read = tokio::task::spawn_blocking(move || catalogue::read(&file))
+                .await
+                .unwrap_or_else(|e| Err(e.to_string()));
+            match read {
+                Ok(Some((fetched, curves))) => {
+                    if !fetched.expired(self.http.service_clock().offset()) {
+                        return Ok(curves);
+                    }
+                    if mode == CacheMode::Offline {
+                        log::warn!(
+                            target: "marketcurves.cache",
+                            "offline: serving the catalogue fetched at {}, before the latest \
+                             contracts refresh; its contracts may have changed since",
+                            fetched.service_time
+                        );
+                        return Ok(curves);
+                    }
+                }
+                Ok(None) => {}
+                Err(why) => {
+                    log::warn!(
+                        target: "marketcurves.cache",
+                        "{path:?} is corrupt ({why}); removed, and fetched again"
+                    );
+                    let _ = std::fs::remove_file(&path);
+                }
+            }
+            if mode == CacheMode::Offline {
+                return Err(ClientError::CacheMiss {
+                    message: format!(
+                        "offline, and the cache has no catalogue for {}",
+                        query.describe()
+                    ),
+                    curve_id: None,
+                    missing: Vec::new(),
+                });
+            }
+        }
+        let curves = self.fetch_catalogue(query).await?;
+        let fetched = Fetched {
+            query: key,
+            service_time: self.http.service_clock().now(),
+            local_time: Utc::now(),
+        };
+        let kept = curves.clone();
+        let writing = tokio::task::spawn_blocking(move || catalogue::write(&path, &fetched, &kept));
+        if let Ok(Err(e)) = writing.await {
+            log::warn!(target: "marketcurves.cache", "cannot keep the catalogue: {e}");
+        }
+        Ok(curves)
+    }
+}
