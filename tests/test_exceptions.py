@@ -12,6 +12,7 @@ NAMES = [
     "RateLimited",
     "ServiceError",
     "BulkJobFailed",
+    "CacheMiss",
     "ClientClosed",
     "LiveFeedError",
     "DecodeError",

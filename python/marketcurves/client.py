@@ -102,13 +102,17 @@ class Client:
             timeout=self._timeout,
             max_retries=_args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
             ca_bundle=_args.optional_path(ca_bundle, "ca_bundle"),
-            cache_dir=_args.optional_path(
-                cache_dir if cache_dir is not None else _env("MARKETCURVES_CACHE_DIR"), "cache_dir"
-            ),
+            cache_dir=self._cache_dir(cache_dir),
             cache=_args.text(cache, "cache"),
         )
         # Feeds opened from this client, so that close() can wait for their threads.
         self._feeds: weakref.WeakSet[live.LiveFeed] = weakref.WeakSet()
+
+    @staticmethod
+    def _cache_dir(cache_dir: Any) -> str | None:
+        chosen = cache_dir if cache_dir is not None else _env("MARKETCURVES_CACHE_DIR")
+        path = _args.optional_path(chosen, "cache_dir")
+        return None if path is None else os.path.expanduser(path)
 
     @staticmethod
     def _credentials(token: Any, token_provider: Any, email: Any, password: Any) -> dict[str, Any]:

@@ -61,7 +61,7 @@ fn a_segment_reads_back_as_the_table_it_was() {
         History::Intraday,
         "c1",
         "Jan 25",
-        &[batch.clone()],
+        std::slice::from_ref(&batch),
     )
     .unwrap();
     let read_back = read(&segment, History::Intraday, "c1", "Jan 25").unwrap();

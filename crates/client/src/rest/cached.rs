@@ -86,7 +86,7 @@ impl RestClient {
             start: query.start(),
             end: query.end(),
             mode,
-            service: &service,
+            service,
             progress,
         };
         let call = &call;

@@ -56,7 +56,9 @@ impl RestClient {
             if mode == CacheMode::Offline {
                 return Err(ClientError::CacheMiss {
                     message: format!(
-                        "offline, and the cache has no catalogue for {}",
+                        "offline, and the cache has no catalogue for {} (fetch it once \
+                         online; a history call needs the whole catalogue to list a \
+                         curve's tenors, unless tenors= names them)",
                         query.describe()
                     ),
                     curve_id: None,
