@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -47,7 +48,15 @@ def _catalogue(args: argparse.Namespace) -> int:
 def _history(args: argparse.Namespace) -> int:
     from marketcurves import Client
 
-    with Client() as client:
+    # Checked here, not by the Client, so that it is a usage error (exit 2)
+    # naming the flag rather than a call's InvalidRequest naming cache_dir=.
+    env_dir = os.environ.get("MARKETCURVES_CACHE_DIR", "").strip()
+    if args.offline and args.cache_dir is None and not env_dir:
+        args.usage_error(
+            "--offline reads the history cache: pass --cache-dir DIR or set MARKETCURVES_CACHE_DIR"
+        )
+    cache = "offline" if args.offline else "use"
+    with Client(cache_dir=args.cache_dir, cache=cache) as client:
         pull = client.intraday_history if args.intraday else client.settlements
         table = pull(args.curve_id, args.start, args.end, tenors=args.tenors, progress=True)
     # Nested columns do not fit CSV; Parquet keeps them.
@@ -107,7 +116,19 @@ def _parser() -> argparse.ArgumentParser:
     history.add_argument("--tenor", action="append", dest="tenors", help="repeat; default all")
     history.add_argument("--intraday", action="store_true", help="intraday values, not settlements")
     history.add_argument("--output", "-o", help="a .csv or .parquet file; default CSV to stdout")
-    history.set_defaults(run=_history)
+    history.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="keep final days in this history cache and fetch only the rest; "
+        "default $MARKETCURVES_CACHE_DIR, else no cache",
+    )
+    history.add_argument(
+        "--offline",
+        action="store_true",
+        help="send no request: serve everything from the cache (--cache-dir or "
+        "$MARKETCURVES_CACHE_DIR), failing with CacheMiss if it lacks any day",
+    )
+    history.set_defaults(run=_history, usage_error=history.error)
 
     bulk = commands.add_parser("bulk", help="download a bulk Parquet export of one vertical")
     bulk.add_argument("--vertical", required=True, help="e.g. JET or Jet")
