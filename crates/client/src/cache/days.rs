@@ -62,6 +62,21 @@ pub fn slice_days(batch: &RecordBatch, days: &[Option<i32>], first: i32, last: i
     batch.slice(from, to.saturating_sub(from))
 }
 
+/// The rows of `first..=last` of batches in day order, empty ones left out.
+pub fn slice_batches(
+    batches: &[RecordBatch],
+    history: History,
+    first: NaiveDate,
+    last: NaiveDate,
+) -> Vec<RecordBatch> {
+    let (from, to) = (to_epoch_days(first), to_epoch_days(last));
+    batches
+        .iter()
+        .map(|batch| slice_days(batch, &row_days(batch, history), from, to))
+        .filter(|batch| batch.num_rows() > 0)
+        .collect()
+}
+
 /// The last day of a batch in day order with a row in `..=last`.
 pub fn last_day_with_rows(days: &[Option<i32>], last: i32) -> Option<i32> {
     days.iter().rev().flatten().find(|d| **d <= last).copied()

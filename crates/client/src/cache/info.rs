@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use chrono::NaiveDate;
 
-use super::days::{row_days, slice_days, to_epoch_days};
+use super::days::slice_batches;
 use super::layout::{decode, segments, History, Segment, TEMPORARY_PREFIX};
 use super::segment;
 
@@ -143,15 +143,9 @@ fn trim(segment: &Segment, history: History, curve_id: &str, tenor: &str, before
         before,
         segment.last,
     );
-    if let Ok(batch) = segment::read(segment, history, curve_id, tenor) {
-        let days = row_days(&batch, history);
-        let rows = slice_days(
-            &batch,
-            &days,
-            to_epoch_days(before),
-            to_epoch_days(segment.last),
-        );
-        if let Err(e) = segment::write(&kept, history, curve_id, tenor, &[rows]) {
+    if let Ok(batches) = segment::read(segment, history, curve_id, tenor) {
+        let rows = slice_batches(&batches, history, before, segment.last);
+        if let Err(e) = segment::write(&kept, history, curve_id, tenor, &rows) {
             log::warn!(target: "marketcurves.cache", "cannot write {:?}: {e}", kept.path);
         }
     }

@@ -8,10 +8,9 @@ use std::fs::File;
 use std::io;
 
 use arrow_array::RecordBatch;
-use arrow_select::concat::concat_batches;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use serde::{Deserialize, Serialize};
@@ -24,8 +23,6 @@ use domain::arrow::{compact_dictionaries, schema};
 /// The footer key of the note.
 const NOTE_KEY: &str = "marketcurves.cache";
 const NOTE_VERSION: u32 = 1;
-/// Rows per batch when reading: a few large batches, fewer to join.
-const READ_BATCH_ROWS: usize = 64 * 1024;
 
 /// What a segment says it holds.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
@@ -75,9 +72,9 @@ pub fn write(
     let note = Note::of(history, curve_id, tenor, segment, rows);
     let note = serde_json::to_string(&note).map_err(io::Error::other)?;
     let properties = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(
-            ZstdLevel::try_new(1).map_err(io::Error::other)?,
-        ))
+        // Snappy: every engine reads it, and setting up its decoder costs
+        // nothing, where zstd's costs more than a small file's decoding.
+        .set_compression(Compression::SNAPPY)
         .set_key_value_metadata(Some(vec![KeyValue::new(NOTE_KEY.into(), note)]))
         .build();
     atomic::write_file(&segment.path, |out| {
@@ -91,13 +88,14 @@ pub fn write(
     })
 }
 
-/// Reads a segment whole, checked against its note and its name.
+/// Reads a segment whole, one batch per row group (joining them would
+/// copy every buffer), checked against its note and its name.
 pub fn read(
     segment: &Segment,
     history: History,
     curve_id: &str,
     tenor: &str,
-) -> Result<RecordBatch, ReadError> {
+) -> Result<Vec<RecordBatch>, ReadError> {
     let file = File::open(&segment.path).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => ReadError::Gone,
         _ => ReadError::Corrupt(format!("cannot open it: {e}")),
@@ -113,8 +111,15 @@ pub fn read(
         .and_then(|kv| serde_json::from_str(kv.value.as_deref()?).ok())
         .ok_or_else(|| corrupt("it has no marketcurves note".into()))?;
     let expected_schema = schema(history.table_kind());
+    let largest_group = builder
+        .metadata()
+        .row_groups()
+        .iter()
+        .map(|group| group.num_rows())
+        .max()
+        .unwrap_or(0);
     let reader = builder
-        .with_batch_size(READ_BATCH_ROWS)
+        .with_batch_size((largest_group as usize).max(1))
         .build()
         .map_err(|e| corrupt(format!("cannot read it: {e}")))?;
     let mut batches = Vec::new();
@@ -123,25 +128,27 @@ pub fn read(
         // The table's own schema, without the file's metadata: a cached
         // table is the very table a fetch gives.
         let batch = RecordBatch::try_new(expected_schema.clone(), batch.columns().to_vec())
+            .and_then(compact_dictionaries)
             .map_err(|e| corrupt(format!("not a {} table: {e}", history.name())))?;
         batches.push(batch);
     }
-    let batch = concat_batches(&expected_schema, &batches)
-        .and_then(compact_dictionaries)
-        .map_err(|e| corrupt(format!("cannot join it: {e}")))?;
-    let expected = Note::of(history, curve_id, tenor, segment, batch.num_rows());
+    let rows = batches.iter().map(RecordBatch::num_rows).sum();
+    let expected = Note::of(history, curve_id, tenor, segment, rows);
     if note != expected {
         return Err(corrupt(format!(
             "it says it holds {note:?}, but its name and rows say {expected:?}"
         )));
     }
-    let days = row_days(&batch, history);
+    let days: Vec<Option<i32>> = batches
+        .iter()
+        .flat_map(|batch| row_days(batch, history))
+        .collect();
     let (first, last) = (to_epoch_days(segment.first), to_epoch_days(segment.last));
     let inside = days.iter().flatten().all(|d| (first..=last).contains(d));
     if !in_day_order(&days) || !inside {
         return Err(corrupt("its rows are not its days, in order".into()));
     }
-    Ok(batch)
+    Ok(batches)
 }
 
 #[cfg(test)]

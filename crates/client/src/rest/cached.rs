@@ -16,7 +16,8 @@ use super::client::RestClient;
 use super::progress::Progress;
 use super::query::HistoryQuery;
 use crate::cache::days::{
-    from_epoch_days, in_day_order, last_day_with_rows, row_days, slice_days, to_epoch_days,
+    from_epoch_days, in_day_order, last_day_with_rows, row_days, slice_batches, slice_days,
+    to_epoch_days,
 };
 use crate::cache::finality::{keep_through, last_final_day};
 use crate::cache::layout::{segments, tenor_dir, History, Segment};
@@ -377,18 +378,12 @@ async fn read_cached(call: &Call<'_>, tenor: &str, dir: &Path) -> Result<Vec<Pie
                         first,
                         last,
                     } => match segment::read(&segment, history, &curve_id, &tenor) {
-                        Ok(batch) => {
-                            let days = row_days(&batch, history);
-                            let rows = slice_days(
-                                &batch,
-                                &days,
-                                to_epoch_days(first),
-                                to_epoch_days(last),
-                            );
+                        Ok(batches) => {
+                            let batches = slice_batches(&batches, history, first, last);
                             pieces.push(Piece::Have {
                                 first,
                                 last,
-                                batches: vec![rows],
+                                batches,
                                 cached: true,
                             });
                         }
