@@ -25,7 +25,6 @@ import marketcurves as mc
 START = "2025-06-13T17:00:00Z"
 TODAY = dt.date(2025, 6, 13)
 YESTERDAY = TODAY - dt.timedelta(days=1)
-UTC = dt.timezone.utc
 #: Three contracts every curve of the suite offers all through 2024-2025.
 SUMMER = ["Jul 25", "Aug 25", "Q3 25"]
 TWO = ["Jul 25", "Aug 25"]
@@ -145,13 +144,6 @@ def assert_same_table(got: pa.Table, expected: pa.Table, what: str = "") -> None
     raise AssertionError(f"{what}: tables differ\n{detail}")
 
 
-def days_of(table: pa.Table) -> set[dt.date]:
-    """The UTC days a history table has rows for."""
-    if "date" in table.column_names:
-        return set(table["date"].to_pylist())
-    return {t.date() for t in table["generated_on"].to_pylist()}
-
-
 def rows_on(table: pa.Table, when: dt.date) -> int:
     """How many rows of a history table are of the UTC day ``when``."""
     if "date" in table.column_names:
@@ -160,10 +152,6 @@ def rows_on(table: pa.Table, when: dt.date) -> int:
 
 
 # The cache's files.
-
-
-def service_dirs(cache_dir: Path) -> list[Path]:
-    return sorted(p for p in (cache_dir / "v1").glob("*") if p.is_dir())
 
 
 def segment_files(cache_dir: Path, history: str = "*", tenor: str | None = None) -> list[Path]:
@@ -193,13 +181,12 @@ def segment_days(path: Path) -> tuple[dt.date, dt.date]:
 
 @dataclasses.dataclass(frozen=True)
 class Curves:
-    """Curves of the emulator's world (seed 0) this suite pulls: licensed,
-    with the contracts of ``SUMMER``, intraday values every 15 minutes (cheap
-    to page through); ``coarse`` and ``other`` are of different curves."""
+    """Ids of two curves of the emulator's world (seed 0) this suite pulls:
+    licensed, offering the contracts of ``SUMMER``, with intraday values
+    every 15 minutes (a month of them is a few dozen pages)."""
 
     coarse: str
     other: str
-    contracts: tuple[str, ...]
 
 
 def pick_curves(client: mc.Client) -> Curves:
@@ -211,7 +198,7 @@ def pick_curves(client: mc.Client) -> Curves:
         if 0 < table.num_rows <= 100:
             found.append(curve)
         if len(found) == 2:
-            return Curves(found[0].id, found[1].id, tuple(found[0].contracts))
+            return Curves(found[0].id, found[1].id)
     raise AssertionError("the emulator's catalogue lacks the curves this suite needs")
 
 

@@ -8,7 +8,6 @@ import logging
 
 import pytest
 from cache_helpers import (
-    TWO,
     YESTERDAY,
     Requests,
     assert_same_table,
@@ -94,7 +93,9 @@ def test_offline_an_expired_catalogue_still_serves_with_a_warning(
 
 
 def test_offline_without_a_cached_catalogue(em, client, cache_dir, curve):
-    settlements = client.settlements(curve, "2025-06-01", YESTERDAY, TWO)
+    # Named out of calendar order: a table lists them in calendar order.
+    tenors = ["Aug 25", "Q3 25", "Jul 25"]
+    settlements = client.settlements(curve, "2025-06-01", YESTERDAY, tenors)
     files = catalogue_files(cache_dir)
     assert files, "the catalogue the pull needed was kept"
     for path in files:
@@ -115,6 +116,8 @@ def test_offline_without_a_cached_catalogue(em, client, cache_dir, curve):
 
     # Named tenors do not.
     with Requests(em) as sent:
-        named = offline.settlements(curve, "2025-06-01", YESTERDAY, TWO)
+        named = offline.settlements(curve, "2025-06-01", YESTERDAY, tenors)
     assert sent.total == 0, sent
     assert_same_table(named, settlements, "offline without a catalogue")
+    uncached = client.settlements(curve, "2025-06-01", YESTERDAY, tenors, cache="off")
+    assert_same_table(named, uncached, "offline without a catalogue")

@@ -28,8 +28,8 @@ PULLS = [
     ("settlements", "2025-01-01", "2025-03-31", SUMMER),
     ("settlements", "2025-02-15", "2025-05-30", SUMMER),
     ("settlements", "2025-01-01", "2025-06-12", SUMMER),
-    ("intraday_history", "2025-05-26", "2025-06-05", TWO),
-    ("intraday_history", "2025-06-02", "2025-06-12", TWO),
+    ("intraday_history", "2025-06-02", "2025-06-06", TWO),
+    ("intraday_history", "2025-06-05", "2025-06-12", TWO),
 ]
 
 

@@ -8,6 +8,7 @@ import datetime as dt
 import logging
 import os
 import random
+import re
 
 import pytest
 from cache_helpers import (
@@ -223,14 +224,27 @@ def test_each_call_logs_how_many_tenor_days_came_from_the_cache(client, curve, c
     assert "intraday" in line and "0 tenor-days from the cache, 6 fetched" in line, line
 
 
-def test_a_progress_bar_counts_tenors_served_by_the_cache(client, curve, capsys):
+def test_a_progress_bar_reaches_its_end_when_the_cache_serves_some_or_all(
+    em, client, curve, capsys
+):
     pytest.importorskip("tqdm")
-    first = client.settlements(curve, "2025-05-01", "2025-05-31", SUMMER, progress=True)
+
+    def last_count(bar: str) -> tuple[int, int]:
+        counts = re.findall(r"(\d+)/(\d+)", bar)
+        assert counts, bar
+        done, total = counts[-1]
+        return int(done), int(total)
+
+    client.settlements(curve, "2025-05-01", "2025-05-31", SUMMER)
     capsys.readouterr()
-    again = client.settlements(curve, "2025-05-01", "2025-05-31", SUMMER, progress=True)
-    bar = capsys.readouterr().err
-    assert f"{len(SUMMER)}/{len(SUMMER)}" in bar, bar
-    assert_same_table(again, first, "with a progress bar")
+    uncached = client.settlements(curve, "2025-05-01", "2025-06-12", SUMMER, cache="off")
+    capsys.readouterr()
+    # May from the cache and June fetched, then all of it from the cache.
+    for served in ("partly", "wholly"):
+        got = client.settlements(curve, "2025-05-01", "2025-06-12", SUMMER, progress=True)
+        done, total = last_count(capsys.readouterr().err)
+        assert done == total >= len(SUMMER), (served, done, total)
+        assert_same_table(got, uncached, f"{served} from the cache")
 
 
 def test_the_clients_mode_serves_calls_that_do_not_choose_one(em, cache_dir, curve):
