@@ -12,6 +12,7 @@ from cache_helpers import (
     Requests,
     assert_same_table,
     catalogue_files,
+    count_requests,
     set_clock,
 )
 
@@ -121,3 +122,12 @@ def test_offline_without_a_cached_catalogue(em, client, cache_dir, curve):
     assert_same_table(named, settlements, "offline without a catalogue")
     uncached = client.settlements(curve, "2025-06-01", YESTERDAY, tenors, cache="off")
     assert_same_table(named, uncached, "offline without a catalogue")
+
+
+def test_the_catalogue_a_pull_needed_serves_catalogue_calls(em, cache_dir, curve):
+    with em.client(cache_dir=cache_dir) as first:
+        first.settlements(curve, "2025-06-09", YESTERDAY)
+    with em.client(cache_dir=cache_dir) as second:
+        served, sent = count_requests(em, second.catalogue)
+        assert sent.total == 0, sent
+        assert list(served) == list(second.catalogue(cache="off"))

@@ -56,3 +56,13 @@ def test_a_failed_refresh_leaves_the_cache_as_it_was(fresh_em, quick, cache_dir,
     )
     assert sent.total == 0
     assert_same_table(served, first, "after a failed refresh")
+
+
+def test_a_curve_outside_the_licence_is_refused_and_nothing_kept(fresh_em, quick, cache_dir):
+    sales = next(c for c in quick.catalogue() if c.quotation == "Sales" and "Jul 25" in c.contracts)
+    for mode in ("use", "refresh"):
+        with pytest.raises(mc.AccessDenied):
+            quick.settlements(sales, *MAY, ["Jul 25"], cache=mode)
+    assert not segment_files(cache_dir)
+    with pytest.raises(mc.CacheMiss):
+        quick.settlements(sales, *MAY, ["Jul 25"], cache="offline")
