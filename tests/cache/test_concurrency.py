@@ -1,0 +1,140 @@
+"""Many writers on one cache folder: processes and threads pulling the same
+and overlapping ranges at once all get the uncached tables, the files they
+leave serve later pulls with no request, and no temporary file is left."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from cache_helpers import (
+    HANG_GUARD,
+    SUMMER,
+    TWO,
+    assert_same_table,
+    count_requests,
+    temporaries,
+    worker_command,
+)
+
+#: (method, start, end, tenors): the same ranges and overlapping ones, of
+#: both histories, the settlements over more than one file's days.
+PULLS = [
+    ("settlements", "2025-01-01", "2025-03-31", SUMMER),
+    ("settlements", "2025-02-15", "2025-05-30", SUMMER),
+    ("settlements", "2025-01-01", "2025-06-12", SUMMER),
+    ("intraday_history", "2025-06-02", "2025-06-06", TWO),
+    ("intraday_history", "2025-06-05", "2025-06-12", TWO),
+]
+
+
+def _job(
+    em, cache_dir: Path, curve: str, pulls: list, modes: list, tmp_path: Path, name: str
+) -> dict:
+    return {
+        "base_url": em.base_url,
+        **em.credentials,
+        "cache_dir": str(cache_dir),
+        "curve": curve,
+        "pulls": pulls,
+        "modes": modes,
+        "ready": str(tmp_path / f"{name}.ready"),
+        "go": str(tmp_path / "go"),
+    }
+
+
+def test_two_processes_racing_on_one_cache_get_the_uncached_tables(em, cache_dir, curve, tmp_path):
+    jobs = [
+        _job(em, cache_dir, curve, PULLS, ["use", "refresh", "use"], tmp_path, "a"),
+        _job(em, cache_dir, curve, PULLS[::-1], ["use", "use", "refresh"], tmp_path, "b"),
+    ]
+    workers = [
+        subprocess.Popen(
+            worker_command(job), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for job in jobs
+    ]
+    try:
+        deadline = time.monotonic() + HANG_GUARD
+        while not all(Path(job["ready"]).exists() for job in jobs):
+            assert all(w.poll() is None for w in workers), "a worker died before starting"
+            assert time.monotonic() < deadline, "the workers never got ready"
+            time.sleep(0.01)
+        # Both start pulling at once.
+        Path(jobs[0]["go"]).touch()
+        outputs = [w.communicate(timeout=HANG_GUARD) for w in workers]
+    finally:
+        for w in workers:
+            if w.poll() is None:
+                w.kill()
+                w.wait()
+    for worker, (out, err) in zip(workers, outputs):
+        assert worker.returncode == 0, f"a worker failed: {out}\n{err}"
+        report = json.loads(out.strip().splitlines()[-1])
+        assert report == {"pulls": 3 * len(PULLS), "failures": []}
+
+    assert not temporaries(cache_dir)
+    with em.client(cache_dir=cache_dir) as client:
+        for method, start, end, tenors in PULLS:
+            pull = getattr(client, method)
+            got, sent = count_requests(
+                em, lambda p=pull, s=start, e=end, t=tenors: p(curve, s, e, t)
+            )
+            assert sent.total == 0, (method, start, end, sent)
+            assert_same_table(
+                got, pull(curve, start, end, tenors, cache="off"), f"{method} {start}"
+            )
+
+
+@pytest.fixture(scope="module")
+def expected(em, curve) -> dict[tuple, object]:
+    with em.client() as client:
+        return {p: getattr(client, p[0])(curve, *p[1:3], list(p[3])) for p in _hashable(PULLS)}
+
+
+def _hashable(pulls: list) -> list[tuple]:
+    return [(m, s, e, tuple(t)) for m, s, e, t in pulls]
+
+
+def test_threads_racing_on_one_cache_get_the_uncached_tables(em, cache_dir, curve, expected):
+    # Eight threads share one client; eight more have a client each.
+    shared, threads = em.client(cache_dir=cache_dir), 16
+    start = threading.Barrier(threads)
+
+    def worker(seed: int) -> list[tuple[tuple, object]]:
+        client = shared if seed < threads // 2 else em.client(cache_dir=cache_dir)
+        pulls = _hashable(PULLS)
+        order = pulls[seed % len(pulls) :] + pulls[: seed % len(pulls)]
+        start.wait(HANG_GUARD)
+        try:
+            # Some threads then rewrite the files while the others read them.
+            modes = ("use", "refresh") if seed % 4 == 0 else ("use",)
+            return [
+                (p, getattr(client, p[0])(curve, *p[1:3], list(p[3]), cache=mode))
+                for mode in modes
+                for p in order
+            ]
+        finally:
+            if client is not shared:
+                client.close()
+
+    with ThreadPoolExecutor(threads) as pool:
+        futures = [pool.submit(worker, seed) for seed in range(threads)]
+        results = [pair for f in futures for pair in f.result(timeout=HANG_GUARD)]
+    shared.close()
+    assert len(results) == (threads + threads // 4) * len(PULLS)
+    for pull, table in results:
+        assert_same_table(table, expected[pull], f"{pull[:3]}")  # type: ignore[arg-type]
+    assert not temporaries(cache_dir)
+
+    with em.client(cache_dir=cache_dir) as client:
+        for pull in expected:
+            _, sent = count_requests(
+                em, lambda p=pull: getattr(client, p[0])(curve, *p[1:3], list(p[3]))
+            )
+            assert sent.total == 0, (pull, sent)
