@@ -26,7 +26,7 @@ pub fn info_dict(py: Python<'_>, info: CacheInfo) -> PyResult<Bound<'_, PyDict>>
         curves.append(entry)?;
     }
     let dict = PyDict::new(py);
-    dict.set_item("dir", info.dir)?;
+    dict.set_item("dir", info.dir.to_string_lossy())?;
     dict.set_item("files", info.files)?;
     dict.set_item("bytes", info.bytes)?;
     dict.set_item("curves", curves)?;

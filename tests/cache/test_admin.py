@@ -71,10 +71,6 @@ def test_cache_info_tells_what_the_cache_holds(client, cache_dir, curves):
         assert entry["bytes"] == sum(p.stat().st_size for p in segments) > 0, entry
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cache_info()['dir'] is a pathlib.Path; CacheInfo declares it a str",
-)
 def test_cache_info_values_have_the_declared_types(client, curves):
     _fill(client, curves)
     info = client.cache_info()
@@ -271,3 +267,11 @@ def test_the_cache_folder_names_its_service_and_keeps_no_secret(em, client, cach
     for path in _files_under(cache_dir):
         data = path.read_bytes()
         assert not any(s in data for s in secrets), f"{path} holds a secret"
+
+
+def test_a_login_and_a_token_of_one_account_share_its_cache(em, client, cache_dir, curve):
+    client.settlements(curve, *APRIL_MAY, TWO)
+    with em.client(cache_dir=cache_dir, token=em.token()) as by_token:
+        assert by_token.cache_info()["dir"] == client.cache_info()["dir"]
+        _, sent = count_requests(em, lambda: by_token.settlements(curve, *APRIL_MAY, TWO))
+    assert sent.settlements == 0, sent

@@ -86,14 +86,6 @@ def test_a_refresh_of_a_cached_range_serves_the_corrected_values(service, cache_
     _check(service, cache_dir, curve, "2025-05-01", "2025-05-31")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "a refreshed file is shadowed by an older cached file that reaches "
-        "further: cache.plan picks, for each day, the file reaching furthest, "
-        "not the newest"
-    ),
-)
 @pytest.mark.parametrize(
     ("cached", "refreshed", "checked"),
     [

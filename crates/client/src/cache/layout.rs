@@ -14,6 +14,7 @@
 //! to `last` of one tenor, every one of them, rows or none.
 
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use chrono::{NaiveDate, TimeDelta};
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
@@ -121,17 +122,26 @@ impl Segment {
     }
 }
 
-/// The segments of a tenor's folder, oldest first; none if it is missing.
+/// The segments of a tenor's folder, the last written first (where files
+/// overlap, the newest holds what the service last said); none if the
+/// folder is missing.
 pub fn segments(dir: &Path) -> Vec<Segment> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut found: Vec<Segment> = entries
+    let mut found: Vec<(SystemTime, Segment)> = entries
         .flatten()
-        .filter_map(|entry| Segment::from_name(dir, entry.file_name().to_str()?))
+        .filter_map(|entry| {
+            let segment = Segment::from_name(dir, entry.file_name().to_str()?)?;
+            let written = entry.metadata().and_then(|m| m.modified()).ok()?;
+            Some((written, segment))
+        })
         .collect();
-    found.sort_by_key(|s| (s.first, s.last));
-    found
+    found.sort_by(|(a, x), (b, y)| {
+        b.cmp(a)
+            .then_with(|| (y.first, y.last).cmp(&(x.first, x.last)))
+    });
+    found.into_iter().map(|(_, segment)| segment).collect()
 }
 
 #[cfg(test)]

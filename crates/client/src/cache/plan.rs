@@ -1,7 +1,8 @@
 //! Which days of a request the cache holds, and in which file, and which
-//! must be fetched: a sweep over the tenor's segments, which may overlap
-//! (two writers, or a merge under way). Each cached day is read from one
-//! file; each run of missing days is fetched as one piece.
+//! must be fetched. A tenor's files may overlap (two writers at once, a
+//! refresh of some days of a wider file): each day is read from the first
+//! file of the list that holds it, and the list comes newest first, so the
+//! last written wins. Each run of missing days is fetched as one piece.
 
 use chrono::{Days, NaiveDate};
 
@@ -23,41 +24,53 @@ fn next_day(day: NaiveDate) -> Option<NaiveDate> {
     day.checked_add_days(Days::new(1))
 }
 
-/// The parts of `start..=end`, in day order, covering each day once.
-/// `segments` need not be sorted.
+/// The parts of `start..=end`, in day order, covering each day once:
+/// each day from the first of `segments` (in order of preference) that
+/// holds it.
 pub fn plan(segments: &[Segment], start: NaiveDate, end: NaiveDate) -> Vec<Part> {
+    // Where the owner of a day may change: the request's start and every
+    // file's first day and the day after its last, within the request.
+    let mut breaks: Vec<NaiveDate> = segments
+        .iter()
+        .flat_map(|s| [Some(s.first), next_day(s.last)])
+        .flatten()
+        .filter(|day| start < *day && *day <= end)
+        .collect();
+    breaks.push(start);
+    breaks.sort();
+    breaks.dedup();
     let mut parts = Vec::new();
-    let mut day = Some(start);
-    while let Some(from) = day.filter(|d| *d <= end) {
-        // Of the files holding this day, the one reaching furthest.
-        let holding = segments
-            .iter()
-            .filter(|s| s.first <= from && from <= s.last)
-            .max_by_key(|s| s.last);
-        let last = match holding {
-            Some(segment) => {
-                let last = segment.last.min(end);
-                parts.push(Part::Cached {
-                    segment: segment.clone(),
-                    first: from,
-                    last,
-                });
-                last
-            }
-            None => {
-                let next_held = segments
-                    .iter()
-                    .map(|s| s.first)
-                    .filter(|first| *first > from && *first <= end)
-                    .min();
-                let last = next_held.and_then(|d| d.pred_opt()).unwrap_or(end);
-                push_missing(&mut parts, from, last);
-                last
-            }
-        };
-        day = next_day(last);
+    for (i, from) in breaks.iter().copied().enumerate() {
+        let last = breaks
+            .get(i + 1)
+            .and_then(|next| next.pred_opt())
+            .unwrap_or(end);
+        match segments.iter().find(|s| s.first <= from && from <= s.last) {
+            Some(segment) => push_cached(&mut parts, segment, from, last),
+            None => push_missing(&mut parts, from, last),
+        }
     }
     parts
+}
+
+/// Adds cached days, joined to the part before if it is the same file's.
+fn push_cached(parts: &mut Vec<Part>, segment: &Segment, first: NaiveDate, last: NaiveDate) {
+    if let Some(Part::Cached {
+        segment: previous,
+        last: previous_last,
+        ..
+    }) = parts.last_mut()
+    {
+        if previous == segment {
+            *previous_last = last;
+            return;
+        }
+    }
+    parts.push(Part::Cached {
+        segment: segment.clone(),
+        first,
+        last,
+    });
 }
 
 /// Adds a missing run, joined to the one before if they touch.

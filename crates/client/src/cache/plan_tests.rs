@@ -53,7 +53,8 @@ fn a_request_wider_than_the_cache_misses_only_its_edges() {
 }
 
 #[test]
-fn overlapping_files_are_each_read_for_their_own_days() {
+fn where_files_overlap_the_first_listed_wins() {
+    // Newest first: (5, 20), then (0, 10), then (8, 9).
     let parts = plan(
         &[segment(5, 20), segment(0, 10), segment(8, 9)],
         day(2),
@@ -65,11 +66,11 @@ fn overlapping_files_are_each_read_for_their_own_days() {
             Part::Cached {
                 segment: segment(0, 10),
                 first: day(2),
-                last: day(10)
+                last: day(4)
             },
             Part::Cached {
                 segment: segment(5, 20),
-                first: day(11),
+                first: day(5),
                 last: day(20)
             },
             Part::Missing {
@@ -80,9 +81,27 @@ fn overlapping_files_are_each_read_for_their_own_days() {
     );
 }
 
+#[test]
+fn a_newer_narrow_file_takes_its_days_from_an_older_wide_one() {
+    let parts = plan(&[segment(10, 12), segment(0, 30)], day(0), day(30));
+    let owners: Vec<(NaiveDate, NaiveDate)> = parts
+        .iter()
+        .map(|p| match p {
+            Part::Cached { segment, .. } => (segment.first, segment.last),
+            Part::Missing { .. } => panic!("nothing is missing"),
+        })
+        .collect();
+    assert_eq!(
+        owners,
+        vec![(day(0), day(30)), (day(10), day(12)), (day(0), day(30))]
+    );
+    assert_eq!(days_of(&parts[1]), (day(10), day(12)));
+}
+
 proptest! {
     /// Every day of the request is in exactly one part, in order; a cached
-    /// day is in its file; a missing day is in no file; no two missing runs touch.
+    /// day is in its file and in no file listed before it; a missing day is
+    /// in no file; no two missing runs touch.
     #[test]
     fn parts_cover_each_day_once(
         files in prop::collection::vec((0u32..60, 0u32..20), 0..6),
@@ -100,6 +119,10 @@ proptest! {
             match part {
                 Part::Cached { segment, .. } => {
                     prop_assert!(segment.first <= first && last <= segment.last);
+                    let rank = segments.iter().position(|s| s == segment).unwrap();
+                    for earlier in &segments[..rank] {
+                        prop_assert!(earlier.last < first || earlier.first > last);
+                    }
                     previous_missing = false;
                 }
                 Part::Missing { .. } => {

@@ -67,6 +67,16 @@ pub fn jwt_account(token: &str) -> Option<String> {
         .filter(|name| !name.trim().is_empty())
 }
 
+/// An account's name as the cache keys it: an email in any case is one account.
+fn account_name(name: &str) -> String {
+    let name = name.trim();
+    if name.contains('@') {
+        format!("account:{}", name.to_lowercase())
+    } else {
+        format!("account:{name}")
+    }
+}
+
 /// How long a token fetched at Unix time `now` should be used: its lifetime
 /// (`exp - iat`, so a clock that differs from the service's does not matter)
 /// less a minute, or less a tenth of it if it is short. None when the token
@@ -144,19 +154,18 @@ impl Authenticator {
     }
 
     /// The account these credentials act for, as a stable name: the email
-    /// of a login, else the account the token names (a token provider is
-    /// asked for one), else a digest of the token itself, which is then
-    /// its own account. Never the token.
+    /// of a login, or the account the token names (a token provider is
+    /// asked for one), so that a login and a token of one account share it;
+    /// else a digest of the token itself, which is then its own account.
+    /// Never the token.
     pub async fn account(&self) -> Result<String, ClientError> {
         let token = match &self.credentials {
-            Credentials::Login { email, .. } => {
-                return Ok(format!("email:{}", email.trim().to_lowercase()))
-            }
+            Credentials::Login { email, .. } => return Ok(account_name(email)),
             Credentials::Token(token) => token.clone(),
             Credentials::Provider(_) => self.current().await?,
         };
         Ok(match jwt_account(token.expose()) {
-            Some(name) => format!("account:{name}"),
+            Some(name) => account_name(&name),
             None => format!("token:{}", &digest(token.expose())[..16]),
         })
     }
