@@ -15,12 +15,8 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 use super::client::RestClient;
 use super::progress::Progress;
 use super::query::HistoryQuery;
-use crate::cache::days::{
-    from_epoch_days, in_day_order, last_day_with_rows, row_days, slice_batches, slice_days,
-    to_epoch_days,
-};
-use crate::cache::finality::{keep_through, last_final_day};
-use crate::cache::layout::{segments, tenor_dir, History, Segment};
+use crate::cache::days::slice_batches;
+use crate::cache::layout::{segments, tenor_dir, History};
 use crate::cache::plan::{plan, Part};
 use crate::cache::segment::{self, ReadError};
 use crate::cache::CacheMode;
@@ -28,11 +24,8 @@ use crate::error::ClientError;
 use domain::arrow::{schema, Table};
 use domain::tenor::Tenor;
 
-/// More files than this for one request's days are merged into one.
-const MERGE_ABOVE: usize = 4;
-
 /// Days of one tenor: rows in hand, or days to fetch.
-enum Piece {
+pub(super) enum Piece {
     Have {
         first: NaiveDate,
         last: NaiveDate,
@@ -60,9 +53,9 @@ fn days_between(first: NaiveDate, last: NaiveDate) -> i64 {
 }
 
 /// What one call needs to know, shared by its tenors.
-struct Call<'a> {
-    history: History,
-    curve_id: &'a str,
+pub(super) struct Call<'a> {
+    pub(super) history: History,
+    pub(super) curve_id: &'a str,
     start: NaiveDate,
     end: NaiveDate,
     mode: CacheMode,
@@ -225,133 +218,6 @@ impl RestClient {
                     self.intraday_batch(call.curve_id, tenor, from, to, call.progress)
                 }))
                 .await
-            }
-        }
-    }
-
-    /// Keeps the final days of what was fetched, each run as a file; merges
-    /// the request's files into one when there are many. A failure to
-    /// write is a warning: the call has its data either way.
-    async fn keep(&self, call: &Call<'_>, tenor: &str, dir: &Path, pieces: &[Piece]) {
-        let now = self.http.service_clock().now();
-        let last_final = last_final_day(now, call.history.margin());
-        let today = now.date_naive();
-        // (first, last, rows) of every run of days the files now hold.
-        let mut kept: Vec<(NaiveDate, NaiveDate, Vec<RecordBatch>)> = Vec::new();
-        let mut written = Vec::new();
-        for piece in pieces {
-            let Piece::Have {
-                first,
-                last,
-                batches,
-                cached,
-            } = piece
-            else {
-                continue;
-            };
-            if *cached {
-                kept.push((*first, *last, batches.clone()));
-                continue;
-            }
-            let Some(rows) = final_rows(
-                call.history,
-                *first,
-                (*last).min(last_final),
-                today,
-                batches,
-            ) else {
-                continue;
-            };
-            written.push(Segment::in_dir(dir, rows.0, rows.1));
-            kept.push(rows);
-        }
-        let merge = kept.len() > MERGE_ABOVE && contiguous(&kept);
-        let files: Vec<(Segment, Vec<RecordBatch>)> = if merge {
-            let (first, last) = (kept[0].0, kept[kept.len() - 1].1);
-            let rows = kept.into_iter().flat_map(|(_, _, b)| b).collect();
-            vec![(Segment::in_dir(dir, first, last), rows)]
-        } else {
-            let mut rows_of = kept
-                .into_iter()
-                .map(|(f, l, b)| ((f, l), b))
-                .collect::<Vec<_>>();
-            written
-                .into_iter()
-                .filter_map(|s| {
-                    let index = rows_of
-                        .iter()
-                        .position(|(days, _)| *days == (s.first, s.last))?;
-                    Some((s, rows_of.swap_remove(index).1))
-                })
-                .collect()
-        };
-        let (history, curve_id, tenor, dir) = (
-            call.history,
-            call.curve_id.to_owned(),
-            tenor.to_owned(),
-            dir.to_owned(),
-        );
-        let writing = tokio::task::spawn_blocking(move || {
-            write_segments(history, &curve_id, &tenor, &dir, files)
-        });
-        let _ = writing.await;
-    }
-}
-
-/// The rows of the final days `first..=through` of a fetched run, trimmed
-/// of recent days without values; None if nothing is worth keeping (or the
-/// rows are not in day order, which a kept file must be).
-fn final_rows(
-    history: History,
-    first: NaiveDate,
-    through: NaiveDate,
-    today: NaiveDate,
-    batches: &[RecordBatch],
-) -> Option<(NaiveDate, NaiveDate, Vec<RecordBatch>)> {
-    if through < first {
-        return None;
-    }
-    let days: Vec<Vec<Option<i32>>> = batches.iter().map(|b| row_days(b, history)).collect();
-    let all: Vec<Option<i32>> = days.iter().flatten().copied().collect();
-    if !in_day_order(&all) {
-        log::debug!(target: "marketcurves.cache", "rows without a day, or out of order: not kept");
-        return None;
-    }
-    let last_with_value =
-        last_day_with_rows(&all, to_epoch_days(through)).and_then(from_epoch_days);
-    let through = keep_through(first, through, last_with_value, today)?;
-    let (from, to) = (to_epoch_days(first), to_epoch_days(through));
-    let rows = batches
-        .iter()
-        .zip(&days)
-        .map(|(batch, days)| slice_days(batch, days, from, to))
-        .filter(|b| b.num_rows() > 0)
-        .collect();
-    Some((first, through, rows))
-}
-
-fn contiguous(runs: &[(NaiveDate, NaiveDate, Vec<RecordBatch>)]) -> bool {
-    runs.windows(2)
-        .all(|pair| pair[0].1 + TimeDelta::days(1) == pair[1].0)
-}
-
-/// Writes each file, then removes the files it makes needless (those whose
-/// days are all within it).
-fn write_segments(
-    history: History,
-    curve_id: &str,
-    tenor: &str,
-    dir: &Path,
-    files: Vec<(Segment, Vec<RecordBatch>)>,
-) {
-    for (file, rows) in files {
-        if let Err(e) = segment::write(&file, history, curve_id, tenor, &rows) {
-            log::warn!(target: "marketcurves.cache", "cannot write {:?}: {e}", file.path);
-            continue;
-        }
-        for old in segments(dir) {
-            if old != file && file.first <= old.first && old.last <= file.last {
-                let _ = std::fs::remove_file(&old.path);
             }
         }
     }

@@ -4,6 +4,7 @@ pub(crate) mod auth;
 mod cache_admin;
 mod cached;
 mod cached_catalogue;
+mod cached_keep;
 pub(crate) mod client;
 pub(crate) mod http;
 pub(crate) mod intraday_values;
