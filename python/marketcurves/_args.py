@@ -195,6 +195,30 @@ def path(value: Any, name: str) -> str:
     return text
 
 
+def storage_options(value: Any) -> dict[str, str] | None:
+    """None, or a dict of ``str`` keys to ``str`` values (a number or a bool
+    is given as its text, as polars and deltalake take them); the core
+    checks the keys."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise InvalidRequest(f"storage_options must be a dict, not {type(value).__name__}")
+    options = {}
+    for key, option in value.items():
+        if not isinstance(key, str):
+            raise InvalidRequest(f"storage_options keys must be str, not {type(key).__name__}")
+        if isinstance(option, bool):
+            option = "true" if option else "false"
+        elif isinstance(option, (int, float)):
+            option = str(option)
+        if not isinstance(option, str):
+            raise InvalidRequest(
+                f"storage option {key!r} must be a str, not {type(option).__name__}"
+            )
+        options[key] = option
+    return options
+
+
 def number(value: Any, name: str) -> float:
     """A number of seconds as a ``float``; the core checks its value."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):

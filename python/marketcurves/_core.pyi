@@ -476,13 +476,15 @@ def bulk_download(
     expired URLs are renewed by running the job again."""
 
 def read_bulk(
-    dest: str | os.PathLike[str],
+    dest: str,
     vertical: str | None = None,
     start: str | None = None,
     end: str | None = None,
     parse_json: bool = False,
+    storage_options: dict[str, str] | None = None,
 ) -> pyarrow.Table:
-    """Reads a downloaded bulk dataset with the partition columns added."""
+    """Reads a downloaded bulk dataset (a local folder or an object store
+    URL) with the partition columns added."""
 
 _TickSource = Literal["snapshot", "update", "backfill"]
 

@@ -171,6 +171,7 @@ def read_bulk(
     end: MonthLike | None = None,
     *,
     parse_json: bool = False,
+    storage_options: dict[str, str] | None = None,
 ) -> pyarrow.Table:
     """Reads a downloaded bulk dataset (``dest/vertical=…/year=…/month=…/*.parquet``)
     into one table with the partition columns ``vertical``, ``year`` and
@@ -182,12 +183,24 @@ def read_bulk(
     ``dependencies`` become a ``map<string, string>`` and a
     ``list<struct<id, name, value, units, tenor_name>>``, as in the REST tables.
 
-    An unknown vertical, a malformed month or ``start`` after ``end`` raise
-    :class:`~marketcurves.InvalidRequest`."""
+    ``dest`` may also be an object store URL: ``s3://bucket/prefix``,
+    ``gs://…``, ``az://…`` or ``abfs://…`` (and ``file://…``). Credentials
+    and endpoints come from each cloud's environment variables (for S3
+    ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``, ``AWS_SESSION_TOKEN``,
+    ``AWS_REGION``, ``AWS_ENDPOINT_URL``, ``AWS_ALLOW_HTTP``), or from
+    ``storage_options``, whose keys are object_store's (as in polars and
+    deltalake: ``aws_endpoint``, ``aws_region``, ``aws_allow_http``, …).
+    Only the partitions asked for are fetched, several at once.
+
+    An unknown vertical, a malformed month, ``start`` after ``end``, an
+    unknown scheme or storage option, or a bucket that does not exist raise
+    :class:`~marketcurves.InvalidRequest` (never showing an option's value);
+    credentials the store refuses raise :class:`~marketcurves.AuthError`."""
     return _core.read_bulk(
         _args.path(dest, "dest"),
         None if vertical is None else _args.vertical(vertical),
         None if start is None else _args.month(start, "start"),
         None if end is None else _args.month(end, "end"),
         _args.flag(parse_json, "parse_json"),
+        _args.storage_options(storage_options),
     )

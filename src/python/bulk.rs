@@ -3,6 +3,7 @@
 //! The arguments' values are checked by the core before the client is
 //! looked at, so bad input is refused even by a closed client.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -15,8 +16,10 @@ use super::runtime::wait_interruptibly;
 use client::bulk::args::Destination;
 use client::bulk::job::{self, JobRequest};
 use client::bulk::options::{BulkOptions, BulkProgress};
-use client::bulk::read::{read_bulk as read_dataset, Selection};
+use client::bulk::read::Selection;
+use client::bulk::read_store::read_bulk_at;
 use client::bulk::run::{self, BulkRequest};
+use client::storage::Place;
 
 fn no_progress(_: Python<'_>) -> PyResult<()> {
     Ok(())
@@ -130,16 +133,19 @@ pub fn bulk_download(
 
 /// Reads a downloaded dataset into a pyarrow Table.
 #[pyfunction]
-#[pyo3(signature = (dest, vertical = None, start = None, end = None, parse_json = false))]
+#[pyo3(signature = (dest, vertical = None, start = None, end = None, parse_json = false, storage_options = None))]
 pub fn read_bulk(
     py: Python<'_>,
-    dest: PathBuf,
+    dest: String,
     vertical: Option<&str>,
     start: Option<&str>,
     end: Option<&str>,
     parse_json: bool,
+    storage_options: Option<BTreeMap<String, String>>,
 ) -> CoreResult<Py<PyAny>> {
     let selection = Selection::new(vertical, start, end, parse_json)?;
-    let call = async move { read_dataset(dest, selection).await };
+    let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
+    let place = Place::parse("dest", &dest, &options)?;
+    let call = async move { read_bulk_at(place, selection).await };
     Ok(blocking_table(py, None, Arc::default(), call)?)
 }

@@ -16,6 +16,7 @@ pub mod live;
 pub mod net;
 pub mod rest;
 pub(crate) mod secret;
+pub mod storage;
 
 // Property checks shared by the fuzz targets in fuzz/ and their `cargo test` smoke.
 #[doc(hidden)]

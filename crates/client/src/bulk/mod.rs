@@ -7,6 +7,7 @@ pub mod job;
 pub mod options;
 pub(crate) mod partition;
 pub mod read;
+pub mod read_store;
 pub mod run;
 #[cfg(test)]
 mod test_service;

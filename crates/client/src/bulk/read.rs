@@ -9,6 +9,7 @@ use std::sync::Arc;
 use arrow_array::{ArrayRef, Int32Array, RecordBatch, RecordBatchReader, StringArray};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::file::reader::ChunkReader;
 
 use super::args;
 use super::partition::Partition;
@@ -63,7 +64,7 @@ impl Selection {
         })
     }
 
-    fn wants(&self, partition: &Partition) -> bool {
+    pub(crate) fn wants(&self, partition: &Partition) -> bool {
         self.vertical
             .as_deref()
             .is_none_or(|v| same_vertical(v, &partition.vertical))
@@ -73,7 +74,11 @@ impl Selection {
 }
 
 fn io_error(path: &Path, error: impl std::fmt::Display) -> ClientError {
-    ClientError::InvalidRequest(format!("cannot read {}: {error}", path.display()))
+    read_error(&path.display().to_string(), error)
+}
+
+fn read_error(name: &str, error: impl std::fmt::Display) -> ClientError {
+    ClientError::InvalidRequest(format!("cannot read {name}: {error}"))
 }
 
 /// The files to read, in partition order, with their partition.
@@ -116,7 +121,7 @@ pub fn find_files(
 }
 
 /// The interface's Parquet record columns, for a selection with no file.
-fn interface_schema() -> Schema {
+pub(crate) fn interface_schema() -> Schema {
     let text = |name| Field::new(name, DataType::Utf8, true);
     Schema::new(vec![
         text("id"),
@@ -133,7 +138,7 @@ fn interface_schema() -> Schema {
     ])
 }
 
-fn with_partitions(schema: &Schema) -> SchemaRef {
+pub(crate) fn with_partitions(schema: &Schema) -> SchemaRef {
     let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
     fields.push(Field::new("vertical", DataType::Utf8, false));
     fields.push(Field::new("year", DataType::Int32, false));
@@ -148,15 +153,27 @@ fn read_file(
     parse_json: bool,
 ) -> Result<(SchemaRef, Vec<RecordBatch>), ClientError> {
     let file = File::open(path).map_err(|e| io_error(path, e))?;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-        .map_err(|e| io_error(path, e))?
+    read_parquet(partition, file, &path.display().to_string(), parse_json)
+}
+
+/// The batches of one Parquet file (on disk, or fetched whole), named
+/// `name` in messages, with the partition columns appended.
+pub(crate) fn read_parquet<R: ChunkReader + 'static>(
+    partition: &Partition,
+    source: R,
+    name: &str,
+    parse_json: bool,
+) -> Result<(SchemaRef, Vec<RecordBatch>), ClientError> {
+    let path = name;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(source)
+        .map_err(|e| read_error(path, e))?
         .with_batch_size(64 * 1024)
         .build()
-        .map_err(|e| io_error(path, e))?;
+        .map_err(|e| read_error(path, e))?;
     let schema = with_partitions(&reader.schema());
     let mut batches = Vec::new();
     for batch in reader {
-        let batch = batch.map_err(|e| io_error(path, e))?;
+        let batch = batch.map_err(|e| read_error(path, e))?;
         let rows = batch.num_rows();
         let mut columns = batch.columns().to_vec();
         columns
@@ -171,7 +188,7 @@ fn read_file(
             rows
         ])));
         let batch = RecordBatch::try_new(Arc::clone(&schema), columns)
-            .map_err(|e: ArrowError| io_error(path, e))?;
+            .map_err(|e: ArrowError| read_error(path, e))?;
         batches.push(if parse_json {
             typed_json(&batch, path)?
         } else {
@@ -192,15 +209,15 @@ fn json_text(value: serde_json::Value) -> Option<String> {
 }
 
 /// `meta_data` and `dependencies` decoded from JSON text into typed columns.
-fn typed_json(batch: &RecordBatch, path: &Path) -> Result<RecordBatch, ClientError> {
+fn typed_json(batch: &RecordBatch, path: &str) -> Result<RecordBatch, ClientError> {
     let text = |name: &str| {
         batch
             .column_by_name(name)
             .and_then(|c| c.as_any().downcast_ref::<StringArray>())
-            .ok_or_else(|| io_error(path, format!("no text column {name}")))
+            .ok_or_else(|| read_error(path, format!("no text column {name}")))
     };
     let bad = |name: &str, row: usize, e: serde_json::Error| {
-        io_error(path, format!("{name} of row {row}: {e}"))
+        read_error(path, format!("{name} of row {row}: {e}"))
     };
     let mut maps: Vec<Option<Vec<MetadataPair>>> = Vec::new();
     for (row, value) in text("meta_data")?.iter().enumerate() {
@@ -227,11 +244,11 @@ fn typed_json(batch: &RecordBatch, path: &Path) -> Result<RecordBatch, ClientErr
     let typed = [
         (
             "meta_data",
-            metadata_maps(&maps).map_err(|e| io_error(path, e))?,
+            metadata_maps(&maps).map_err(|e| read_error(path, e))?,
         ),
         (
             "dependencies",
-            dependency_lists(&lists).map_err(|e| io_error(path, e))?,
+            dependency_lists(&lists).map_err(|e| read_error(path, e))?,
         ),
     ];
     let mut fields: Vec<Field> = Vec::new();
@@ -248,7 +265,7 @@ fn typed_json(batch: &RecordBatch, path: &Path) -> Result<RecordBatch, ClientErr
             }
         }
     }
-    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(|e| io_error(path, e))
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(|e| read_error(path, e))
 }
 
 /// The rows of a Parquet file, from its footer.
@@ -276,12 +293,22 @@ pub async fn read_bulk(dest: PathBuf, selection: Selection) -> Result<Table, Cli
     let reads = files.into_iter().map(|(partition, path)| {
         tokio::task::spawn_blocking(move || read_file(&partition, &path, parse_json))
     });
+    let mut files = Vec::new();
+    for read in reads.collect::<Vec<_>>() {
+        files.push(
+            read.await
+                .map_err(|e| ClientError::InvalidRequest(e.to_string()))??,
+        );
+    }
+    join_files(files)
+}
+
+/// One table of the files' batches, in the order given; every file must
+/// have the same columns.
+pub(crate) fn join_files(files: Vec<(SchemaRef, Vec<RecordBatch>)>) -> Result<Table, ClientError> {
     let mut schema = None;
     let mut batches = Vec::new();
-    for read in reads.collect::<Vec<_>>() {
-        let (file_schema, file_batches) = read
-            .await
-            .map_err(|e| ClientError::InvalidRequest(e.to_string()))??;
+    for (file_schema, file_batches) in files {
         if let Some(first) = &schema {
             if *first != file_schema {
                 return Err(ClientError::InvalidRequest(
