@@ -114,3 +114,7 @@ fn relative(location: &Location, meta: &ObjectMeta) -> String {
         })
         .unwrap_or_else(|| meta.location.to_string())
 }
+
+#[cfg(test)]
+#[path = "read_store_tests.rs"]
+mod tests;
