@@ -42,8 +42,12 @@ server.stop()
 """
 
 
-#: A request in the server's log: ``… "GET /bucket/key HTTP/1.1" 200 -``.
-_REQUEST = re.compile(r'"(GET|HEAD|PUT|POST|DELETE|PATCH|OPTIONS) (\S+) HTTP/[0-9.]+"')
+#: A request in the server's log: ``… "GET /bucket/key HTTP/1.1" 200 -``,
+#: the request coloured (an ANSI escape after the quote) when its status is
+#: not a success.
+_REQUEST = re.compile(
+    r'"(?:\x1b\[[0-9;]*m)?(GET|HEAD|PUT|POST|DELETE|PATCH|OPTIONS) (\S+) HTTP/[0-9.]+'
+)
 
 
 class MotoServer:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+from botocore.exceptions import ClientError
 from storage_helpers import SECRET_ACCESS_KEY, list_keys, upload_folder
 
 
@@ -38,7 +40,13 @@ def test_the_server_tells_the_requests_it_answered(moto, s3, bucket):
     before = len(moto.requests())
     s3.put_object(Bucket=bucket, Key="k", Body=b"v")
     s3.get_object(Bucket=bucket, Key="k")
-    assert moto.requests()[before:] == [f"PUT /{bucket}/k", f"GET /{bucket}/k"]
+    with pytest.raises(ClientError):
+        s3.get_object(Bucket=bucket, Key="absent")
+    assert moto.requests()[before:] == [
+        f"PUT /{bucket}/k",
+        f"GET /{bucket}/k",
+        f"GET /{bucket}/absent",
+    ]
 
 
 def test_each_test_gets_a_new_empty_bucket(s3, bucket):
