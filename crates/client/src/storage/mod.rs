@@ -4,7 +4,15 @@
 //! standard environment variables (`AWS_ACCESS_KEY_ID`, `AWS_ENDPOINT_URL`,
 //! `AWS_ALLOW_HTTP`, …), or from `storage_options`, whose keys are
 //! object_store's (the convention of polars, deltalake and obstore).
+//!
+//! - `location`: a place given as text, and the store's errors in the
+//!   design's terms;
+//! - `upload`: one object written whole or not at all (a multipart upload
+//!   completed only once its size is checked), for downloads into a store;
+//! - `footer`: the rows of a Parquet object from its footer alone.
 
+pub mod footer;
 mod location;
+pub mod upload;
 
 pub use location::{store_error, Location, Place};

@@ -1,0 +1,66 @@
+use std::sync::Arc;
+
+use futures_util::stream;
+use object_store::memory::InMemory;
+
+use super::*;
+
+fn chunks(sizes: &[usize]) -> Vec<Result<Bytes, String>> {
+    sizes
+        .iter()
+        .map(|n| Ok(Bytes::from(vec![7u8; *n])))
+        .collect()
+}
+
+fn key() -> StorePath {
+    StorePath::from("exports/vertical=Jet/year=2024/month=03/a.parquet")
+}
+
+#[tokio::test]
+async fn a_whole_stream_becomes_the_object_and_a_rerun_sees_it() {
+    let store = Arc::new(InMemory::new());
+    let source = stream::iter(chunks(&[PART_SIZE, PART_SIZE + 5, 3]));
+    let total = (2 * PART_SIZE + 8) as u64;
+    let mut counted = 0;
+    let written = stream_to_store(store.as_ref(), &key(), source, Some(total), |n| {
+        counted += n
+    })
+    .await
+    .unwrap();
+    assert_eq!((written, counted), (total, total));
+    assert_eq!(store.head(&key()).await.unwrap().size, total);
+    assert!(already_there(store.as_ref(), &key(), Some(total)).await);
+    assert!(!already_there(store.as_ref(), &key(), Some(total + 1)).await);
+    assert!(!already_there(store.as_ref(), &key(), None).await);
+}
+
+#[tokio::test]
+async fn a_short_or_broken_stream_leaves_no_object() {
+    let store = Arc::new(InMemory::new());
+    let short = stream::iter(chunks(&[10, 10]));
+    let error = stream_to_store(store.as_ref(), &key(), short, Some(30), |_| {})
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        error,
+        UploadError::Size {
+            expected: 30,
+            received: 20
+        }
+    ));
+    assert!(store.head(&key()).await.is_err());
+
+    let mut broken = chunks(&[10]);
+    broken.push(Err("connection reset".to_owned()));
+    let error = stream_to_store(
+        store.as_ref(),
+        &key(),
+        stream::iter(broken),
+        Some(30),
+        |_| {},
+    )
+    .await
+    .unwrap_err();
+    assert!(matches!(&error, UploadError::Source(why) if why == "connection reset"));
+    assert!(store.head(&key()).await.is_err());
+}
