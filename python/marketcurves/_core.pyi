@@ -420,7 +420,11 @@ class BulkResult:
     @property
     def job_id(self) -> str: ...
     @property
-    def files(self) -> tuple[Path, ...]: ...
+    def files(self) -> tuple[Path, ...]:
+        """The files of a download into a local folder (empty for a store)."""
+    @property
+    def objects(self) -> tuple[str, ...]:
+        """The objects' URLs of a download into an object store (empty for a folder)."""
     @property
     def bytes(self) -> int:
         """Bytes transferred by this run; files already complete are not fetched again."""
@@ -458,6 +462,7 @@ def bulk_download_job(
     job: SubmittedJob,
     dest: str | os.PathLike[str],
     progress: _BulkProgress = None,
+    storage_options: dict[str, str] | None = None,
 ) -> BulkResult:
     """Waits for a submitted job, then downloads its files into dest.
     ``progress`` is called with (phase, bytes done, bytes in all)."""
@@ -471,6 +476,7 @@ def bulk_download(
     poll_interval: float,
     timeout: float,
     progress: _BulkProgress = None,
+    storage_options: dict[str, str] | None = None,
 ) -> BulkResult:
     """Submit, wait, download, verify; a FAILED job is submitted again and
     expired URLs are renewed by running the job again."""

@@ -116,14 +116,23 @@ class BulkJob:
         _core.bulk_wait(self._core, self.job_id, interval, limit)
         return self
 
-    def download(self, dest: str | os.PathLike[str], progress: bool = True) -> BulkResult:
-        """Waits for the job, then downloads its files into ``dest``, skipping
-        files already there with the right size. Expired URLs raise
-        :class:`BulkJobFailed`: :meth:`Client.bulk_download` runs the job again instead."""
+    def download(
+        self,
+        dest: str | os.PathLike[str],
+        progress: bool = True,
+        *,
+        storage_options: dict[str, str] | None = None,
+    ) -> BulkResult:
+        """Waits for the job, then downloads its files into ``dest`` (a folder,
+        or an object store URL with ``storage_options``, as for
+        :meth:`Client.bulk_download`), skipping files already there with the
+        right size. Expired URLs raise :class:`BulkJobFailed`:
+        :meth:`Client.bulk_download` runs the job again instead."""
         folder = _args.path(dest, "dest")
+        options = _args.storage_options(storage_options)
         bars = _bars(_args.flag(progress, "progress"))
         try:
-            return _core.bulk_download_job(self._core, self._submitted, folder, bars)
+            return _core.bulk_download_job(self._core, self._submitted, folder, bars, options)
         finally:
             if bars is not None:
                 bars.close()
@@ -145,7 +154,9 @@ def download(
     progress: bool,
     poll_interval: float,
     timeout: float,
+    storage_options: Any = None,
 ) -> BulkResult:
+    options = _args.storage_options(storage_options)
     args = (
         _args.vertical(vertical),
         _args.month(start, "start"),
@@ -156,7 +167,7 @@ def download(
     )
     bars = _bars(_args.flag(progress, "progress"))
     try:
-        result = _core.bulk_download(core, *args, bars)
+        result = _core.bulk_download(core, *args, bars, options)
     finally:
         if bars is not None:
             bars.close()

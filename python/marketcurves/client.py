@@ -411,6 +411,7 @@ class Client:
         *,
         poll_interval: float = _core.BULK_POLL_INTERVAL,
         timeout: float = _core.BULK_TIMEOUT,
+        storage_options: dict[str, str] | None = None,
     ) -> bulk.BulkResult:
         """Submits, waits, downloads and verifies, into
         ``dest/vertical=…/year=…/month=…/``: a FAILED job is submitted again,
@@ -419,9 +420,26 @@ class Client:
         missing. A file ``path`` that is not a plain partition is refused.
         Every argument is checked, ``dest`` included (a file, or a folder
         that cannot be written, is refused), before anything is sent;
-        ``dest`` is created once the job has succeeded."""
+        ``dest`` is created once the job has succeeded.
+
+        ``dest`` may also be an object store URL (``s3://bucket/prefix``,
+        ``gs://…``, ``az://…``, ``abfs://…``), with credentials from the
+        cloud's environment variables or ``storage_options`` (as for
+        :func:`marketcurves.read_bulk`): each file is streamed into a
+        multipart upload completed only once its size is checked, and
+        aborted on any failure, so no object is ever half-written; the
+        result's ``objects`` lists their URLs. A bucket that does not exist
+        or refuses the credentials is refused before the job is submitted."""
         return bulk.download(
-            self._core, vertical, start, end, dest, progress, poll_interval, timeout
+            self._core,
+            vertical,
+            start,
+            end,
+            dest,
+            progress,
+            poll_interval,
+            timeout,
+            storage_options,
         )
 
     # The live feed.

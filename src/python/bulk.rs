@@ -13,12 +13,12 @@ use super::bulk_result::{PyBulkResult, PySubmittedJob};
 use super::client::{blocking_table, PyRestClient};
 use super::errors::CoreResult;
 use super::runtime::wait_interruptibly;
-use client::bulk::args::Destination;
 use client::bulk::job::{self, JobRequest};
 use client::bulk::options::{BulkOptions, BulkProgress};
 use client::bulk::read::Selection;
 use client::bulk::read_store::read_bulk_at;
 use client::bulk::run::{self, BulkRequest};
+use client::bulk::target::Target;
 use client::storage::Place;
 
 fn no_progress(_: Python<'_>) -> PyResult<()> {
@@ -84,15 +84,17 @@ pub fn bulk_wait(
 
 /// Waits for a submitted job, then downloads its files into `dest`.
 #[pyfunction]
-#[pyo3(signature = (client, job, dest, progress = None))]
+#[pyo3(signature = (client, job, dest, progress = None, storage_options = None))]
 pub fn bulk_download_job(
     py: Python<'_>,
     client: &PyRestClient,
     job: &PySubmittedJob,
     dest: PathBuf,
     progress: Option<Py<PyAny>>,
+    storage_options: Option<BTreeMap<String, String>>,
 ) -> CoreResult<PyBulkResult> {
-    let dest = Destination::new("dest", dest)?;
+    let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
+    let dest = Target::new("dest", &dest.to_string_lossy(), &options)?;
     let job = job.0.clone();
     let rest = client.rest()?;
     let counts = Arc::new(BulkProgress::default());
@@ -108,7 +110,7 @@ pub fn bulk_download_job(
 /// Submit, wait, download and verify, resubmitting FAILED jobs and running
 /// the job again when URLs expire.
 #[pyfunction]
-#[pyo3(signature = (client, vertical, start, end, dest, poll_interval, timeout, progress = None))]
+#[pyo3(signature = (client, vertical, start, end, dest, poll_interval, timeout, progress = None, storage_options = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn bulk_download(
     py: Python<'_>,
@@ -120,8 +122,15 @@ pub fn bulk_download(
     poll_interval: f64,
     timeout: f64,
     progress: Option<Py<PyAny>>,
+    storage_options: Option<BTreeMap<String, String>>,
 ) -> CoreResult<PyBulkResult> {
-    let request = BulkRequest::new(vertical, start, end, dest)?;
+    let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
+    let request = BulkRequest::to(
+        vertical,
+        start,
+        end,
+        Target::new("dest", &dest.to_string_lossy(), &options)?,
+    )?;
     let options = BulkOptions::waiting(poll_interval, Some(timeout))?;
     let rest = client.rest()?;
     let counts = Arc::new(BulkProgress::default());

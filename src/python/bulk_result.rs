@@ -66,6 +66,11 @@ impl PyBulkResult {
         PyTuple::new(py, &self.0.files)
     }
 
+    #[getter]
+    fn objects<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.0.objects)
+    }
+
     /// Bytes transferred by this run; files already complete are not fetched again.
     #[getter]
     fn bytes(&self) -> u64 {
@@ -112,7 +117,7 @@ impl PyBulkResult {
             "BulkResult(job_id={:?}, files={}, rows={}, bytes={}, effective={first}..{last}, \
              elapsed={:.1}, jobs={})",
             self.0.job.job_id,
-            self.0.files.len(),
+            self.0.files.len() + self.0.objects.len(),
             self.0.rows,
             self.0.bytes,
             self.0.elapsed.as_secs_f64(),

@@ -9,7 +9,6 @@ URLs lands apart from these tests.
 
 from __future__ import annotations
 
-import inspect
 import uuid
 from pathlib import Path
 from typing import Any
@@ -20,15 +19,6 @@ from storage_helpers import SECRET_ACCESS_KEY, MotoServer, list_keys, upload_fol
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
-
-
-def _supports_urls() -> bool:
-    return "storage_options" in inspect.signature(mc.read_bulk).parameters
-
-
-pytestmark = pytest.mark.skipif(
-    not _supports_urls(), reason="read_bulk takes no storage_options yet (issue 15)"
-)
 
 START = "2025-06-13T17:00:00Z"
 #: What the export holds: the demo account's bulk licence starts at 2024-03.

@@ -24,7 +24,11 @@ pub enum DownloadError {
 #[derive(Clone, Debug)]
 pub struct FileTask {
     pub url: String,
+    /// Where it goes in a local folder.
     pub target: PathBuf,
+    /// Its place under the destination, `vertical=…/year=…/month=…/name`:
+    /// its key under a store's prefix.
+    pub relative: String,
     pub size: Option<u64>,
 }
 

@@ -9,5 +9,7 @@ pub(crate) mod partition;
 pub mod read;
 pub mod read_store;
 pub mod run;
+pub(crate) mod store_download;
+pub mod target;
 #[cfg(test)]
 mod test_service;

@@ -11,21 +11,24 @@ use std::time::{Duration, Instant};
 
 use futures_util::stream::{self, StreamExt};
 
-use super::args::Destination;
 use super::download::{already_done, fetch, DownloadError, FileTask};
 use super::job::{self, JobRequest, JobState, Submitted};
 use super::options::{BulkOptions, BulkProgress, Phase};
 use super::partition::{file_name, Partition};
 use super::read::count_rows;
+use super::store_download::fetch_to_store;
+use super::target::{key_of, url_of, Target};
 use crate::error::ClientError;
 use crate::rest::http::Http;
+use crate::storage::footer::rows_in_object;
+use crate::storage::upload::already_there;
 use domain::records::PresignedUrl;
 
 /// A bulk download's request, checked before anything is sent or created.
 #[derive(Clone, Debug)]
 pub struct BulkRequest {
     pub job: JobRequest,
-    pub dest: Destination,
+    pub dest: Target,
 }
 
 impl BulkRequest {
@@ -37,9 +40,19 @@ impl BulkRequest {
         end: &str,
         dest: impl Into<PathBuf>,
     ) -> Result<BulkRequest, ClientError> {
+        BulkRequest::to(vertical, start, end, Target::folder("dest", dest)?)
+    }
+
+    /// The same, into any target: a folder or an object store.
+    pub fn to(
+        vertical: &str,
+        start: &str,
+        end: &str,
+        dest: Target,
+    ) -> Result<BulkRequest, ClientError> {
         Ok(BulkRequest {
             job: JobRequest::new(vertical, start, end)?,
-            dest: Destination::new("dest", dest)?,
+            dest,
         })
     }
 }
@@ -50,6 +63,9 @@ pub struct BulkResult {
     /// The job whose files these are (the last one submitted).
     pub job: Submitted,
     pub files: Vec<PathBuf>,
+    /// The objects' URLs, for a download into an object store (then
+    /// `files` is empty).
+    pub objects: Vec<String>,
     /// Bytes transferred by this run (files already present are not counted).
     pub bytes: u64,
     /// Rows in all the files, from their Parquet footers.
@@ -81,23 +97,36 @@ pub fn plan_files(dest: &Path, files: &[PresignedUrl]) -> Result<Vec<FileTask>, 
             ClientError::BulkJobFailed(format!("the bulk file {path:?} has no url"))
         })?;
         let index = per_partition.entry(partition.clone()).or_default();
-        let target = dest
-            .join(partition.relative_dir())
-            .join(file_name(&url, *index));
+        let name = file_name(&url, *index);
+        let target = dest.join(partition.relative_dir()).join(&name);
+        let relative = format!(
+            "{}/{name}",
+            partition
+                .relative_dir()
+                .to_string_lossy()
+                .replace('\\', "/")
+        );
         *index += 1;
         tasks.push(FileTask {
             url,
             target,
+            relative,
             size: file.size,
         });
     }
     Ok(tasks)
 }
 
-/// The folder made and every path checked: the files to fetch.
-async fn prepare(dest: &Destination, files: &[PresignedUrl]) -> Result<Vec<FileTask>, ClientError> {
-    create_dest(dest.path()).await?;
-    plan_files(dest.path(), files)
+/// The folder made (for a local download) and every path checked: the
+/// files to fetch.
+async fn prepare(dest: &Target, files: &[PresignedUrl]) -> Result<Vec<FileTask>, ClientError> {
+    match dest {
+        Target::Folder(folder) => {
+            create_dest(folder.path()).await?;
+            plan_files(folder.path(), files)
+        }
+        Target::Store(_) => plan_files(Path::new(""), files),
+    }
 }
 
 async fn succeeded_job(
@@ -147,17 +176,23 @@ pub async fn download(
 ) -> Result<BulkResult, ClientError> {
     let started = Instant::now();
     let mut transferred = 0;
+    request.dest.check().await?;
     loop {
         let (submitted, files) = succeeded_job(http, &request.job, options, progress).await?;
         let tasks = prepare(&request.dest, &files).await?;
-        let round = download_all(http, &tasks, options, progress).await;
+        let round = download_all(http, &request.dest, &tasks, options, progress).await;
         transferred += round.bytes;
         if let Some(error) = round.error {
             return Err(error);
         }
         if !round.expired {
             let jobs = progress.jobs();
-            return finish(submitted, tasks, transferred, started, jobs, progress).await;
+            let done = Done {
+                bytes: transferred,
+                started,
+                jobs,
+            };
+            return finish(submitted, &request.dest, tasks, done, progress).await;
         }
         if progress.jobs() >= u64::from(options.max_jobs) {
             return Err(ClientError::BulkJobFailed(format!(
@@ -174,11 +209,12 @@ pub async fn download(
 pub async fn download_job(
     http: &Http,
     job: &Submitted,
-    dest: &Destination,
+    dest: &Target,
     options: &BulkOptions,
     progress: &BulkProgress,
 ) -> Result<BulkResult, ClientError> {
     let started = Instant::now();
+    dest.check().await?;
     progress.enter(Phase::Running);
     let files = job::wait(
         http,
@@ -189,7 +225,7 @@ pub async fn download_job(
     )
     .await?;
     let tasks = prepare(dest, &files).await?;
-    let round = download_all(http, &tasks, options, progress).await;
+    let round = download_all(http, dest, &tasks, options, progress).await;
     if let Some(error) = round.error {
         return Err(error);
     }
@@ -198,29 +234,65 @@ pub async fn download_job(
             "the download URLs expired; submit the job again for fresh ones".into(),
         ));
     }
-    finish(job.clone(), tasks, round.bytes, started, 1, progress).await
+    let done = Done {
+        bytes: round.bytes,
+        started,
+        jobs: 1,
+    };
+    finish(job.clone(), dest, tasks, done, progress).await
+}
+
+/// What a finished download did: bytes moved, since when, with how many jobs.
+struct Done {
+    bytes: u64,
+    started: Instant,
+    jobs: u64,
 }
 
 /// The result once every file is in place; the rows come from the footers.
 async fn finish(
     job: Submitted,
+    dest: &Target,
     tasks: Vec<FileTask>,
-    bytes: u64,
-    started: Instant,
-    jobs: u64,
+    done: Done,
     progress: &BulkProgress,
 ) -> Result<BulkResult, ClientError> {
-    let elapsed = started.elapsed();
+    let elapsed = done.started.elapsed();
     progress.enter(Phase::Done);
-    let files: Vec<PathBuf> = tasks.into_iter().map(|t| t.target).collect();
-    let rows = count_rows(files.clone()).await?;
+    let (files, objects, rows) = match dest {
+        Target::Folder(_) => {
+            let files: Vec<PathBuf> = tasks.into_iter().map(|t| t.target).collect();
+            let rows = count_rows(files.clone()).await?;
+            (files, Vec::new(), rows)
+        }
+        Target::Store(location) => {
+            let mut rows = 0;
+            for task in &tasks {
+                let key = key_of(location, &task.relative);
+                rows += rows_in_object(location.store.as_ref(), &key)
+                    .await
+                    .map_err(|why| {
+                        ClientError::BulkJobFailed(format!(
+                            "{}: {why}",
+                            url_of(location, &task.relative)
+                        ))
+                    })?;
+            }
+            let objects = tasks
+                .iter()
+                .map(|t| url_of(location, &t.relative))
+                .collect();
+            (Vec::new(), objects, rows)
+        }
+    };
     Ok(BulkResult {
         job,
         files,
-        bytes,
+        objects,
+        bytes: done.bytes,
         rows,
         elapsed,
-        jobs,
+        jobs: done.jobs,
     })
 }
 
@@ -236,6 +308,7 @@ struct Round {
 /// Downloads what is missing; files already complete are skipped.
 async fn download_all(
     http: &Http,
+    dest: &Target,
     tasks: &[FileTask],
     options: &BulkOptions,
     progress: &BulkProgress,
@@ -246,7 +319,14 @@ async fn download_all(
     let mut missing = Vec::new();
     let mut present = 0;
     for task in tasks {
-        if already_done(task).await {
+        let done = match dest {
+            Target::Folder(_) => already_done(task).await,
+            Target::Store(location) => {
+                let key = key_of(location, &task.relative);
+                already_there(location.store.as_ref(), &key, task.size).await
+            }
+        };
+        if done {
             present += task.size.unwrap_or(0);
         } else {
             missing.push(task);
@@ -256,12 +336,19 @@ async fn download_all(
     let mut fetches: Vec<Fetch<'_>> = Vec::new();
     for task in missing {
         let counter = &progress.bytes_done;
-        fetches.push(Box::pin(fetch(
-            http.sender(),
-            task,
-            options.max_retries,
-            counter,
-        )));
+        let sender = http.sender();
+        match dest {
+            Target::Folder(_) => {
+                fetches.push(Box::pin(fetch(sender, task, options.max_retries, counter)))
+            }
+            Target::Store(location) => fetches.push(Box::pin(fetch_to_store(
+                sender,
+                task,
+                location,
+                options.max_retries,
+                counter,
+            ))),
+        }
     }
     let mut round = Round {
         bytes: 0,

@@ -153,7 +153,7 @@ async fn a_job_download_waits_for_the_job_then_reports_expired_urls_as_an_error(
     })
     .await;
     let folder = TempFolder::new("job");
-    let dest = Destination::new("dest", &folder.0).unwrap();
+    let dest = Target::folder("dest", &folder.0).unwrap();
     let http = service.http();
     let job = job::submit(&http, &request(&folder.0).job).await.unwrap();
     assert!(job.narrowed());
@@ -228,4 +228,49 @@ fn a_request_is_checked_before_anything_is_sent() {
     let checked = BulkRequest::new("fuel oil", "2025-01", "2025-01", folder.0.join("new")).unwrap();
     assert_eq!(checked.job.vertical.bulk_name, "FUEL_OIL");
     assert!(!folder.0.join("new").exists());
+}
+
+/// A prefix of an in-memory object store, as a download target.
+fn in_memory() -> (std::sync::Arc<object_store::memory::InMemory>, Target) {
+    let store = std::sync::Arc::new(object_store::memory::InMemory::new());
+    let location = crate::storage::Location {
+        store: store.clone(),
+        prefix: object_store::path::Path::from("exports"),
+        shown: "memory://bucket/exports".into(),
+    };
+    (store, Target::Store(location))
+}
+
+#[tokio::test]
+async fn a_download_into_a_store_lands_whole_objects_and_a_rerun_skips_them() {
+    use object_store::ObjectStoreExt;
+    let files = two_months();
+    let sizes: u64 = files.iter().map(|f| f.bytes.len() as u64).sum();
+    let service = TestService::start(Script {
+        files,
+        ..Script::default()
+    })
+    .await;
+    let (store, target) = in_memory();
+    let request = BulkRequest::to("jet", "2025-01", "2025-02", target).unwrap();
+    let (http, options, progress) = (service.http(), quick(), BulkProgress::default());
+    let run = || download(&http, &request, &options, &progress);
+
+    let result = run().await.unwrap();
+    let url = |m: &str| {
+        format!("memory://bucket/exports/vertical=Jet/year=2025/month={m}/part-{m}.parquet")
+    };
+    assert_eq!(result.objects, vec![url("01"), url("02")]);
+    assert!(result.files.is_empty());
+    assert_eq!((result.rows, result.bytes), (8, sizes));
+    let key =
+        object_store::path::Path::from("exports/vertical=Jet/year=2025/month=02/part-02.parquet");
+    assert_eq!(
+        store.get(&key).await.unwrap().bytes().await.unwrap(),
+        parquet_file(5)
+    );
+
+    let again = run().await.unwrap();
+    assert_eq!((again.rows, again.bytes), (8, 0), "a rerun fetches nothing");
+    assert_eq!(count(&service.requests(), FILE), 2);
 }

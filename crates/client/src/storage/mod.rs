@@ -15,4 +15,4 @@ pub mod footer;
 mod location;
 pub mod upload;
 
-pub use location::{store_error, Location, Place};
+pub use location::{describe, store_error, Location, Place};

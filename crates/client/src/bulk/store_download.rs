@@ -1,0 +1,101 @@
+//! One file through its pre-signed URL into an object store: streamed into
+//! a multipart upload that is completed only once the size is checked
+//! (`storage::upload`). A break starts the transfer again (a multipart
+//! upload cannot resume at a byte), up to the retries allowed. The bearer
+//! token is never sent.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures_util::stream;
+
+use super::download::{DownloadError, FileTask};
+use super::target::{key_of, url_of};
+use crate::rest::send::{Failure, Sender};
+use crate::storage::upload::{stream_to_store, UploadError};
+use crate::storage::Location;
+use domain::redact::redact_url;
+
+/// Fetches `task` into `location`; `counter` grows as bytes arrive, and
+/// shrinks again by what an attempt that broke had counted.
+pub async fn fetch_to_store(
+    sender: &Sender,
+    task: &FileTask,
+    location: &Location,
+    max_retries: u32,
+    counter: &AtomicU64,
+) -> Result<u64, DownloadError> {
+    let key = key_of(location, &task.relative);
+    let shown = redact_url(&task.url);
+    let target = url_of(location, &task.relative);
+    let fail = |what: String| DownloadError::Failed(format!("{target}: {what} ({shown})"));
+    let mut retries = 0;
+    loop {
+        let response = tokio::time::timeout(sender.timeout, sender.client.get(&task.url).send())
+            .await
+            .map_err(|_| "timed out".to_owned())
+            .and_then(|sent| {
+                sent.map_err(|e| match sender.explain(e) {
+                    Failure::Permanent(why) | Failure::Passing(why) => why,
+                })
+            });
+        let broken = match response {
+            Err(why) => why,
+            Ok(response) => match response.status().as_u16() {
+                200 => {
+                    let chunks = stream::unfold(response, |mut response| async move {
+                        match tokio::time::timeout(sender.timeout, response.chunk()).await {
+                            Err(_) => Some((Err("timed out reading".to_owned()), response)),
+                            Ok(Err(e)) => Some((
+                                Err(format!("the transfer broke: {}", e.without_url())),
+                                response,
+                            )),
+                            Ok(Ok(None)) => None,
+                            Ok(Ok(Some(chunk))) => Some((Ok::<Bytes, String>(chunk), response)),
+                        }
+                    });
+                    let mut counted = 0;
+                    let sent = stream_to_store(
+                        location.store.as_ref(),
+                        &key,
+                        Box::pin(chunks),
+                        task.size,
+                        |n| {
+                            counted += n;
+                            counter.fetch_add(n, Ordering::Relaxed);
+                        },
+                    )
+                    .await;
+                    match sent {
+                        Ok(bytes) => return Ok(bytes),
+                        Err(UploadError::Store(e)) => {
+                            counter.fetch_sub(counted, Ordering::Relaxed);
+                            return Err(fail(format!(
+                                "the store refused it: {}",
+                                crate::storage::describe(&e)
+                            )));
+                        }
+                        Err(UploadError::Size { expected, received }) => {
+                            counter.fetch_sub(counted, Ordering::Relaxed);
+                            format!("{received} bytes instead of {expected}")
+                        }
+                        Err(UploadError::Source(why)) => {
+                            counter.fetch_sub(counted, Ordering::Relaxed);
+                            why
+                        }
+                    }
+                }
+                403 => return Err(DownloadError::Expired),
+                status @ (408 | 429 | 500..=599) => format!("HTTP {status}"),
+                status => return Err(fail(format!("HTTP {status}"))),
+            },
+        };
+        if retries >= max_retries {
+            return Err(fail(format!("{broken} after {} attempts", retries + 1)));
+        }
+        log::warn!(target: "marketcurves.bulk", "{target}: {broken}; starting it again");
+        retries += 1;
+        tokio::time::sleep(Duration::from_millis(100 * u64::from(retries.min(20)))).await;
+    }
+}
