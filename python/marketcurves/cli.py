@@ -76,14 +76,26 @@ def _history(args: argparse.Namespace) -> int:
 def _bulk(args: argparse.Namespace) -> int:
     from marketcurves import Client
 
+    options = dict(args.storage_options or [])
     with Client() as client:
-        result = client.bulk_download(args.vertical, args.start, args.end, args.dest)
+        result = client.bulk_download(
+            args.vertical, args.start, args.end, args.dest, storage_options=options or None
+        )
     print(
-        f"{len(result.files)} files, {result.rows:,} rows, {result.bytes:,} bytes downloaded, "
+        f"{len(result.files) + len(result.objects)} files, {result.rows:,} rows, "
+        f"{result.bytes:,} bytes downloaded, "
         f"months {result.effective[0]}..{result.effective[1]}, {result.elapsed:.1f} s",
         file=sys.stderr,
     )
     return 0
+
+
+def _storage_option(text: str) -> tuple[str, str]:
+    key, equals, value = text.partition("=")
+    if not equals or not key.strip():
+        # The text is not shown: it may be a secret typed without its key.
+        raise argparse.ArgumentTypeError("expected KEY=VALUE")
+    return key.strip(), value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -134,7 +146,20 @@ def _parser() -> argparse.ArgumentParser:
     bulk.add_argument("--vertical", required=True, help="e.g. JET or Jet")
     bulk.add_argument("--start", required=True, help="first month, YYYY-MM")
     bulk.add_argument("--end", required=True, help="last month, YYYY-MM")
-    bulk.add_argument("--dest", required=True, help="folder to download into")
+    bulk.add_argument(
+        "--dest",
+        required=True,
+        help="folder to download into, or an object store URL (s3://bucket/prefix, gs://, az://)",
+    )
+    bulk.add_argument(
+        "--storage-option",
+        action="append",
+        dest="storage_options",
+        type=_storage_option,
+        metavar="KEY=VALUE",
+        help="an object store option (repeat), e.g. aws_region=eu-west-1; "
+        "default: the cloud's environment variables",
+    )
     bulk.set_defaults(run=_bulk)
     return parser
 
