@@ -32,14 +32,16 @@ pub async fn fetch_to_store(
     let fail = |what: String| DownloadError::Failed(format!("{target}: {what} ({shown})"));
     let mut retries = 0;
     loop {
-        let response = tokio::time::timeout(sender.timeout, sender.client.get(&task.url).send())
-            .await
-            .map_err(|_| "timed out".to_owned())
-            .and_then(|sent| {
-                sent.map_err(|e| match sender.explain(e) {
-                    Failure::Permanent(why) | Failure::Passing(why) => why,
-                })
-            });
+        let response =
+            match tokio::time::timeout(sender.timeout, sender.client.get(&task.url).send()).await {
+                Err(_) => Err("timed out".to_owned()),
+                Ok(Ok(response)) => Ok(response),
+                Ok(Err(e)) => match sender.explain(e) {
+                    // A certificate or a proxy's refusal: trying again will not help.
+                    Failure::Permanent(why) => return Err(fail(why)),
+                    Failure::Passing(why) => Err(why),
+                },
+            };
         let broken = match response {
             Err(why) => why,
             Ok(response) => match response.status().as_u16() {
