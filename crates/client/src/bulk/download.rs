@@ -124,11 +124,26 @@ pub async fn fetch(
     Ok(transferred)
 }
 
-enum Attempt {
+pub(crate) enum Attempt {
     Expired,
     Fatal(String),
     /// Worth resuming; how many bytes this attempt wrote.
     Broken(String, u64),
+}
+
+/// What a pre-signed URL's answer other than its content means: expired
+/// (403, docs/protocol.md#bulk-download), worth trying again (408, 429,
+/// 5xx), or final; a proxy's 407 names the route taken.
+pub(crate) fn refusal(sender: &Sender, url: &str, status: u16) -> Attempt {
+    match status {
+        403 => Attempt::Expired,
+        407 => Attempt::Fatal(format!(
+            "HTTP 407 Proxy Authentication Required{}",
+            sender.network.route_note(url)
+        )),
+        408 | 429 | 500..=599 => Attempt::Broken(format!("HTTP {status}"), 0),
+        _ => Attempt::Fatal(format!("HTTP {status}")),
+    }
 }
 
 async fn fetch_from(
@@ -153,20 +168,12 @@ async fn fetch_from(
     let append = match status {
         206 => true,
         200 => false,
-        403 => return Err(Attempt::Expired),
         416 => {
             // Our partial file does not fit the one served: start again.
             let _ = tokio::fs::remove_file(part).await;
             return Err(Attempt::Broken("range not satisfiable".into(), 0));
         }
-        407 => {
-            return Err(Attempt::Fatal(format!(
-                "HTTP 407 Proxy Authentication Required{}",
-                sender.network.route_note(&task.url)
-            )))
-        }
-        408 | 429 | 500..=599 => return Err(Attempt::Broken(format!("HTTP {status}"), 0)),
-        _ => return Err(Attempt::Fatal(format!("HTTP {status}"))),
+        status => return Err(refusal(sender, &task.url, status)),
     };
     let file = tokio::fs::OpenOptions::new()
         .create(true)

@@ -10,7 +10,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures_util::stream;
 
-use super::download::{DownloadError, FileTask};
+use super::download::{refusal, Attempt, DownloadError, FileTask};
 use super::target::{key_of, url_of};
 use crate::rest::send::{Failure, Sender};
 use crate::storage::upload::{stream_to_store, UploadError};
@@ -88,9 +88,11 @@ pub async fn fetch_to_store(
                         }
                     }
                 }
-                403 => return Err(DownloadError::Expired),
-                status @ (408 | 429 | 500..=599) => format!("HTTP {status}"),
-                status => return Err(fail(format!("HTTP {status}"))),
+                status => match refusal(sender, &task.url, status) {
+                    Attempt::Expired => return Err(DownloadError::Expired),
+                    Attempt::Fatal(why) => return Err(fail(why)),
+                    Attempt::Broken(why, _) => why,
+                },
             },
         };
         if retries >= max_retries {

@@ -13,14 +13,10 @@ use arrow_array::builder::{ListBuilder, MapBuilder, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, MapArray, RecordBatch, StringArray};
 use chrono::{DateTime, TimeDelta, Utc};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::arrow::ArrowWriter;
-use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
 use serde::{Deserialize, Serialize};
 
-use super::atomic;
 use super::finality::next_catalogue_refresh;
+use super::noted;
 use domain::records::CurveQuotation;
 
 const NOTE_KEY: &str = "marketcurves.catalogue";
@@ -46,17 +42,7 @@ impl Fetched {
 
 pub fn write(path: &Path, fetched: &Fetched, curves: &[CurveQuotation]) -> io::Result<()> {
     let batch = to_batch(curves).map_err(io::Error::other)?;
-    let note = serde_json::to_string(fetched).map_err(io::Error::other)?;
-    let properties = WriterProperties::builder()
-        .set_key_value_metadata(Some(vec![KeyValue::new(NOTE_KEY.into(), note)]))
-        .build();
-    atomic::write_file(path, |out| {
-        let mut writer = ArrowWriter::try_new(out, batch.schema(), Some(properties))
-            .map_err(io::Error::other)?;
-        writer.write(&batch).map_err(io::Error::other)?;
-        writer.close().map_err(io::Error::other)?;
-        Ok(())
-    })
+    noted::write(path, batch.schema(), &[batch], NOTE_KEY, fetched)
 }
 
 /// The catalogue a file holds and when it was fetched; None if there is no
@@ -67,15 +53,7 @@ pub fn read(path: &Path) -> Result<Option<(Fetched, Vec<CurveQuotation>)>, Strin
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot open it: {e}")),
     };
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
-        .map_err(|e| format!("not a whole Parquet file: {e}"))?;
-    let fetched: Fetched = builder
-        .metadata()
-        .file_metadata()
-        .key_value_metadata()
-        .and_then(|pairs| pairs.iter().find(|kv| kv.key == NOTE_KEY))
-        .and_then(|kv| serde_json::from_str(kv.value.as_deref()?).ok())
-        .ok_or("it has no marketcurves note")?;
+    let (builder, fetched): (_, Fetched) = noted::open(file, NOTE_KEY)?;
     let mut curves = Vec::new();
     for batch in builder
         .build()

@@ -7,8 +7,9 @@
 //! - `layout`: where each thing lives on disk, keyed by service and account;
 //! - `finality`: when a day is final, and when the catalogue expires;
 //! - `plan`: which days a file holds and which must be fetched;
-//! - `segment`, `catalogue`: one file each, written atomically (`atomic`),
-//!   read back only if whole and what they say they are;
+//! - `segment`, `catalogue`: one file each, Parquet with a note in its
+//!   footer (`noted`), written atomically (`atomic`), read back only if
+//!   whole and what they say they are;
 //! - `days`: the day of each row, and the rows of some days;
 //! - `info`: what the cache holds, and clearing it.
 
@@ -19,6 +20,7 @@ pub(crate) mod finality;
 pub(crate) mod info;
 pub(crate) mod layout;
 mod mode;
+mod noted;
 pub(crate) mod plan;
 pub(crate) mod segment;
 

@@ -8,16 +8,11 @@ use std::fs::File;
 use std::io;
 
 use arrow_array::RecordBatch;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
-use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
 use serde::{Deserialize, Serialize};
 
-use super::atomic;
 use super::days::{in_day_order, row_days, to_epoch_days};
 use super::layout::{History, Segment};
+use super::noted;
 use domain::arrow::{compact_dictionaries, schema};
 
 /// The footer key of the note.
@@ -70,22 +65,8 @@ pub fn write(
 ) -> io::Result<()> {
     let rows = batches.iter().map(RecordBatch::num_rows).sum();
     let note = Note::of(history, curve_id, tenor, segment, rows);
-    let note = serde_json::to_string(&note).map_err(io::Error::other)?;
-    let properties = WriterProperties::builder()
-        // Snappy: every engine reads it, and setting up its decoder costs
-        // nothing, where zstd's costs more than a small file's decoding.
-        .set_compression(Compression::SNAPPY)
-        .set_key_value_metadata(Some(vec![KeyValue::new(NOTE_KEY.into(), note)]))
-        .build();
-    atomic::write_file(&segment.path, |out| {
-        let mut writer = ArrowWriter::try_new(out, schema(history.table_kind()), Some(properties))
-            .map_err(io::Error::other)?;
-        for batch in batches {
-            writer.write(batch).map_err(io::Error::other)?;
-        }
-        writer.close().map_err(io::Error::other)?;
-        Ok(())
-    })
+    let schema = schema(history.table_kind());
+    noted::write(&segment.path, schema, batches, NOTE_KEY, &note)
 }
 
 /// Reads a segment whole, one batch per row group (joining them would
@@ -101,15 +82,7 @@ pub fn read(
         _ => ReadError::Corrupt(format!("cannot open it: {e}")),
     })?;
     let corrupt = |why: String| ReadError::Corrupt(why);
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
-        .map_err(|e| corrupt(format!("not a whole Parquet file: {e}")))?;
-    let note: Note = builder
-        .metadata()
-        .file_metadata()
-        .key_value_metadata()
-        .and_then(|pairs| pairs.iter().find(|kv| kv.key == NOTE_KEY))
-        .and_then(|kv| serde_json::from_str(kv.value.as_deref()?).ok())
-        .ok_or_else(|| corrupt("it has no marketcurves note".into()))?;
+    let (builder, note): (_, Note) = noted::open(file, NOTE_KEY).map_err(corrupt)?;
     let expected_schema = schema(history.table_kind());
     let largest_group = builder
         .metadata()

@@ -112,32 +112,28 @@ fn build(
             describe(&e)
         ))
     };
+    // Each store's builder takes its own key type; the options are read the
+    // same way for all three.
     let store: Arc<dyn ObjectStore> = match scheme {
         "s3" | "s3a" => {
-            let mut builder = AmazonS3Builder::from_env().with_url(url);
-            for (key, value) in options {
-                let key_parsed: AmazonS3ConfigKey =
-                    key.to_ascii_lowercase().parse().map_err(|_| unknown(key))?;
-                builder = builder.with_config(key_parsed, value);
-            }
+            let builder = AmazonS3Builder::from_env().with_url(url);
+            let builder = configured(builder, options, &unknown, |b, k: AmazonS3ConfigKey, v| {
+                b.with_config(k, v)
+            })?;
             Arc::new(builder.build().map_err(refused)?)
         }
         "gs" => {
-            let mut builder = GoogleCloudStorageBuilder::from_env().with_url(url);
-            for (key, value) in options {
-                let key_parsed: GoogleConfigKey =
-                    key.to_ascii_lowercase().parse().map_err(|_| unknown(key))?;
-                builder = builder.with_config(key_parsed, value);
-            }
+            let builder = GoogleCloudStorageBuilder::from_env().with_url(url);
+            let builder = configured(builder, options, &unknown, |b, k: GoogleConfigKey, v| {
+                b.with_config(k, v)
+            })?;
             Arc::new(builder.build().map_err(refused)?)
         }
         "az" | "azure" | "abfs" | "abfss" | "adl" => {
-            let mut builder = MicrosoftAzureBuilder::from_env().with_url(url);
-            for (key, value) in options {
-                let key_parsed: AzureConfigKey =
-                    key.to_ascii_lowercase().parse().map_err(|_| unknown(key))?;
-                builder = builder.with_config(key_parsed, value);
-            }
+            let builder = MicrosoftAzureBuilder::from_env().with_url(url);
+            let builder = configured(builder, options, &unknown, |b, k: AzureConfigKey, v| {
+                b.with_config(k, v)
+            })?;
             Arc::new(builder.build().map_err(refused)?)
         }
         other => {
@@ -148,6 +144,20 @@ fn build(
         }
     };
     Ok(store)
+}
+
+/// `builder` with every option applied, each key parsed (in any case) as
+/// one of the store's config keys; an unknown key is an error naming it.
+fn configured<B, K: std::str::FromStr>(
+    builder: B,
+    options: &[(String, String)],
+    unknown: &dyn Fn(&str) -> ClientError,
+    with: impl Fn(B, K, &str) -> B,
+) -> Result<B, ClientError> {
+    options.iter().try_fold(builder, |builder, (key, value)| {
+        let parsed = key.to_ascii_lowercase().parse().map_err(|_| unknown(key))?;
+        Ok(with(builder, parsed, value))
+    })
 }
 
 /// An object store error in words, without the request's URL (which, on
