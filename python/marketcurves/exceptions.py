@@ -12,6 +12,7 @@ __all__ = [
     "CacheMiss",
     "ClientClosed",
     "DecodeError",
+    "DestinationError",
     "InvalidRequest",
     "LiveFeedError",
     "MarketCurvesError",
@@ -77,6 +78,13 @@ class ClientClosed(MarketCurvesError):
     """The client was closed (:meth:`~marketcurves.Client.close`, or the end of
     its ``with`` block). Calls in flight when it closed end with this, live
     feeds opened from it too, and every later call raises it before sending anything."""
+
+
+class DestinationError(MarketCurvesError, OSError):
+    """A recording's destination refused a write, a read or a listing (a full
+    disk, a read-only folder, a store's refusal). The message names the
+    destination and the file; ticks not yet written are held, and a restarted
+    recorder fetches what a stopped one had not written."""
 
 
 class LiveFeedError(MarketCurvesError):

@@ -86,6 +86,7 @@ pyo3::import_exception!(marketcurves.exceptions, AccessDenied);
 pyo3::import_exception!(marketcurves.exceptions, NotFound);
 pyo3::import_exception!(marketcurves.exceptions, RateLimited);
 pyo3::import_exception!(marketcurves.exceptions, ServiceError);
+pyo3::import_exception!(marketcurves.exceptions, DestinationError);
 pyo3::import_exception!(marketcurves.exceptions, BulkJobFailed);
 pyo3::import_exception!(marketcurves.exceptions, LiveFeedError);
 pyo3::import_exception!(marketcurves.exceptions, ClientClosed);
@@ -115,6 +116,7 @@ pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
         ClientError::BulkJobFailed(_) => BulkJobFailed::new_err(message),
         ClientError::Live { .. } => LiveFeedError::new_err(message),
         ClientError::ClientClosed => ClientClosed::new_err(message),
+        ClientError::Destination(_) => DestinationError::new_err(message),
         ClientError::CacheMiss {
             curve_id, missing, ..
         } => cache_miss(py, message, curve_id, missing),

@@ -70,6 +70,11 @@ pub enum ClientError {
         curve_id: Option<String>,
         missing: Vec<(String, Vec<(chrono::NaiveDate, chrono::NaiveDate)>)>,
     },
+    /// A recording's destination refused a write, a read or a listing
+    /// (a full disk, a read-only folder, a store's refusal); the message
+    /// names the destination and the file.
+    #[error("{0}")]
+    Destination(String),
     /// The client was closed: the call was cut short, or came after.
     #[error("the client was closed; it sends no more requests (make a new one)")]
     ClientClosed,

@@ -14,6 +14,7 @@ pub(crate) mod digest;
 pub(crate) mod error;
 pub mod live;
 pub mod net;
+pub mod record;
 pub mod rest;
 pub(crate) mod secret;
 pub mod storage;

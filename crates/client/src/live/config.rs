@@ -4,9 +4,19 @@ use std::time::Duration;
 
 use crate::net::Network;
 use crate::ClientError;
+use domain::timestamp::Micros;
 
 /// The path of the live feed under `{live_url}` (docs/protocol.md#live-feed).
 pub const SOCKET_PATH: &str = "/v2/customer/socket/websocket";
+
+/// The last value of a tenor that an earlier run kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResumePoint {
+    pub curve_id: String,
+    pub tenor: String,
+    /// Its `generatedOn`, in microseconds (compared truncated to milliseconds).
+    pub after: Micros,
+}
 
 #[derive(Clone, Debug)]
 pub struct LiveConfig {
@@ -34,6 +44,10 @@ pub struct LiveConfig {
     pub queue_size: usize,
     /// How long `subscribe` waits for a connection and the service's answer.
     pub subscribe_timeout: Duration,
+    /// Where an earlier run stopped: for each tenor, the time of the last
+    /// value it kept. Those tenors deliver only later values, and the
+    /// values published since are backfilled once they are subscribed.
+    pub resume: Vec<ResumePoint>,
     /// Proxies and trusted certificates. [`LiveFeed::start`](super::LiveFeed::start)
     /// takes the REST client's, so that both go the same way.
     pub network: Network,
@@ -51,6 +65,7 @@ impl Default for LiveConfig {
             reconnect_max: LiveConfig::DEFAULT_RECONNECT_MAX,
             queue_size: LiveConfig::DEFAULT_QUEUE_SIZE,
             subscribe_timeout: LiveConfig::DEFAULT_SUBSCRIBE_TIMEOUT,
+            resume: Vec::new(),
             network: Network::default(),
         }
     }

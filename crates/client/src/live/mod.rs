@@ -51,7 +51,7 @@ mod e2e_tests;
 mod test_server;
 
 pub use batch::{live_schema, ticks_to_batch};
-pub use config::{LiveConfig, SOCKET_PATH};
+pub use config::{LiveConfig, ResumePoint, SOCKET_PATH};
 pub use event::{FeedEvent, EVENTS_KEPT};
 pub use feed::LiveFeed;
 pub use reader::{CHUNK, DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TIMEOUT, MAX_BATCH_ROWS};

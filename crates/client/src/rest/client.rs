@@ -206,16 +206,8 @@ impl RestClient {
         let Some(asked) = query.tenors() else {
             return Ok(in_table_order(contracts));
         };
-        let kinds: HashSet<TenorKind> = contracts.iter().map(Tenor::kind).collect();
         for tenor in asked {
-            if !kinds.contains(&tenor.kind()) && !contracts.contains(tenor) {
-                let listed: Vec<&str> = contracts.iter().map(Tenor::name).collect();
-                return Err(ClientError::InvalidRequest(format!(
-                    "tenor {:?} is not a tenor of curve {curve_id} (its contracts: {})",
-                    tenor.name(),
-                    listed.join(", ")
-                )));
-            }
+            tenor_offered(curve_id, &contracts, tenor)?;
         }
         Ok(in_table_order(asked.to_vec()))
     }
@@ -456,6 +448,25 @@ async fn ordered_table(
 
 /// The work of one slice of a table: its batch, numbered by its place in the table.
 type Job<'a> = Pin<Box<dyn Future<Output = Result<(usize, RecordBatch), ClientError>> + Send + 'a>>;
+
+/// That `tenor` is one of a curve's `contracts`, or of a shape they have
+/// (an expired month of a curve that lists months, say).
+pub(crate) fn tenor_offered(
+    curve_id: &str,
+    contracts: &[Tenor],
+    tenor: &Tenor,
+) -> Result<(), ClientError> {
+    let kinds: HashSet<TenorKind> = contracts.iter().map(Tenor::kind).collect();
+    if kinds.contains(&tenor.kind()) || contracts.contains(tenor) {
+        return Ok(());
+    }
+    let listed: Vec<&str> = contracts.iter().map(Tenor::name).collect();
+    Err(ClientError::InvalidRequest(format!(
+        "tenor {:?} is not a tenor of curve {curve_id} (its contracts: {})",
+        tenor.name(),
+        listed.join(", ")
+    )))
+}
 
 pub(super) fn price_path(endpoint: PriceEndpoint, curve_id: &str, tenor: Option<&str>) -> String {
     let base = match endpoint {

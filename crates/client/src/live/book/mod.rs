@@ -215,6 +215,15 @@ impl Book {
         self.hold.held -= released;
     }
 
+    /// `at` is the last value of a tenor delivered before this feed (by an
+    /// earlier run): later values only are delivered, and once its
+    /// subscription is confirmed, those published since are backfilled.
+    pub fn resume(&mut self, curve_id: &str, tenor: &str, at: Micros) {
+        let state = self.curve(curve_id).tenor(tenor);
+        state.mark = Watermark::default();
+        state.mark.admit(at);
+    }
+
     /// A subscribe is being sent: the next value of what it covers is a snapshot.
     pub fn expect_snapshot(&mut self, sub: &Subscription) {
         let curve = self.curve(&sub.curve_id);

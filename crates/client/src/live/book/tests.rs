@@ -175,3 +175,26 @@ fn held_back_values_are_bounded_by_conflating_to_the_latest() {
     let times: Vec<Micros> = out.iter().map(|t| t.generated_on).collect();
     assert_eq!(times, vec![T0 + MS, T0 + 2 * MS, T0 + 10 * MS]);
 }
+
+#[test]
+fn a_resumed_tenor_delivers_only_later_values_and_opens_a_gap_when_covered() {
+    let mut book = Book::new(100);
+    book.resume("a", "Jan 26", T0 + 400);
+    book.resume("b", "Feb 26", T0);
+    book.cover(&[sub("a", "Jan 26")]);
+    // Compared truncated to milliseconds: T0 + 900 µs is the resumed value.
+    assert_eq!(book.open_gaps(), 1, "only the covered tenor has a gap");
+    let jan = sub("a", "Jan 26");
+    let requests = book.gaps_to_fill(&jan);
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0].since, T0);
+    let mut out = Vec::new();
+    let backfill = vec![(T0 + 900, 1.0), (T0 + MS, 2.0)];
+    book.fill_gap(requests[0].id, "a", "Jan 26", Some(backfill), &mut out);
+    let times: Vec<Micros> = out.iter().map(|t| t.generated_on).collect();
+    assert_eq!(times, vec![T0 + MS]);
+    assert_eq!(
+        take(&mut book, "a", "Jan 26", T0 + MS).0,
+        Arrival::Duplicate
+    );
+}

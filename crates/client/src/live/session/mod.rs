@@ -93,8 +93,12 @@ impl Session {
         requests: mpsc::UnboundedReceiver<Request>,
         stopping: Stopping,
     ) -> Session {
+        let mut book = Book::new(config.queue_size);
+        for point in &config.resume {
+            book.resume(&point.curve_id, &point.tenor, point.after);
+        }
         Session {
-            book: Book::new(config.queue_size),
+            book,
             config,
             shared,
             tokens,
@@ -123,7 +127,6 @@ impl Session {
         let mut failed: u32 = 0;
         let mut refusals: u32 = 0;
         let mut outage_since: Option<Instant> = None;
-        let mut connected_before = false;
         let fatal = loop {
             match self.attempt().await {
                 Attempt::Closing => break None,
@@ -140,9 +143,8 @@ impl Session {
                     }
                     failed = 0;
                     let up_since = Instant::now();
-                    let reconnect = std::mem::replace(&mut connected_before, true);
                     self.set_connected(true);
-                    let ended = self.online(*link, reconnect).await;
+                    let ended = self.online(*link).await;
                     self.set_connected(false);
                     self.connection_lost();
                     match ended {

@@ -75,14 +75,14 @@ impl Link {
 }
 
 impl Session {
-    pub(super) async fn online(&mut self, mut link: Link, reconnect: bool) -> Ended {
+    pub(super) async fn online(&mut self, mut link: Link) -> Ended {
         let config = &self.config;
         link.keep = Some(KeepAlive::new(
             config.ping_interval,
             config.pong_timeout,
             Instant::now(),
         ));
-        match self.resubscribe(&mut link, reconnect).await {
+        match self.resubscribe(&mut link).await {
             Ok(()) => {}
             Err(reason) => return Ended::Lost(reason),
         }
@@ -109,6 +109,11 @@ impl Session {
                 message = link.socket.next() => self.read_batch(&mut link, message, &mut ticks).await,
             };
             if !ticks.is_empty() {
+                // Published before the ticks: a reader that finds the count
+                // unchanged after taking them knows none follows a lost value.
+                self.shared
+                    .held_conflated
+                    .store(self.book.conflated(), std::sync::atomic::Ordering::Relaxed);
                 let conflated = self.shared.queue.push_ticks(&mut ticks);
                 self.note_conflation(conflated);
             }
@@ -125,12 +130,13 @@ impl Session {
     }
 
     /// Subscribes again to everything recorded (callers waiting for a
-    /// connection wait for theirs). After a reconnect, tenors delivered before
-    /// hold their values back until their gaps are backfilled.
-    async fn resubscribe(&mut self, link: &mut Link, reconnect: bool) -> Result<(), String> {
+    /// connection wait for theirs). Tenors delivered before (on an earlier
+    /// connection, or by an earlier run: `LiveConfig::resume`) hold their
+    /// values back until their gaps are backfilled.
+    async fn resubscribe(&mut self, link: &mut Link) -> Result<(), String> {
         let subscriptions = self.shared.subscriptions();
         self.book.cover(&subscriptions);
-        let opened = if reconnect && self.config.backfill {
+        let opened = if self.config.backfill {
             self.book.open_gaps()
         } else {
             0

@@ -1,0 +1,118 @@
+//! What a recording already holds: for each curve and tenor, the time of
+//! its last value. A restart resumes from there.
+//!
+//! The files are the truth: each carries its own last times in its footer.
+//! `_checkpoint.json`, replaced after each file is written, saves reading
+//! every footer: it says which files it has counted, and only files it does
+//! not name (written after it, by a run killed before replacing it, or by a
+//! compaction) are read. So a checkpoint that is stale, missing or damaged
+//! costs some reads, never a tick.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
+
+use super::dest::{Dest, DestError};
+use super::file::{note_of, saw, FileNote, TenorKey};
+use super::layout::{data_file, DataFile, FileKind, CHECKPOINT};
+use domain::timestamp::Micros;
+
+const TARGET: &str = "marketcurves.record";
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// The last `generated_on` kept per tenor (truncated to milliseconds).
+    #[serde(with = "super::file::last_as_list")]
+    pub last: BTreeMap<TenorKey, Micros>,
+    /// The data files counted in `last`.
+    pub files: BTreeSet<String>,
+}
+
+impl Checkpoint {
+    /// Counts a file just written.
+    pub fn add(&mut self, name: &str, note: &FileNote) {
+        for ((curve_id, tenor), at) in &note.last {
+            saw(&mut self.last, curve_id, tenor, *at);
+        }
+        self.files.insert(name.to_owned());
+    }
+
+    pub async fn save(&self, dest: &Dest) -> Result<(), DestError> {
+        let json = serde_json::to_vec(self).map_err(|e| DestError(e.to_string()))?;
+        dest.put(CHECKPOINT, Bytes::from(json)).await
+    }
+}
+
+/// The recording's data files, after removing the parts a compacted day
+/// replaced (left behind by a compaction that was cut short).
+pub async fn data_files(dest: &Dest) -> Result<Vec<DataFile>, DestError> {
+    let mut files: Vec<DataFile> = dest
+        .list()
+        .await?
+        .iter()
+        .filter_map(|name| data_file(name))
+        .collect();
+    let replaced = replaced_parts(dest, &files).await?;
+    for name in &replaced {
+        log::info!(target: TARGET, "removing {name}: a compacted day holds its ticks");
+        dest.delete(name).await?;
+    }
+    files.retain(|f| !replaced.contains(&f.name));
+    Ok(files)
+}
+
+/// The parts still present that a compacted day of theirs replaced.
+async fn replaced_parts(dest: &Dest, files: &[DataFile]) -> Result<BTreeSet<String>, DestError> {
+    let mut replaced = BTreeSet::new();
+    for day_file in files.iter().filter(|f| f.kind == FileKind::Day) {
+        let has_parts = files
+            .iter()
+            .any(|f| f.day == day_file.day && f.kind == FileKind::Part);
+        if !has_parts {
+            continue;
+        }
+        let note = note_of(&dest.footer(&day_file.name).await?).unwrap_or_default();
+        replaced.extend(
+            note.replaces
+                .into_iter()
+                .filter(|name| files.iter().any(|f| &f.name == name)),
+        );
+    }
+    Ok(replaced)
+}
+
+/// The recording's checkpoint, brought up to date with its files.
+pub async fn load(dest: &Dest) -> Result<Checkpoint, DestError> {
+    let files = data_files(dest).await?;
+    let saved = match dest.get(CHECKPOINT).await? {
+        Some(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+            log::warn!(target: TARGET, "{CHECKPOINT} is damaged ({e}); reading every file's footer");
+            Checkpoint::default()
+        }),
+        None => Checkpoint::default(),
+    };
+    let mut checkpoint = Checkpoint {
+        last: saved.last,
+        files: BTreeSet::new(),
+    };
+    for file in &files {
+        if saved.files.contains(&file.name) {
+            checkpoint.files.insert(file.name.clone());
+            continue;
+        }
+        match note_of(&dest.footer(&file.name).await?) {
+            Some(note) => checkpoint.add(&file.name, &note),
+            None => log::warn!(
+                target: TARGET,
+                "{} has no note of the recorder in its footer; it is not counted",
+                file.name
+            ),
+        }
+    }
+    Ok(checkpoint)
+}
+
+#[cfg(test)]
+#[path = "checkpoint_tests.rs"]
+mod tests;

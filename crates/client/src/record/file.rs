@@ -1,0 +1,258 @@
+//! One file of a recording: the ticks as Parquet, with a note in the footer
+//! that says, for each curve and tenor in it, the time of its last value
+//! (what a restart resumes from, readable from the footer alone), and for a
+//! compacted day, the parts it replaces.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+use arrow_array::builder::{Float64Builder, StringBuilder, TimestampMicrosecondBuilder};
+use arrow_array::{Array, RecordBatch, StringArray, TimestampMicrosecondArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use bytes::Bytes;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::metadata::{KeyValue, ParquetMetaData};
+use parquet::file::properties::WriterProperties;
+use serde::{Deserialize, Serialize};
+
+use crate::live::{Tick, TickSource};
+use domain::timestamp::{truncate_to_millis, Micros};
+
+/// The footer key of the note.
+pub const NOTE_KEY: &str = "marketcurves.ticks";
+
+/// A tick as recorded: when the recorder received it, too.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recorded {
+    pub tick: Tick,
+    pub recorded_at: Micros,
+}
+
+/// `(curve_id, tenor)`.
+pub type TenorKey = (String, String);
+
+/// What a file's footer says of it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileNote {
+    pub rows: u64,
+    /// The last `generated_on` (truncated to milliseconds) per tenor.
+    #[serde(with = "last_as_list")]
+    pub last: BTreeMap<TenorKey, Micros>,
+    /// For a compacted day: the files it replaces, relative to the destination.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaces: Vec<String>,
+}
+
+impl FileNote {
+    pub fn of_rows(rows: &[Recorded]) -> FileNote {
+        let mut note = FileNote {
+            rows: rows.len() as u64,
+            ..FileNote::default()
+        };
+        for row in rows {
+            note.saw(&row.tick.curve_id, &row.tick.tenor, row.tick.generated_on);
+        }
+        note
+    }
+
+    /// Counts a value of `curve_id`/`tenor` at `at` into `last`.
+    pub fn saw(&mut self, curve_id: &str, tenor: &str, at: Micros) {
+        saw(&mut self.last, curve_id, tenor, at);
+    }
+}
+
+/// Moves the last time of a tenor in `last` to `at` if that is later.
+pub fn saw(last: &mut BTreeMap<TenorKey, Micros>, curve_id: &str, tenor: &str, at: Micros) {
+    let at = truncate_to_millis(at);
+    match last.get_mut(&(curve_id.to_owned(), tenor.to_owned())) {
+        Some(seen) => *seen = (*seen).max(at),
+        None => {
+            last.insert((curve_id.to_owned(), tenor.to_owned()), at);
+        }
+    }
+}
+
+/// The tenors as a list of `[curve_id, tenor, micros]`: JSON has no tuple keys.
+pub(super) mod last_as_list {
+    use super::*;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        last: &BTreeMap<TenorKey, Micros>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let list: Vec<(&str, &str, Micros)> = last
+            .iter()
+            .map(|((c, t), at)| (c.as_str(), t.as_str(), *at))
+            .collect();
+        list.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<TenorKey, Micros>, D::Error> {
+        let list: Vec<(String, String, Micros)> = Vec::deserialize(d)?;
+        Ok(list.into_iter().map(|(c, t, at)| ((c, t), at)).collect())
+    }
+}
+
+fn timestamp() -> DataType {
+    DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into()))
+}
+
+/// The columns of a recording, in this order.
+pub fn tick_schema() -> SchemaRef {
+    static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
+    Arc::clone(SCHEMA.get_or_init(|| {
+        Arc::new(Schema::new(vec![
+            Field::new("curve_id", DataType::Utf8, false),
+            Field::new("tenor", DataType::Utf8, false),
+            Field::new("generated_on", timestamp(), false),
+            Field::new("price", DataType::Float64, false),
+            Field::new("source", DataType::Utf8, false),
+            Field::new("recorded_at", timestamp(), false),
+        ]))
+    }))
+}
+
+pub fn rows_to_batch(rows: &[Recorded]) -> Result<RecordBatch, String> {
+    let n = rows.len();
+    let mut curve_id = StringBuilder::with_capacity(n, n * 16);
+    let mut tenor = StringBuilder::with_capacity(n, n * 8);
+    let mut generated_on = TimestampMicrosecondBuilder::with_capacity(n).with_timezone("UTC");
+    let mut price = Float64Builder::with_capacity(n);
+    let mut source = StringBuilder::with_capacity(n, n * 8);
+    let mut recorded_at = TimestampMicrosecondBuilder::with_capacity(n).with_timezone("UTC");
+    for row in rows {
+        curve_id.append_value(&row.tick.curve_id);
+        tenor.append_value(&row.tick.tenor);
+        generated_on.append_value(row.tick.generated_on);
+        price.append_value(row.tick.price);
+        source.append_value(row.tick.source.as_str());
+        recorded_at.append_value(row.recorded_at);
+    }
+    RecordBatch::try_new(
+        tick_schema(),
+        vec![
+            Arc::new(curve_id.finish()),
+            Arc::new(tenor.finish()),
+            Arc::new(generated_on.finish()),
+            Arc::new(price.finish()),
+            Arc::new(source.finish()),
+            Arc::new(recorded_at.finish()),
+        ],
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// The Parquet bytes of `batches`, with `note` in the footer.
+pub fn encode(batches: &[RecordBatch], note: &FileNote) -> Result<Bytes, String> {
+    let note = serde_json::to_string(note).map_err(|e| e.to_string())?;
+    let properties = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_key_value_metadata(Some(vec![KeyValue::new(NOTE_KEY.into(), note)]))
+        .build();
+    let mut out = Vec::new();
+    let mut writer = ArrowWriter::try_new(&mut out, tick_schema(), Some(properties))
+        .map_err(|e| e.to_string())?;
+    for batch in batches {
+        writer.write(batch).map_err(|e| e.to_string())?;
+    }
+    writer.close().map_err(|e| e.to_string())?;
+    Ok(Bytes::from(out))
+}
+
+/// The note in a file's footer, if it has one.
+pub fn note_of(metadata: &ParquetMetaData) -> Option<FileNote> {
+    metadata
+        .file_metadata()
+        .key_value_metadata()?
+        .iter()
+        .find(|kv| kv.key == NOTE_KEY)
+        .and_then(|kv| serde_json::from_str(kv.value.as_deref()?).ok())
+}
+
+/// A whole file's batches and note; Err with the reason if it is not a
+/// whole Parquet file of the recording's columns.
+pub fn decode(bytes: Bytes) -> Result<(Vec<RecordBatch>, Option<FileNote>), String> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(bytes)
+        .map_err(|e| format!("not a whole Parquet file: {e}"))?;
+    let note = note_of(builder.metadata());
+    if builder.schema().fields() != tick_schema().fields() {
+        return Err("its columns are not those of a recording".into());
+    }
+    let reader = builder.build().map_err(|e| e.to_string())?;
+    let batches = reader
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    Ok((batches, note))
+}
+
+/// The rows of decoded batches, for the recorder's own re-reading (compaction).
+pub fn batch_rows(batch: &RecordBatch) -> Result<Vec<Recorded>, String> {
+    let text = |i: usize| {
+        batch
+            .column(i)
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .ok_or("a text column is not text")
+    };
+    let time = |i: usize| {
+        batch
+            .column(i)
+            .as_any()
+            .downcast_ref::<TimestampMicrosecondArray>()
+            .ok_or("a time column is not a timestamp")
+    };
+    let (curves, tenors, sources) = (text(0)?, text(1)?, text(4)?);
+    let (generated, recorded) = (time(2)?, time(5)?);
+    let prices = batch
+        .column(3)
+        .as_any()
+        .downcast_ref::<arrow_array::Float64Array>()
+        .ok_or("price is not a float")?;
+    if [
+        curves.null_count(),
+        tenors.null_count(),
+        prices.null_count(),
+    ] != [0, 0, 0]
+    {
+        return Err("a column has nulls".into());
+    }
+    let mut rows = Vec::with_capacity(batch.num_rows());
+    // One shared string per distinct name, as the feed gives them.
+    let mut names: BTreeMap<String, Arc<str>> = BTreeMap::new();
+    let mut shared = |text: &str| -> Arc<str> {
+        if let Some(name) = names.get(text) {
+            return Arc::clone(name);
+        }
+        let name: Arc<str> = Arc::from(text);
+        names.insert(text.to_owned(), Arc::clone(&name));
+        name
+    };
+    for i in 0..batch.num_rows() {
+        let source = match sources.value(i) {
+            "snapshot" => TickSource::Snapshot,
+            "update" => TickSource::Update,
+            "backfill" => TickSource::Backfill,
+            other => return Err(format!("unknown source {other:?}")),
+        };
+        rows.push(Recorded {
+            tick: Tick {
+                curve_id: shared(curves.value(i)),
+                tenor: shared(tenors.value(i)),
+                generated_on: generated.value(i),
+                price: prices.value(i),
+                source,
+            },
+            recorded_at: recorded.value(i),
+        });
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+#[path = "file_tests.rs"]
+mod tests;

@@ -1,0 +1,26 @@
+//! The tick recorder: the live feed captured into Hive-partitioned Parquet
+//! (`date=YYYY-MM-DD/…`), locally or in an object store, each published
+//! value exactly once across disconnections, restarts and crashes
+//! ([`run`] says how), with [`read_ticks`](read::read_ticks) to read it back
+//! and [`compact`](compact::compact) to merge closed days.
+
+pub mod checkpoint;
+pub mod compact;
+pub mod config;
+pub mod dest;
+pub mod file;
+pub mod layout;
+pub(crate) mod pending;
+pub mod read;
+pub mod run;
+pub mod status;
+mod subscriptions;
+#[cfg(test)]
+mod test_support;
+
+pub use compact::CompactedDay;
+pub use config::{parse_period, RecordConfig};
+pub use dest::Dest;
+pub use read::{read_ticks, TickSelection};
+pub use run::record;
+pub use status::RecordSummary;

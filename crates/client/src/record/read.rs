@@ -1,0 +1,127 @@
+//! `read_ticks`: a recording as one table, sorted by curve, tenor (in
+//! calendar order) and time, reading only the days asked for.
+
+use chrono::NaiveDate;
+use futures_util::{stream, StreamExt, TryStreamExt};
+
+use super::checkpoint::data_files;
+use super::compact::sort_rows;
+use super::dest::{Dest, DestError};
+use super::file::{batch_rows, decode, rows_to_batch, tick_schema, Recorded};
+use super::layout::{utc_day, DataFile};
+use crate::rest::validate;
+use crate::storage::Place;
+use crate::ClientError;
+use domain::arrow::Table;
+use domain::timestamp::Micros;
+
+/// Files read at once.
+const READS_IN_FLIGHT: usize = 8;
+
+/// Which ticks to read; `None` takes all.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TickSelection {
+    curve_id: Option<String>,
+    tenor: Option<String>,
+    start: Option<Micros>,
+    end: Option<Micros>,
+}
+
+impl TickSelection {
+    /// Checks the arguments: a curve id, a tenor name, and `start` not after `end`.
+    pub fn new(
+        curve_id: Option<&str>,
+        tenor: Option<&str>,
+        start: Option<Micros>,
+        end: Option<Micros>,
+    ) -> Result<TickSelection, ClientError> {
+        let curve_id = curve_id.map(validate::curve_id).transpose()?;
+        let tenor = tenor
+            .map(|t| validate::tenor(t).map(|t| t.name().to_owned()))
+            .transpose()?;
+        if let (Some(start), Some(end)) = (start, end) {
+            if start > end {
+                return Err(ClientError::InvalidRequest(
+                    "start must not be after end".into(),
+                ));
+            }
+        }
+        Ok(TickSelection {
+            curve_id,
+            tenor,
+            start,
+            end,
+        })
+    }
+
+    fn wants_day(&self, day: NaiveDate) -> bool {
+        self.start.is_none_or(|s| day >= utc_day(s)) && self.end.is_none_or(|e| day <= utc_day(e))
+    }
+
+    fn wants(&self, row: &Recorded) -> bool {
+        let tick = &row.tick;
+        self.curve_id
+            .as_deref()
+            .is_none_or(|c| *tick.curve_id == *c)
+            && self.tenor.as_deref().is_none_or(|t| *tick.tenor == *t)
+            && self.start.is_none_or(|s| tick.generated_on >= s)
+            && self.end.is_none_or(|e| tick.generated_on <= e)
+    }
+}
+
+pub async fn read_ticks(place: Place, selection: TickSelection) -> Result<Table, ClientError> {
+    let dest = Dest::new(place);
+    if let Dest::Local(path) = &dest {
+        if !path.is_dir() {
+            return Err(ClientError::InvalidRequest(format!(
+                "dest {:?} is not a folder with a recording",
+                path.display().to_string()
+            )));
+        }
+    }
+    dest.check().await?;
+    let files: Vec<DataFile> = data_files(&dest)
+        .await?
+        .into_iter()
+        .filter(|f| selection.wants_day(f.day))
+        .collect();
+    let dest = &dest;
+    let selection = &selection;
+    let chunks: Vec<Vec<Recorded>> = stream::iter(files)
+        .map(|file| async move {
+            let selection = selection.clone();
+            let bytes = dest
+                .get(&file.name)
+                .await?
+                .ok_or_else(|| DestError(format!("{} vanished while reading", file.name)))?;
+            tokio::task::spawn_blocking(move || {
+                let (batches, _) = decode(bytes).map_err(|e| format!("{}: {e}", file.name))?;
+                let mut rows = Vec::new();
+                for batch in &batches {
+                    rows.extend(
+                        batch_rows(batch)?
+                            .into_iter()
+                            .filter(|r| selection.wants(r)),
+                    );
+                }
+                Ok::<_, String>(rows)
+            })
+            .await
+            .map_err(|e| DestError(e.to_string()))?
+            .map_err(|e| DestError(format!("cannot read {}: {e}", dest.shown())))
+        })
+        .buffer_unordered(READS_IN_FLIGHT)
+        .try_collect()
+        .await?;
+    let mut rows: Vec<Recorded> = chunks.into_iter().flatten().collect();
+    sort_rows(&mut rows);
+    let batch = rows_to_batch(&rows).map_err(ClientError::Destination)?;
+    Ok(Table {
+        schema: tick_schema(),
+        batches: vec![batch],
+    })
+}
+
+#[cfg(test)]
+#[path = "read_tests.rs"]
+mod tests;

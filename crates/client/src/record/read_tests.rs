@@ -1,0 +1,68 @@
+use super::*;
+use crate::live::TickSource;
+use crate::record::file::{encode, rows_to_batch, FileNote};
+use crate::record::layout::part_name;
+use crate::record::test_support::{row, runtime, scratch, MIDNIGHT, MS};
+use arrow_array::{Array, StringArray, TimestampMicrosecondArray};
+
+const DAY: i64 = 86_400_000_000;
+
+#[test]
+fn the_selection_is_checked() {
+    assert!(TickSelection::new(Some(""), None, None, None).is_err());
+    assert!(TickSelection::new(None, Some("Q5 26"), None, None).is_err());
+    assert!(TickSelection::new(None, None, Some(2), Some(1)).is_err());
+    assert!(TickSelection::new(Some("C1"), Some("Jan 26"), Some(1), Some(1)).is_ok());
+}
+
+#[test]
+fn ticks_come_back_selected_and_sorted_by_curve_tenor_and_time() {
+    runtime().block_on(async {
+        let root = scratch("read");
+        let dest = Dest::Local(root.clone());
+        dest.prepare().await.unwrap();
+        let up = |curve, tenor, at| row(curve, tenor, at, TickSource::Update);
+        let files = [
+            vec![
+                up("C2", "Jan 26", MIDNIGHT + MS),
+                up("C1", "Feb 26", MIDNIGHT),
+                up("C1", "Jan 26", MIDNIGHT + 2 * MS),
+            ],
+            vec![up("C1", "Jan 26", MIDNIGHT + DAY)],
+        ];
+        for (i, rows) in files.iter().enumerate() {
+            let day = utc_day(rows[0].tick.generated_on);
+            let name = part_name(day, MIDNIGHT + i as i64, "t", i as u64);
+            let bytes = encode(&[rows_to_batch(rows).unwrap()], &FileNote::of_rows(rows)).unwrap();
+            dest.put(&name, bytes).await.unwrap();
+        }
+        let place = || Place::Local(root.clone());
+        let all = read_ticks(place(), TickSelection::default()).await.unwrap();
+        let batch = &all.batches[0];
+        let text = |i: usize| {
+            let column = batch
+                .column(i)
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .unwrap();
+            (0..column.len())
+                .map(|r| column.value(r).to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(text(0), ["C1", "C1", "C1", "C2"]);
+        assert_eq!(text(1), ["Jan 26", "Jan 26", "Feb 26", "Jan 26"]);
+        let times = batch
+            .column(2)
+            .as_any()
+            .downcast_ref::<TimestampMicrosecondArray>()
+            .unwrap();
+        assert!(times.value(0) < times.value(1));
+
+        let jan = TickSelection::new(Some("C1"), Some("Jan 26"), None, Some(MIDNIGHT + 5 * MS));
+        let some = read_ticks(place(), jan.unwrap()).await.unwrap();
+        assert_eq!(some.batches[0].num_rows(), 1);
+
+        let missing = read_ticks(Place::Local(root.join("nothing")), TickSelection::default());
+        assert!(matches!(missing.await, Err(ClientError::InvalidRequest(_))));
+    });
+}
