@@ -36,6 +36,21 @@ mod _core {
     #[pymodule_export]
     use crate::python::bulk_result::{PyBulkResult, PySubmittedJob};
 
+    #[pymodule_export]
+    use crate::python::record::{compact_recording, read_ticks, record, record_async};
+
+    /// A recorder's file is closed this long after its first tick, by default.
+    #[pymodule_export]
+    const RECORD_ROTATE: &str = client::record::RecordConfig::DEFAULT_ROTATE;
+
+    /// Ticks in one recorder's file at most, by default.
+    #[pymodule_export]
+    const RECORD_ROTATE_ROWS: usize = client::record::RecordConfig::DEFAULT_ROTATE_ROWS;
+
+    /// Ticks a recorder holds unwritten before it stops, by default.
+    #[pymodule_export]
+    const RECORD_HOLD_LIMIT: usize = client::record::RecordConfig::DEFAULT_HOLD_LIMIT;
+
     /// Seconds between a bulk job's first status requests, by default.
     #[pymodule_export]
     const BULK_POLL_INTERVAL: f64 = client::bulk::options::DEFAULT_POLL_INTERVAL.as_secs_f64();

@@ -16,6 +16,7 @@ NAMES = [
     "ClientClosed",
     "LiveFeedError",
     "DecodeError",
+    "DestinationError",
 ]
 
 
@@ -34,6 +35,10 @@ def test_the_tree_is_exactly_the_designs():
 
 def test_invalid_request_is_also_a_value_error():
     assert issubclass(mc.InvalidRequest, ValueError)
+
+
+def test_a_destination_error_is_also_an_os_error():
+    assert issubclass(mc.DestinationError, OSError)
 
 
 def test_decode_error_names_endpoint_and_field():

@@ -27,6 +27,7 @@ from marketcurves.exceptions import (
 )
 from marketcurves.frames import forward_curve, to_pandas
 from marketcurves.live import LiveFeed
+from marketcurves.record import read_ticks
 
 __all__ = [
     "AccessDenied",
@@ -54,5 +55,6 @@ __all__ = [
     "exceptions",
     "forward_curve",
     "read_bulk",
+    "read_ticks",
     "to_pandas",
 ]

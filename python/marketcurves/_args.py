@@ -284,3 +284,40 @@ def optional_path(value: Any, name: str) -> str | None:
     if not isinstance(value, str) or not value.strip():
         raise InvalidRequest(f"{name} must be the path of a file, not {value!r}")
     return value
+
+
+def subscriptions(value: Any) -> list[tuple[str, str]]:
+    """A list of ``(curve_id, tenor)`` pairs of ``str``; whether they are
+    curves and tenors (and that there is at least one) is the core's rule."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise InvalidRequest(
+            "subscriptions must be a list of (curve_id, tenor) pairs, "
+            f"not {type(value).__name__}"
+        )
+    pairs = []
+    for item in value:
+        if (
+            not isinstance(item, (list, tuple))
+            or len(item) != 2
+            or not all(isinstance(part, str) for part in item)
+        ):
+            raise InvalidRequest(
+                f"each subscription must be a (curve_id, tenor) pair of str, not {item!r}"
+            )
+        pairs.append((item[0], item[1]))
+    return pairs
+
+
+def period(value: Any, name: str) -> str:
+    """A period as the core reads it: ``"5min"``, ``"30s"``, ``"1h"``, or a
+    ``timedelta``, or a number of seconds."""
+    if isinstance(value, _dt.timedelta):
+        return f"{value.total_seconds()}s"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{seconds(value, name)}s"
+    if isinstance(value, str):
+        return value
+    raise InvalidRequest(
+        f"{name} must be a period such as '5min', a timedelta or seconds, "
+        f"not {type(value).__name__}"
+    )

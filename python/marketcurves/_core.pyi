@@ -10,6 +10,7 @@ import pyarrow
 
 from marketcurves._live_types import FeedEvent, FeedStats
 from marketcurves.cache import CacheInfo, Cleared
+from marketcurves.record import CompactedDay, RecordSummary
 from marketcurves.testing import Credentials
 
 __all__ = [
@@ -21,6 +22,9 @@ __all__ = [
     "LIVE_PONG_TIMEOUT",
     "LIVE_QUEUE_SIZE",
     "LIVE_RECONNECT_MAX",
+    "RECORD_HOLD_LIMIT",
+    "RECORD_ROTATE",
+    "RECORD_ROTATE_ROWS",
     "BulkResult",
     "EmulatorServer",
     "LiveFeed",
@@ -37,7 +41,11 @@ __all__ = [
     "bulk_status",
     "bulk_submit",
     "bulk_wait",
+    "compact_recording",
     "read_bulk",
+    "read_ticks",
+    "record",
+    "record_async",
 ]
 
 __version__: str
@@ -395,6 +403,12 @@ LIVE_BATCH_ROWS: int
 """Rows of a live batch, by default."""
 LIVE_BATCH_TIMEOUT: float
 """Seconds a live batch waits for more rows after its first, by default."""
+RECORD_ROTATE: str
+"""A recorder's file is closed this long after its first tick, by default."""
+RECORD_ROTATE_ROWS: int
+"""Ticks in one recorder's file at most, by default."""
+RECORD_HOLD_LIMIT: int
+"""Ticks a recorder holds unwritten before it stops, by default."""
 
 @final
 class SubmittedJob:
@@ -491,6 +505,56 @@ def read_bulk(
 ) -> pyarrow.Table:
     """Reads a downloaded bulk dataset (a local folder or an object store
     URL) with the partition columns added."""
+
+def record(
+    client: RestClient,
+    dest: str,
+    subscriptions: list[tuple[str, str]],
+    live_url: str,
+    *,
+    rotate: str,
+    rotate_rows: int,
+    hold_limit: int,
+    compact: bool,
+    backfill: bool,
+    storage_options: dict[str, str] | None = None,
+    duration: float | None = None,
+) -> RecordSummary:
+    """Records the live feed into dest until Ctrl-C or ``duration`` seconds,
+    then writes what it holds and returns what it did."""
+
+def record_async(
+    client: RestClient,
+    dest: str,
+    subscriptions: list[tuple[str, str]],
+    live_url: str,
+    *,
+    rotate: str,
+    rotate_rows: int,
+    hold_limit: int,
+    compact: bool,
+    backfill: bool,
+    storage_options: dict[str, str] | None = None,
+    duration: float | None = None,
+) -> Awaitable[RecordSummary]:
+    """The awaitable form of :func:`record`; cancelling it stops the recorder."""
+
+def read_ticks(
+    dest: str,
+    curve_id: str | None = None,
+    tenor: str | None = None,
+    start: datetime.datetime | None = None,
+    end: datetime.datetime | None = None,
+    storage_options: dict[str, str] | None = None,
+) -> pyarrow.Table:
+    """A recording as one table sorted by curve, tenor and time."""
+
+def compact_recording(
+    dest: str,
+    before: datetime.date,
+    storage_options: dict[str, str] | None = None,
+) -> list[CompactedDay]:
+    """Compacts the days of a recording before ``before``, each into one file."""
 
 _TickSource = Literal["snapshot", "update", "backfill"]
 

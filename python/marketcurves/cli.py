@@ -90,6 +90,46 @@ def _bulk(args: argparse.Namespace) -> int:
     return 0
 
 
+def _record(args: argparse.Namespace) -> int:
+    import logging
+
+    from marketcurves import Client
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("marketcurves.record").setLevel(logging.INFO)
+    tenors = args.tenors or ["*"]
+    subscriptions = [(curve, tenor) for curve in args.curves for tenor in tenors]
+    options = dict(args.storage_options or [])
+    with Client() as client:
+        summary = client.record(
+            args.dest,
+            subscriptions,
+            rotate=args.rotate,
+            rotate_rows=args.rotate_rows,
+            storage_options=options or None,
+            backfill=args.backfill,
+            compact=args.compact,
+            duration=args.duration,
+        )
+    print(
+        f"{summary['ticks_written']:,} ticks in {summary['files_written']} files, "
+        f"{summary['backfilled']:,} backfilled, {summary['reconnects']} reconnects",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _compact(args: argparse.Namespace) -> int:
+    from marketcurves.record import compact
+
+    options = dict(args.storage_options or [])
+    days = compact(args.dest, args.before, storage_options=options or None)
+    for day in days:
+        print(f"{day['day']}  {day['files']} files  {day['rows']:,} ticks")
+    print(f"{len(days)} days compacted", file=sys.stderr)
+    return 0
+
+
 def _storage_option(text: str) -> tuple[str, str]:
     key, equals, value = text.partition("=")
     if not equals or not key.strip():
@@ -151,7 +191,67 @@ def _parser() -> argparse.ArgumentParser:
         required=True,
         help="folder to download into, or an object store URL (s3://bucket/prefix, gs://, az://)",
     )
-    bulk.add_argument(
+    _storage_option_flag(bulk)
+    bulk.set_defaults(run=_bulk)
+
+    record = commands.add_parser(
+        "record",
+        help="record the live feed into Parquet until Ctrl-C or SIGTERM",
+        description="Records the live feed into Hive-partitioned Parquet "
+        "(DEST/date=YYYY-MM-DD/), each published value once across restarts: "
+        "a start resumes from what DEST holds and backfills what it missed. "
+        "Example: marketcurves record --dest ticks/ --curve C1 --tenor '*'",
+    )
+    record.add_argument(
+        "--dest", required=True, help="folder, or an object store URL (s3://bucket/prefix, …)"
+    )
+    record.add_argument(
+        "--curve", action="append", dest="curves", required=True, help="a curve id (repeat)"
+    )
+    record.add_argument(
+        "--tenor",
+        action="append",
+        dest="tenors",
+        help="a tenor of every curve given (repeat); default '*', every tenor",
+    )
+    record.add_argument("--rotate", default="5min", help="close files this often (default 5min)")
+    record.add_argument(
+        "--rotate-rows", type=int, default=1_000_000, help="or at this many ticks"
+    )
+    record.add_argument(
+        "--no-backfill",
+        dest="backfill",
+        action="store_false",
+        help="do not fetch what was published while stopped or disconnected",
+    )
+    record.add_argument(
+        "--no-compact",
+        dest="compact",
+        action="store_false",
+        help="leave each day's files as they are once it is over",
+    )
+    record.add_argument(
+        "--duration", type=float, default=None, help="stop after this many seconds"
+    )
+    _storage_option_flag(record)
+    record.set_defaults(run=_record)
+
+    compact = commands.add_parser(
+        "compact",
+        help="merge each closed day of a recording into one file",
+        description="Merges each day of a recording before --before (default "
+        "today, UTC) that has several files into DEST/date=…/day-YYYY-MM-DD.parquet. "
+        "Example: marketcurves compact ticks/",
+    )
+    compact.add_argument("dest", help="the recording: a folder or an object store URL")
+    compact.add_argument("--before", default=None, help="first day left alone, YYYY-MM-DD")
+    _storage_option_flag(compact)
+    compact.set_defaults(run=_compact)
+    return parser
+
+
+def _storage_option_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--storage-option",
         action="append",
         dest="storage_options",
@@ -160,8 +260,6 @@ def _parser() -> argparse.ArgumentParser:
         help="an object store option (repeat), e.g. aws_region=eu-west-1; "
         "default: the cloud's environment variables",
     )
-    bulk.set_defaults(run=_bulk)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,6 +8,7 @@ import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
 from marketcurves import _args, _core, _progress, bulk, live
+from marketcurves import record as record_
 from marketcurves.cache import CacheInfo, CacheMode, Cleared
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.exceptions import InvalidRequest
@@ -475,10 +476,7 @@ class Client:
                 connection is taken for dead and replaced.
             reconnect_max: the longest wait between reconnection attempts.
         """
-        if self.live_url is None:
-            raise InvalidRequest(
-                "live_url is required for the live feed (or set MARKETCURVES_LIVE_URL)"
-            )
+        live_url = self._live_url("the live feed")
         backfill = _args.flag(backfill, "backfill")
         # Types here; the core checks the values (LiveConfig::validate).
         options = {
@@ -490,7 +488,7 @@ class Client:
         }
         feed = live.LiveFeed(
             self._core,
-            self.live_url,
+            live_url,
             backfill=backfill,
             on_price=on_price,
             on_event=on_event,
@@ -498,3 +496,93 @@ class Client:
         )
         self._feeds.add(feed)
         return feed
+
+    # The recorder.
+
+    def _live_url(self, purpose: str) -> str:
+        if self.live_url is None:
+            raise InvalidRequest(
+                f"live_url is required for {purpose} (or set MARKETCURVES_LIVE_URL)"
+            )
+        return self.live_url
+
+    def record(
+        self,
+        dest: str | os.PathLike[str],
+        subscriptions: list[tuple[str, str]],
+        *,
+        rotate: str | _dt.timedelta | float = _core.RECORD_ROTATE,
+        storage_options: dict[str, str] | None = None,
+        backfill: bool = True,
+        rotate_rows: int = _core.RECORD_ROTATE_ROWS,
+        hold_limit: int = _core.RECORD_HOLD_LIMIT,
+        compact: bool = True,
+        duration: float | None = None,
+    ) -> record_.RecordSummary:
+        """Records the live feed of ``subscriptions`` (``(curve_id, tenor)``
+        pairs, tenor ``"*"`` for every tenor of a curve) into ``dest``, a
+        folder or an object store URL (with ``storage_options`` as for
+        :func:`marketcurves.read_bulk`), until Ctrl-C, SIGTERM or
+        ``duration`` seconds; then writes what it holds and returns a
+        :class:`~marketcurves.record.RecordSummary`.
+
+        Each value the service publishes is written exactly once, from the
+        first one recorded on: a start resumes from the last value the
+        files hold per curve and tenor, and with ``backfill`` fetches what
+        was published since from the intraday endpoints before any newer
+        value; a crash loses only what no file held yet, which the next
+        start fetches. Files (``date=YYYY-MM-DD/part-….parquet``) appear
+        whole or not at all, and close ``rotate`` after their first tick
+        (``"30s"``, ``"5min"``, ``"1h"``) or at ``rotate_rows`` ticks. With
+        ``compact``, each day becomes one file an hour after it ends. A
+        minute's figures go to the ``marketcurves.record`` logger and to
+        ``dest/_status.json``.
+
+        Ticks the destination refuses are held and written once it takes
+        them again, up to ``hold_limit`` (2 million ticks, about 130 MB);
+        beyond, it raises :class:`~marketcurves.DestinationError`, and a
+        restart fetches what was held. Bad arguments, an unknown curve or
+        a tenor the curve does not offer raise
+        :class:`~marketcurves.InvalidRequest` before anything connects."""
+        return record_.record(
+            self._core,
+            self._live_url("the recorder"),
+            dest=dest,
+            subscriptions=subscriptions,
+            rotate=rotate,
+            storage_options=storage_options,
+            backfill=backfill,
+            rotate_rows=rotate_rows,
+            hold_limit=hold_limit,
+            compact=compact,
+            duration=duration,
+        )
+
+    async def record_async(
+        self,
+        dest: str | os.PathLike[str],
+        subscriptions: list[tuple[str, str]],
+        *,
+        rotate: str | _dt.timedelta | float = _core.RECORD_ROTATE,
+        storage_options: dict[str, str] | None = None,
+        backfill: bool = True,
+        rotate_rows: int = _core.RECORD_ROTATE_ROWS,
+        hold_limit: int = _core.RECORD_HOLD_LIMIT,
+        compact: bool = True,
+        duration: float | None = None,
+    ) -> record_.RecordSummary:
+        """:meth:`record` as a coroutine; cancelling it stops the recorder,
+        which writes what it holds in the background."""
+        return await record_.record_async(
+            self._core,
+            self._live_url("the recorder"),
+            dest=dest,
+            subscriptions=subscriptions,
+            rotate=rotate,
+            storage_options=storage_options,
+            backfill=backfill,
+            rotate_rows=rotate_rows,
+            hold_limit=hold_limit,
+            compact=compact,
+            duration=duration,
+        )

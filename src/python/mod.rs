@@ -10,6 +10,7 @@ pub(crate) mod emulator;
 pub(crate) mod errors;
 pub(crate) mod live;
 pub(crate) mod probe;
+pub(crate) mod record;
 pub(crate) mod runtime;
 pub(crate) mod tables;
 pub(crate) mod tenor;

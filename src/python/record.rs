@@ -1,0 +1,251 @@
+//! `Client.record` (blocking and awaitable), `marketcurves.read_ticks` and
+//! the compaction of a recording.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use tokio_util::sync::CancellationToken;
+
+use super::client::{blocking_table, PyRestClient};
+use super::errors::{client_error, CoreResult};
+use super::runtime::runtime;
+use client::live::LiveConfig;
+use client::record::TickSelection;
+use client::record::{
+    compact, read_ticks as read, record as run_recorder, Dest, RecordConfig, RecordSummary,
+};
+use client::storage::Place;
+use client::ClientError;
+
+/// How often the blocking wait looks up for Ctrl-C.
+const TICK: Duration = Duration::from_millis(100);
+/// How long a stopped recorder may take to write what it holds.
+const STOP_WAIT: Duration = Duration::from_secs(30);
+
+fn summary_dict<'py>(py: Python<'py>, summary: &RecordSummary) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("ticks_written", summary.ticks_written)?;
+    dict.set_item("files_written", summary.files_written)?;
+    dict.set_item("backfilled", summary.backfilled)?;
+    dict.set_item("reconnects", summary.reconnects)?;
+    dict.set_item("restarts", summary.restarts)?;
+    dict.set_item("write_failures", summary.write_failures)?;
+    dict.set_item("compacted_days", summary.compacted_days)?;
+    dict.set_item("unwritten", summary.unwritten)?;
+    Ok(dict)
+}
+
+fn options(storage_options: Option<BTreeMap<String, String>>) -> Vec<(String, String)> {
+    storage_options.unwrap_or_default().into_iter().collect()
+}
+
+/// The recorder's request, checked before anything connects.
+#[allow(clippy::too_many_arguments)]
+fn request(
+    dest: &str,
+    storage_options: Option<BTreeMap<String, String>>,
+    subscriptions: &[(String, String)],
+    live_url: &str,
+    rotate: &str,
+    rotate_rows: usize,
+    hold_limit: usize,
+    compact: bool,
+    backfill: bool,
+) -> Result<(Place, RecordConfig), ClientError> {
+    let live = LiveConfig {
+        url: LiveConfig::endpoint(live_url),
+        backfill,
+        ..LiveConfig::default()
+    };
+    let config = RecordConfig::new(
+        subscriptions,
+        rotate,
+        rotate_rows,
+        hold_limit,
+        compact,
+        live,
+    )?;
+    let place = Place::parse("dest", dest, &options(storage_options))?;
+    Ok((place, config))
+}
+
+/// Records until Ctrl-C (or `duration` seconds), then writes what it
+/// holds and returns what it did.
+#[pyfunction]
+#[pyo3(signature = (client, dest, subscriptions, live_url, *, rotate, rotate_rows, hold_limit, compact, backfill, storage_options = None, duration = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn record<'py>(
+    py: Python<'py>,
+    client: &PyRestClient,
+    dest: String,
+    subscriptions: Vec<(String, String)>,
+    live_url: &str,
+    rotate: &str,
+    rotate_rows: usize,
+    hold_limit: usize,
+    compact: bool,
+    backfill: bool,
+    storage_options: Option<BTreeMap<String, String>>,
+    duration: Option<f64>,
+) -> CoreResult<Bound<'py, PyDict>> {
+    let (place, config) = request(
+        &dest,
+        storage_options,
+        &subscriptions,
+        live_url,
+        rotate,
+        rotate_rows,
+        hold_limit,
+        compact,
+        backfill,
+    )?;
+    let rest = client.rest()?;
+    let stop = CancellationToken::new();
+    stop_after(&stop, duration);
+    let mut task = runtime().spawn(run_recorder(rest, place, config, stop.clone()));
+    let mut interrupted = false;
+    let joined = loop {
+        let wait = if interrupted { STOP_WAIT } else { TICK };
+        let waited =
+            py.detach(|| runtime().block_on(async { tokio::time::timeout(wait, &mut task).await }));
+        match waited {
+            Ok(joined) => break joined,
+            Err(_) if interrupted => {
+                task.abort();
+                return Err(ClientError::Destination(
+                    "the recorder did not stop in time; what it held unwritten is \
+                         fetched again by the next run"
+                        .into(),
+                )
+                .into());
+            }
+            // Ctrl-C (or SIGTERM made KeyboardInterrupt) stops the
+            // recorder, which writes what it holds: that is how it ends.
+            Err(_) => {
+                if py.check_signals().is_err() {
+                    interrupted = true;
+                    stop.cancel();
+                }
+            }
+        }
+    };
+    let summary =
+        joined.map_err(|e| ClientError::Destination(format!("the recorder failed: {e}")))??;
+    Ok(summary_dict(py, &summary)?)
+}
+
+/// The awaitable form: cancelling it stops the recorder, which then
+/// writes what it holds in the background.
+#[pyfunction]
+#[pyo3(signature = (client, dest, subscriptions, live_url, *, rotate, rotate_rows, hold_limit, compact, backfill, storage_options = None, duration = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn record_async<'py>(
+    py: Python<'py>,
+    client: &PyRestClient,
+    dest: String,
+    subscriptions: Vec<(String, String)>,
+    live_url: &str,
+    rotate: &str,
+    rotate_rows: usize,
+    hold_limit: usize,
+    compact: bool,
+    backfill: bool,
+    storage_options: Option<BTreeMap<String, String>>,
+    duration: Option<f64>,
+) -> CoreResult<Bound<'py, PyAny>> {
+    let (place, config) = request(
+        &dest,
+        storage_options,
+        &subscriptions,
+        live_url,
+        rotate,
+        rotate_rows,
+        hold_limit,
+        compact,
+        backfill,
+    )?;
+    let rest = client.rest()?;
+    let stop = CancellationToken::new();
+    stop_after(&stop, duration);
+    let task = runtime().spawn(run_recorder(rest, place, config, stop.clone()));
+    Ok(pyo3_async_runtimes::tokio::future_into_py(
+        py,
+        async move {
+            // Dropped with the awaiting future: the recorder is told to stop.
+            let _stops = stop.drop_guard();
+            let result = task
+                .await
+                .map_err(|e| ClientError::Destination(format!("the recorder failed: {e}")))
+                .and_then(|r| r);
+            Python::attach(|py| match result {
+                Ok(summary) => Ok(summary_dict(py, &summary)?.unbind()),
+                Err(e) => Err(client_error(py, e)),
+            })
+        },
+    )?)
+}
+
+fn stop_after(stop: &CancellationToken, duration: Option<f64>) {
+    if let Some(seconds) = duration {
+        let stop = stop.clone();
+        let wait = Duration::from_secs_f64(seconds.max(0.0));
+        runtime().spawn(async move {
+            tokio::time::sleep(wait).await;
+            stop.cancel();
+        });
+    }
+}
+
+/// A recording as a pyarrow Table.
+#[pyfunction]
+#[pyo3(signature = (dest, curve_id = None, tenor = None, start = None, end = None, storage_options = None))]
+pub fn read_ticks(
+    py: Python<'_>,
+    dest: String,
+    curve_id: Option<&str>,
+    tenor: Option<&str>,
+    start: Option<DateTime<Utc>>,
+    end: Option<DateTime<Utc>>,
+    storage_options: Option<BTreeMap<String, String>>,
+) -> CoreResult<Py<PyAny>> {
+    let selection = TickSelection::new(
+        curve_id,
+        tenor,
+        start.map(|t| t.timestamp_micros()),
+        end.map(|t| t.timestamp_micros()),
+    )?;
+    let place = Place::parse("dest", &dest, &options(storage_options))?;
+    let call = async move { read(place, selection).await };
+    Ok(blocking_table(py, None, Arc::default(), call)?)
+}
+
+/// Compacts the days of a recording before `before`; a list of dicts.
+#[pyfunction]
+#[pyo3(signature = (dest, before, storage_options = None))]
+pub fn compact_recording<'py>(
+    py: Python<'py>,
+    dest: String,
+    before: NaiveDate,
+    storage_options: Option<BTreeMap<String, String>>,
+) -> CoreResult<Vec<Bound<'py, PyDict>>> {
+    let place = Place::parse("dest", &dest, &options(storage_options))?;
+    let call = async move {
+        let dest = Dest::new(place);
+        dest.check().await?;
+        Ok::<_, ClientError>(compact::compact(&dest, before).await?)
+    };
+    let days = super::runtime::wait_interruptibly(py, call, |_| Ok(()))??;
+    let mut dicts = Vec::new();
+    for day in days {
+        let dict = PyDict::new(py);
+        dict.set_item("day", day.day)?;
+        dict.set_item("files", day.files)?;
+        dict.set_item("rows", day.rows)?;
+        dicts.push(dict);
+    }
+    Ok(dicts)
+}
