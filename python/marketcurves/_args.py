@@ -291,8 +291,7 @@ def subscriptions(value: Any) -> list[tuple[str, str]]:
     curves and tenors (and that there is at least one) is the core's rule."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
         raise InvalidRequest(
-            "subscriptions must be a list of (curve_id, tenor) pairs, "
-            f"not {type(value).__name__}"
+            f"subscriptions must be a list of (curve_id, tenor) pairs, not {type(value).__name__}"
         )
     pairs = []
     for item in value:

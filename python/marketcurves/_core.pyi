@@ -519,6 +519,9 @@ def record(
     backfill: bool,
     storage_options: dict[str, str] | None = None,
     duration: float | None = None,
+    ping_interval: float = ...,
+    pong_timeout: float = ...,
+    reconnect_max: float = ...,
 ) -> RecordSummary:
     """Records the live feed into dest until Ctrl-C or ``duration`` seconds,
     then writes what it holds and returns what it did."""
@@ -536,6 +539,9 @@ def record_async(
     backfill: bool,
     storage_options: dict[str, str] | None = None,
     duration: float | None = None,
+    ping_interval: float = ...,
+    pong_timeout: float = ...,
+    reconnect_max: float = ...,
 ) -> Awaitable[RecordSummary]:
     """The awaitable form of :func:`record`; cancelling it stops the recorder."""
 

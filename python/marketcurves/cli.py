@@ -100,6 +100,16 @@ def _record(args: argparse.Namespace) -> int:
     tenors = args.tenors or ["*"]
     subscriptions = [(curve, tenor) for curve in args.curves for tenor in tenors]
     options = dict(args.storage_options or [])
+    keepalive = {
+        name: value
+        for name, value in [
+            ("ping_interval", args.ping_interval),
+            ("reconnect_max", args.reconnect_max),
+        ]
+        if value is not None
+    }
+    if args.ping_interval is not None:
+        keepalive["pong_timeout"] = max(0.5, args.ping_interval / 2)
     with Client() as client:
         summary = client.record(
             args.dest,
@@ -110,6 +120,7 @@ def _record(args: argparse.Namespace) -> int:
             backfill=args.backfill,
             compact=args.compact,
             duration=args.duration,
+            **keepalive,
         )
     print(
         f"{summary['ticks_written']:,} ticks in {summary['files_written']} files, "
@@ -215,9 +226,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a tenor of every curve given (repeat); default '*', every tenor",
     )
     record.add_argument("--rotate", default="5min", help="close files this often (default 5min)")
-    record.add_argument(
-        "--rotate-rows", type=int, default=1_000_000, help="or at this many ticks"
-    )
+    record.add_argument("--rotate-rows", type=int, default=1_000_000, help="or at this many ticks")
     record.add_argument(
         "--no-backfill",
         dest="backfill",
@@ -230,8 +239,18 @@ def _parser() -> argparse.ArgumentParser:
         action="store_false",
         help="leave each day's files as they are once it is over",
     )
+    record.add_argument("--duration", type=float, default=None, help="stop after this many seconds")
     record.add_argument(
-        "--duration", type=float, default=None, help="stop after this many seconds"
+        "--ping-interval",
+        type=float,
+        default=None,
+        help="seconds of quiet before a keep-alive ping (default 40)",
+    )
+    record.add_argument(
+        "--reconnect-max",
+        type=float,
+        default=None,
+        help="the longest wait between reconnection attempts, seconds (default 30)",
     )
     _storage_option_flag(record)
     record.set_defaults(run=_record)

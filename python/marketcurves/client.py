@@ -518,6 +518,9 @@ class Client:
         hold_limit: int = _core.RECORD_HOLD_LIMIT,
         compact: bool = True,
         duration: float | None = None,
+        ping_interval: float = _core.LIVE_PING_INTERVAL,
+        pong_timeout: float = _core.LIVE_PONG_TIMEOUT,
+        reconnect_max: float = _core.LIVE_RECONNECT_MAX,
     ) -> record_.RecordSummary:
         """Records the live feed of ``subscriptions`` (``(curve_id, tenor)``
         pairs, tenor ``"*"`` for every tenor of a curve) into ``dest``, a
@@ -536,7 +539,8 @@ class Client:
         (``"30s"``, ``"5min"``, ``"1h"``) or at ``rotate_rows`` ticks. With
         ``compact``, each day becomes one file an hour after it ends. A
         minute's figures go to the ``marketcurves.record`` logger and to
-        ``dest/_status.json``.
+        ``dest/_status.json``. ``ping_interval``, ``pong_timeout`` and
+        ``reconnect_max`` set the feed's keep-alive, as for :meth:`live`.
 
         Ticks the destination refuses are held and written once it takes
         them again, up to ``hold_limit`` (2 million ticks, about 130 MB);
@@ -556,6 +560,9 @@ class Client:
             hold_limit=hold_limit,
             compact=compact,
             duration=duration,
+            ping_interval=ping_interval,
+            pong_timeout=pong_timeout,
+            reconnect_max=reconnect_max,
         )
 
     async def record_async(
@@ -570,6 +577,9 @@ class Client:
         hold_limit: int = _core.RECORD_HOLD_LIMIT,
         compact: bool = True,
         duration: float | None = None,
+        ping_interval: float = _core.LIVE_PING_INTERVAL,
+        pong_timeout: float = _core.LIVE_PONG_TIMEOUT,
+        reconnect_max: float = _core.LIVE_RECONNECT_MAX,
     ) -> record_.RecordSummary:
         """:meth:`record` as a coroutine; cancelling it stops the recorder,
         which writes what it holds in the background."""
@@ -585,4 +595,7 @@ class Client:
             hold_limit=hold_limit,
             compact=compact,
             duration=duration,
+            ping_interval=ping_interval,
+            pong_timeout=pong_timeout,
+            reconnect_max=reconnect_max,
         )

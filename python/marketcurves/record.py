@@ -66,6 +66,9 @@ def _options(
     hold_limit: Any,
     compact: Any,
     duration: Any,
+    ping_interval: Any,
+    pong_timeout: Any,
+    reconnect_max: Any,
 ) -> dict[str, Any]:
     """The arguments' types checked, in the binding's form; the core checks values."""
     return {
@@ -78,6 +81,9 @@ def _options(
         "hold_limit": _args.count(hold_limit, "hold_limit"),
         "compact": _args.flag(compact, "compact"),
         "duration": None if duration is None else _args.duration(duration, "duration"),
+        "ping_interval": _args.duration(ping_interval, "ping_interval"),
+        "pong_timeout": _args.duration(pong_timeout, "pong_timeout"),
+        "reconnect_max": _args.duration(reconnect_max, "reconnect_max"),
     }
 
 

@@ -88,7 +88,7 @@ impl PyTick {
 /// Seconds as a duration. Python's `_args` has made sure they are a finite
 /// number >= 0; the core says which values a setting takes. What a
 /// `Duration` cannot hold is refused here for callers of `_core` itself.
-fn duration(name: &str, seconds: f64) -> PyResult<Duration> {
+pub(crate) fn duration(name: &str, seconds: f64) -> PyResult<Duration> {
     Duration::try_from_secs_f64(seconds).map_err(|e| invalid_request(format!("{name}: {e}")))
 }
 

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::client::{blocking_table, PyRestClient};
 use super::errors::{client_error, CoreResult};
+use super::live::duration as seconds;
 use super::runtime::runtime;
 use client::live::LiveConfig;
 use client::record::TickSelection;
@@ -43,6 +44,9 @@ fn options(storage_options: Option<BTreeMap<String, String>>) -> Vec<(String, St
     storage_options.unwrap_or_default().into_iter().collect()
 }
 
+/// `(ping_interval, pong_timeout, reconnect_max)` of the feed, in seconds.
+type Keepalive = (f64, f64, f64);
+
 /// The recorder's request, checked before anything connects.
 #[allow(clippy::too_many_arguments)]
 fn request(
@@ -55,12 +59,16 @@ fn request(
     hold_limit: usize,
     compact: bool,
     backfill: bool,
-) -> Result<(Place, RecordConfig), ClientError> {
+    keepalive: Keepalive,
+) -> CoreResult<(Place, RecordConfig)> {
     let live = LiveConfig {
         url: LiveConfig::endpoint(live_url),
         backfill,
+        ping_interval: seconds("ping_interval", keepalive.0)?,
+        pong_timeout: seconds("pong_timeout", keepalive.1)?,
         ..LiveConfig::default()
-    };
+    }
+    .with_reconnect_max(seconds("reconnect_max", keepalive.2)?);
     let config = RecordConfig::new(
         subscriptions,
         rotate,
@@ -76,7 +84,7 @@ fn request(
 /// Records until Ctrl-C (or `duration` seconds), then writes what it
 /// holds and returns what it did.
 #[pyfunction]
-#[pyo3(signature = (client, dest, subscriptions, live_url, *, rotate, rotate_rows, hold_limit, compact, backfill, storage_options = None, duration = None))]
+#[pyo3(signature = (client, dest, subscriptions, live_url, *, rotate, rotate_rows, hold_limit, compact, backfill, storage_options = None, duration = None, ping_interval = LiveConfig::DEFAULT_PING_INTERVAL.as_secs_f64(), pong_timeout = LiveConfig::DEFAULT_PONG_TIMEOUT.as_secs_f64(), reconnect_max = LiveConfig::DEFAULT_RECONNECT_MAX.as_secs_f64()))]
 #[allow(clippy::too_many_arguments)]
 pub fn record<'py>(
     py: Python<'py>,
@@ -91,6 +99,9 @@ pub fn record<'py>(
     backfill: bool,
     storage_options: Option<BTreeMap<String, String>>,
     duration: Option<f64>,
+    ping_interval: f64,
+    pong_timeout: f64,
+    reconnect_max: f64,
 ) -> CoreResult<Bound<'py, PyDict>> {
     let (place, config) = request(
         &dest,
@@ -102,6 +113,7 @@ pub fn record<'py>(
         hold_limit,
         compact,
         backfill,
+        (ping_interval, pong_timeout, reconnect_max),
     )?;
     let rest = client.rest()?;
     let stop = CancellationToken::new();
@@ -141,7 +153,7 @@ pub fn record<'py>(
 /// The awaitable form: cancelling it stops the recorder, which then
 /// writes what it holds in the background.
 #[pyfunction]
-#[pyo3(signature = (client, dest, subscriptions, live_url, *, rotate, rotate_rows, hold_limit, compact, backfill, storage_options = None, duration = None))]
+#[pyo3(signature = (client, dest, subscriptions, live_url, *, rotate, rotate_rows, hold_limit, compact, backfill, storage_options = None, duration = None, ping_interval = LiveConfig::DEFAULT_PING_INTERVAL.as_secs_f64(), pong_timeout = LiveConfig::DEFAULT_PONG_TIMEOUT.as_secs_f64(), reconnect_max = LiveConfig::DEFAULT_RECONNECT_MAX.as_secs_f64()))]
 #[allow(clippy::too_many_arguments)]
 pub fn record_async<'py>(
     py: Python<'py>,
@@ -156,6 +168,9 @@ pub fn record_async<'py>(
     backfill: bool,
     storage_options: Option<BTreeMap<String, String>>,
     duration: Option<f64>,
+    ping_interval: f64,
+    pong_timeout: f64,
+    reconnect_max: f64,
 ) -> CoreResult<Bound<'py, PyAny>> {
     let (place, config) = request(
         &dest,
@@ -167,6 +182,7 @@ pub fn record_async<'py>(
         hold_limit,
         compact,
         backfill,
+        (ping_interval, pong_timeout, reconnect_max),
     )?;
     let rest = client.rest()?;
     let stop = CancellationToken::new();

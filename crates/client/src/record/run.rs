@@ -294,13 +294,19 @@ impl Recorder {
     /// Seals and writes files when due, watches the hold limit, reports and compacts.
     async fn housekeeping(&mut self, feed_reconnects: u64) -> Result<(), ClientError> {
         self.summary.reconnects = self.reconnects_before + feed_reconnects;
-        let config = &self.config;
-        self.pending.seal(config.rotate, config.rotate_rows, false);
+        let (rotate, rotate_rows) = (self.config.rotate, self.config.rotate_rows);
+        self.pending.seal(rotate, rotate_rows, false);
         if self.retry_at.is_none_or(|at| Instant::now() >= at) {
             self.write_sealed().await?;
         }
         if self.pending.held() > self.config.hold_limit {
-            return Err(self.hold_exceeded());
+            // Closed early and tried now: only a destination that refuses
+            // them makes the recorder hold more than its limit.
+            self.pending.seal(rotate, rotate_rows, true);
+            self.write_sealed().await?;
+            if self.pending.held() > self.config.hold_limit {
+                return Err(self.hold_exceeded());
+            }
         }
         if self.status_at.elapsed() >= STATUS_EVERY {
             self.status_at = Instant::now();
@@ -429,6 +435,8 @@ impl Recorder {
                 .await;
             return Err(error);
         }
+        // A day that ended while it ran is not left for the next run.
+        self.compact_if_due().await;
         self.write_status("stopped").await?;
         log_minute(&self.summary, &self.logged, 0, self.lag);
         Ok(self.summary)

@@ -1,0 +1,203 @@
+"""``Client.record`` in this process: what a recording holds, how it is laid
+out, and the arguments it refuses."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import re
+
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+import pytest
+from record_helpers import SCALE, check_exactly_once, keepalive, millis, recorded, status
+
+import marketcurves as mc
+from marketcurves import cli
+from marketcurves.testing import Emulator
+
+
+def test_a_recording_holds_each_published_value_once(em, busy_curve, tmp_path):
+    with em.client() as client:
+        summary = client.record(
+            tmp_path, [(busy_curve, "*")], rotate="1s", duration=4, **keepalive()
+        )
+    assert summary["files_written"] >= 2 and summary["unwritten"] == 0
+    rows = recorded(tmp_path, busy_curve)
+    last = max(t for tenor in rows.values() for t, _, _ in tenor)
+    counts = check_exactly_once(em, tmp_path, busy_curve, until=last)
+    assert sum(counts.values()) == summary["ticks_written"] >= 10
+    # Any engine reads it: Hive partitions by UTC day, the columns of the design.
+    dataset = ds.dataset(tmp_path, format="parquet", partitioning="hive")
+    table = dataset.to_table()
+    assert table.num_rows == summary["ticks_written"]
+    assert table.column_names == [
+        "curve_id",
+        "tenor",
+        "generated_on",
+        "price",
+        "source",
+        "recorded_at",
+        "date",
+    ]
+    assert set(table["source"].to_pylist()) <= {"snapshot", "update", "backfill"}
+    assert status(tmp_path)["state"] == "stopped"
+
+
+def test_read_ticks_selects_and_sorts(em, busy_curve, tmp_path):
+    with em.client() as client:
+        client.record(tmp_path, [(busy_curve, "*")], rotate="1s", duration=3, **keepalive())
+    table = mc.read_ticks(tmp_path)
+    keys = list(zip(table["curve_id"].to_pylist(), table["tenor"].to_pylist()))
+    order = [(c, mc.Tenor.parse(t).sort_key) for c, t in keys]
+    assert order == sorted(order)
+    tenor = keys[0][1]
+    times = [t for t, _, _ in recorded(tmp_path, busy_curve)[tenor]]
+    middle = times[len(times) // 2]
+    picked = mc.read_ticks(tmp_path, curve_id=busy_curve, tenor=tenor, start=middle)
+    assert set(picked["tenor"].to_pylist()) == {tenor}
+    assert [millis(t) for t in picked["generated_on"].to_pylist()] == [
+        t for t in times if t >= middle
+    ]
+    assert mc.read_ticks(tmp_path, curve_id=busy_curve, end="2000-01-01").num_rows == 0
+
+
+def test_a_restart_fetches_what_was_published_while_stopped(em, busy_curve, tmp_path):
+    with em.client() as client:
+        first = client.record(tmp_path, [(busy_curve, "*")], duration=2, **keepalive())
+        em.advance(600)  # ten minutes of values published while nobody listens
+        second = client.record(tmp_path, [(busy_curve, "*")], duration=3, **keepalive())
+    assert second["backfilled"] >= 10, second
+    rows = recorded(tmp_path, busy_curve)
+    last = max(t for tenor in rows.values() for t, _, _ in tenor)
+    counts = check_exactly_once(em, tmp_path, busy_curve, until=last)
+    assert sum(counts.values()) == first["ticks_written"] + second["ticks_written"]
+
+
+def test_files_rotate_by_size(em, busy_curve, tmp_path):
+    with em.client() as client:
+        summary = client.record(
+            tmp_path, [(busy_curve, "*")], rotate="1h", rotate_rows=5, duration=3, **keepalive()
+        )
+    parts = sorted(tmp_path.glob("date=*/part-*.parquet"))
+    assert len(parts) == summary["files_written"] >= 3
+    assert all(pq.read_metadata(p).num_rows <= 5 for p in parts)
+
+
+def test_a_run_across_midnight_splits_the_days_and_compacts_the_closed_one(busy_curve, tmp_path):
+    scale = 600
+    # Five minutes before midnight, and an hour after it in nine seconds.
+    with Emulator(seed=0, time_scale=scale, start="2025-06-11T23:55:00Z") as emulator:
+        with emulator.client() as client:
+            summary = client.record(
+                tmp_path,
+                [(busy_curve, "*")],
+                rotate="1s",
+                rotate_rows=50,
+                duration=9,
+                **keepalive(scale),
+            )
+        assert summary["compacted_days"] == 1, summary
+        days = sorted(p.name for p in tmp_path.glob("date=*"))
+        assert days == ["date=2025-06-11", "date=2025-06-12"]
+        assert [p.name for p in (tmp_path / days[0]).iterdir()] == ["day-2025-06-11.parquet"]
+        rows = recorded(tmp_path, busy_curve)
+        last = max(t for tenor in rows.values() for t, _, _ in tenor)
+        check_exactly_once(emulator, tmp_path, busy_curve, until=last)
+        first_day = mc.read_ticks(tmp_path, end="2025-06-11T23:59:59.999Z")
+        assert first_day.num_rows > 0
+        assert {t.date() for t in first_day["generated_on"].to_pylist()} == {dt.date(2025, 6, 11)}
+
+
+def test_the_compact_command_merges_closed_days(busy_curve, tmp_path, capsys):
+    scale = 300
+    with Emulator(seed=0, time_scale=scale, start="2025-06-11T23:58:00Z") as emulator:
+        with emulator.client() as client:
+            client.record(
+                tmp_path,
+                [(busy_curve, "*")],
+                rotate="1s",
+                rotate_rows=20,
+                duration=3,
+                compact=False,
+                **keepalive(scale),
+            )
+    before = mc.read_ticks(tmp_path)
+    assert len(list(tmp_path.glob("date=2025-06-11/part-*.parquet"))) >= 2
+    assert cli.main(["compact", str(tmp_path), "--before", "2025-06-12"]) == 0
+    assert "days compacted" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.glob("date=2025-06-11/*")] == ["day-2025-06-11.parquet"]
+    assert mc.read_ticks(tmp_path).equals(before)
+    # Nothing left to merge: a second run does nothing.
+    assert mc.record.compact(tmp_path, "2025-06-12") == []
+
+
+def test_record_async_and_its_cancellation(em, busy_curve, tmp_path):
+    async def main() -> dict:
+        async with em.client() as client:
+            summary = await client.record_async(
+                tmp_path / "a", [(busy_curve, "*")], duration=2, **keepalive()
+            )
+            task = asyncio.ensure_future(
+                client.record_async(tmp_path / "b", [(busy_curve, "*")], **keepalive())
+            )
+            await asyncio.sleep(2)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            return summary
+
+    summary = asyncio.run(main())
+    assert summary["ticks_written"] > 0
+    # Cancelled, the recorder wrote what it held in the background.
+    from record_helpers import wait_for
+
+    wait_for(lambda: status(tmp_path / "b").get("state") == "stopped", 10, "the stop")
+    rows = recorded(tmp_path / "b", busy_curve)
+    last = max(t for tenor in rows.values() for t, _, _ in tenor)
+    check_exactly_once(em, tmp_path / "b", busy_curve, until=last)
+
+
+@pytest.mark.parametrize(
+    ("subscriptions", "options", "said"),
+    [
+        ([], {}, "at least one"),
+        ("C1", {}, "list of (curve_id, tenor) pairs"),
+        ([("C1",)], {}, "pair of str"),
+        ([("no-such-curve", "*")], {}, "not in the catalogue"),
+        ([("<busy>", "Q5 26")], {}, "Q5 26"),
+        ([("<busy>", "*")], {"rotate": "often"}, "rotate"),
+        ([("<busy>", "*")], {"rotate_rows": 0}, "rotate_rows"),
+        ([("<busy>", "*")], {"hold_limit": 0}, "hold_limit"),
+        ([("<busy>", "*")], {"storage_options": {"aws_region": "x"}}, "storage_options"),
+    ],
+)
+def test_bad_arguments_are_refused_before_anything_connects(
+    em, busy_curve, tmp_path, subscriptions, options, said
+):
+    if isinstance(subscriptions, list):
+        subscriptions = [
+            tuple(busy_curve if part == "<busy>" else part for part in pair)
+            for pair in subscriptions
+        ]
+    with em.client() as client, pytest.raises(mc.InvalidRequest, match=re.escape(said)):
+        client.record(tmp_path / "rec", subscriptions, **options)
+    assert em.live_connections == 0
+    assert not (tmp_path / "rec").exists()
+
+
+def test_a_destination_that_cannot_be_written_is_refused_before_connecting(
+    em, busy_curve, tmp_path
+):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    with em.client() as client, pytest.raises(mc.DestinationError, match="a-file"):
+        client.record(blocked, [(busy_curve, "*")], duration=1)
+    assert em.live_connections == 0
+
+
+def test_without_live_url_the_recorder_says_so(em, busy_curve, tmp_path):
+    with mc.Client(base_url=em.base_url, token=em.token()) as client:
+        with pytest.raises(mc.InvalidRequest, match="live_url"):
+            client.record(tmp_path, [(busy_curve, "*")])
+    assert SCALE > 0
