@@ -1,6 +1,8 @@
 """Fixtures of the object storage suite: moto's S3 on loopback for the
 session, a fresh bucket per test, and the two ways of giving marketcurves
-its address and credentials (``storage_options`` or the AWS variables).
+its address and credentials (``storage_options`` or the AWS variables),
+and a proxy in front of the S3 that injects its faults
+(``s3_fault_proxy``).
 
 The machine's AWS settings are removed for the whole session, so that no
 test can reach real AWS through them, whatever the machine has configured
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from s3_fault_proxy import FaultProxy
 from storage_helpers import MotoServer, environment, s3_client, storage_options
 
 
@@ -39,6 +42,31 @@ def moto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MotoServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def _fault_proxy_process(
+    moto: MotoServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FaultProxy]:
+    proxy = FaultProxy(moto.endpoint, tmp_path_factory.mktemp("proxy") / "proxy.log")
+    try:
+        yield proxy
+    finally:
+        proxy.stop()
+
+
+@pytest.fixture
+def fault_proxy(_fault_proxy_process: FaultProxy) -> Iterator[FaultProxy]:
+    """The fault proxy in front of moto, started once for the session; the
+    test's rules are removed (and held requests let go) when it ends."""
+    yield _fault_proxy_process
+    _fault_proxy_process.clear()
+
+
+@pytest.fixture
+def proxy_options(fault_proxy: FaultProxy) -> dict[str, str]:
+    """``storage_options`` that reach moto through the fault proxy."""
+    return storage_options(fault_proxy.endpoint)
 
 
 @pytest.fixture(scope="session")

@@ -175,3 +175,10 @@ def list_keys(bucket: str, prefix: str = "", *, s3: Any) -> list[str]:
     for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
         keys.extend(item["Key"] for item in page.get("Contents", []))
     return sorted(keys)
+
+
+def open_uploads(bucket: str, *, s3: Any) -> list[str]:
+    """The keys of the multipart uploads begun in ``bucket`` and neither
+    completed nor aborted, sorted."""
+    uploads = s3.list_multipart_uploads(Bucket=bucket).get("Uploads", [])
+    return sorted(upload["Key"] for upload in uploads)

@@ -13,6 +13,7 @@ use object_store::path::Path as StorePath;
 use object_store::ObjectStore;
 use url::Url;
 
+use super::retry::store_retry;
 use crate::error::ClientError;
 
 /// Where data is: a local folder, or a prefix in an object store.
@@ -116,21 +117,27 @@ fn build(
     // same way for all three.
     let store: Arc<dyn ObjectStore> = match scheme {
         "s3" | "s3a" => {
-            let builder = AmazonS3Builder::from_env().with_url(url);
+            let builder = AmazonS3Builder::from_env()
+                .with_url(url)
+                .with_retry(store_retry());
             let builder = configured(builder, options, &unknown, |b, k: AmazonS3ConfigKey, v| {
                 b.with_config(k, v)
             })?;
             Arc::new(builder.build().map_err(refused)?)
         }
         "gs" => {
-            let builder = GoogleCloudStorageBuilder::from_env().with_url(url);
+            let builder = GoogleCloudStorageBuilder::from_env()
+                .with_url(url)
+                .with_retry(store_retry());
             let builder = configured(builder, options, &unknown, |b, k: GoogleConfigKey, v| {
                 b.with_config(k, v)
             })?;
             Arc::new(builder.build().map_err(refused)?)
         }
         "az" | "azure" | "abfs" | "abfss" | "adl" => {
-            let builder = MicrosoftAzureBuilder::from_env().with_url(url);
+            let builder = MicrosoftAzureBuilder::from_env()
+                .with_url(url)
+                .with_retry(store_retry());
             let builder = configured(builder, options, &unknown, |b, k: AzureConfigKey, v| {
                 b.with_config(k, v)
             })?;

@@ -9,10 +9,15 @@
 //!   design's terms;
 //! - `upload`: one object written whole or not at all (a multipart upload
 //!   completed only once its size is checked), for downloads into a store;
-//! - `footer`: the rows of a Parquet object from its footer alone.
+//! - `parts`: the multipart upload under it, aborted even when its task is
+//!   cancelled;
+//! - `footer`: the rows of a Parquet object from its footer alone;
+//! - `retry`: the bounds of a store's retries, for every store built here.
 
 pub mod footer;
 mod location;
+mod parts;
+mod retry;
 pub mod upload;
 
 pub use location::{describe, store_error, Location, Place};

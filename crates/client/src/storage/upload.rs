@@ -2,13 +2,15 @@
 //! carries its final key until it is whole and checked. The bytes are
 //! streamed into a multipart upload (memory stays bounded whatever the
 //! size), the count is checked against the size expected, and only then
-//! is the upload completed; on any failure it is aborted, so no part of it
-//! ever becomes an object.
+//! is the upload completed; on any failure, or if the task is cancelled,
+//! it is aborted (`storage::parts`), so no part of it ever becomes an object.
 
 use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 use object_store::path::Path as StorePath;
-use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
+use object_store::{ObjectStore, ObjectStoreExt};
+
+use super::parts::Parts;
 
 /// Bytes gathered into one part (S3 takes parts of 5 MiB or more).
 pub const PART_SIZE: usize = 8 * 1024 * 1024;
@@ -48,7 +50,7 @@ where
     E: std::fmt::Display,
 {
     let upload = store.put_multipart(key).await.map_err(UploadError::Store)?;
-    let mut writer = WriteMultipart::new_with_chunk_size(upload, PART_SIZE);
+    let mut parts = Parts::new(upload, PART_SIZE, PARTS_IN_FLIGHT);
     let mut received = 0u64;
     let failure = loop {
         let Some(chunk) = source.next().await else {
@@ -58,24 +60,24 @@ where
             Ok(chunk) => chunk,
             Err(e) => break Some(UploadError::Source(e.to_string())),
         };
-        if let Err(e) = writer.wait_for_capacity(PARTS_IN_FLIGHT).await {
-            break Some(UploadError::Store(e));
-        }
         received += chunk.len() as u64;
         counted(chunk.len() as u64);
-        writer.put(chunk);
+        if let Err(e) = parts.put(chunk).await {
+            break Some(UploadError::Store(e));
+        }
     };
     let failure = failure.or_else(|| match size {
         Some(expected) if expected != received => Some(UploadError::Size { expected, received }),
         _ => None,
     });
+    let failure = match failure {
+        None => parts.complete().await.err().map(UploadError::Store),
+        failure => failure,
+    };
     if let Some(failure) = failure {
-        // Aborting may fail too (the store is gone); the upload then
-        // expires unseen, as no object was ever made of it.
-        let _ = writer.abort().await;
+        parts.abort().await;
         return Err(failure);
     }
-    writer.finish().await.map_err(UploadError::Store)?;
     Ok(received)
 }
 
