@@ -201,3 +201,39 @@ def test_without_live_url_the_recorder_says_so(em, busy_curve, tmp_path):
         with pytest.raises(mc.InvalidRequest, match="live_url"):
             client.record(tmp_path, [(busy_curve, "*")])
     assert SCALE > 0
+
+
+def test_a_recorded_tenor_the_service_no_longer_lists_does_not_stall_the_rest(
+    em, busy_curve, tmp_path
+):
+    """A tenor recorded by an earlier run that has since expired: its
+    backfill finds nothing, and the other tenors are recorded as usual."""
+    import pyarrow as pa
+
+    expired = pa.table(
+        {
+            "curve_id": [busy_curve],
+            "tenor": ["Retired 19"],
+            "generated_on": pa.array([dt.datetime(2020, 1, 10, tzinfo=dt.timezone.utc)]).cast(
+                pa.timestamp("us", "UTC")
+            ),
+            "price": [1.0],
+            "source": ["update"],
+            "recorded_at": pa.array([dt.datetime(2020, 1, 10, tzinfo=dt.timezone.utc)]).cast(
+                pa.timestamp("us", "UTC")
+            ),
+        }
+    )
+    note = f'{{"rows":1,"last":[["{busy_curve}","Retired 19",1578614400000000]]}}'
+    expired = expired.replace_schema_metadata({"marketcurves.ticks": note})
+    (tmp_path / "date=2020-01-10").mkdir()
+    pq.write_table(
+        expired, tmp_path / "date=2020-01-10" / "part-20200110T000000.000000Z-0-1.parquet"
+    )
+    with em.client() as client:
+        summary = client.record(tmp_path, [(busy_curve, "*")], duration=3, **keepalive())
+    assert summary["restarts"] == 0 and summary["ticks_written"] > 0, summary
+    rows = recorded(tmp_path, busy_curve)
+    assert len(rows["Retired 19"]) == 1
+    last = max(t for tenor in rows.values() for t, _, _ in tenor)
+    check_exactly_once(em, tmp_path, busy_curve, until=last, start="2025-01-01")

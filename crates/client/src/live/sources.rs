@@ -6,6 +6,7 @@
 use chrono::{DateTime, NaiveDate};
 use futures_util::future::BoxFuture;
 
+use crate::rest::intraday_values::IntradayValues;
 use crate::rest::RestClient;
 use crate::{ClientError, Secret};
 use domain::timestamp::Micros;
@@ -60,18 +61,29 @@ impl Backfiller for RestClient {
             // history still holds. Both calls keep only the gap's values as
             // pages arrive, so a backfill late in the day holds no more than
             // one early in it.
-            let today = self
-                .intraday_values(curve_id, tenor, None, gap.after)
-                .await?;
+            let today = self.intraday_values(curve_id, tenor, None, gap.after).await;
+            let today = none_if_unknown(today)?;
             let mut values = today.values;
             if let Some(days) = historical_days(gap.from, gap.now, today.earliest) {
                 let history = self
                     .intraday_values(curve_id, tenor, Some(days), gap.after)
-                    .await?;
-                values.extend(history.values);
+                    .await;
+                values.extend(none_if_unknown(history)?.values);
             }
             Ok(values)
         })
+    }
+}
+
+/// A tenor the service no longer knows (one that expired while the feed
+/// was away, or since an earlier run recorded it) has published nothing
+/// since: its gap is empty, not failed.
+fn none_if_unknown(
+    result: Result<IntradayValues, ClientError>,
+) -> Result<IntradayValues, ClientError> {
+    match result {
+        Err(ClientError::NotFound { .. }) => Ok(IntradayValues::default()),
+        other => other,
     }
 }
 

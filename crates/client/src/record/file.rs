@@ -180,7 +180,16 @@ pub fn decode(bytes: Bytes) -> Result<(Vec<RecordBatch>, Option<FileNote>), Stri
     let builder = ParquetRecordBatchReaderBuilder::try_new(bytes)
         .map_err(|e| format!("not a whole Parquet file: {e}"))?;
     let note = note_of(builder.metadata());
-    if builder.schema().fields() != tick_schema().fields() {
+    // Names and types, not nullability: a file written by another tool
+    // (pyarrow marks every column nullable) is read alike.
+    let shape = |schema: &Schema| -> Vec<(String, DataType)> {
+        schema
+            .fields()
+            .iter()
+            .map(|f| (f.name().clone(), f.data_type().clone()))
+            .collect()
+    };
+    if shape(builder.schema()) != shape(&tick_schema()) {
         return Err("its columns are not those of a recording".into());
     }
     let reader = builder.build().map_err(|e| e.to_string())?;
