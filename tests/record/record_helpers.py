@@ -140,3 +140,12 @@ def status(dest: Path) -> dict[str, Any]:
 
     path = dest / "_status.json"
     return json.loads(path.read_text()) if path.exists() else {}
+
+
+def recorder_logs(dest: Path) -> str:
+    """The end of what each recorder process beside ``dest`` logged, for a
+    failure's message."""
+    logs = sorted(dest.parent.glob("recorder-*.log"))
+    return "what the recorders logged:\n" + "".join(
+        f"--- {log.name}\n{log.read_text()[-2000:]}" for log in logs
+    )

@@ -12,6 +12,7 @@ from record_helpers import (
     check_exactly_once,
     files_of,
     recorded,
+    recorder_logs,
     status,
     wait_for,
 )
@@ -66,12 +67,18 @@ def test_three_sigkills_and_dropped_connections_lose_nothing_and_repeat_nothing(
                 for name, tenor in rows.items()
             )
 
-        wait_for(caught_up, 30, "the last run to catch up")
+        try:
+            wait_for(caught_up, 30, "the last run to catch up")
+        except AssertionError as failure:
+            raise AssertionError(f"{failure}\n{recorder_logs(tmp_path)}") from None
         code, err = recorder.terminate()
         assert code == 0, err
     finally:
         recorder.stop_if_running()
-    counts = check_exactly_once(em, tmp_path, busy_curve, until=end)
+    try:
+        counts = check_exactly_once(em, tmp_path, busy_curve, until=end)
+    except AssertionError as failure:
+        raise AssertionError(f"{failure}\n{recorder_logs(tmp_path)}") from None
     assert len(counts) >= 5 and sum(counts.values()) >= 50
     assert not [p for p in files_of(tmp_path) if p.name.startswith(".")]
 
