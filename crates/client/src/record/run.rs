@@ -220,11 +220,11 @@ impl Recorder {
             () = stop.cancelled() => return Ok(Ended::Stopped),
             feed = self.start_feed() => feed?,
         };
-        let ended = self.follow(&feed, stop).await;
+        let base = feed.stats();
+        let ended = self.follow(&feed, &base, stop).await;
         feed.close().await;
         if matches!(ended, Ok(Ended::Stopped)) {
             // What the feed had queued when it closed is received too.
-            let base = feed.stats();
             while let Ok(ticks) = feed.try_next_ticks(DRAIN_MAX) {
                 if ticks.is_empty() || self.missed_since(&feed, &base).is_some() {
                     break;
@@ -233,6 +233,7 @@ impl Recorder {
             }
         }
         self.reconnects_before += feed.stats().reconnects;
+        self.summary.reconnects = self.reconnects_before;
         ended
     }
 
@@ -251,12 +252,14 @@ impl Recorder {
         None
     }
 
+    /// Takes ticks until stopped, or until the feed may have missed a value
+    /// since `base` was read (when it started).
     async fn follow(
         &mut self,
         feed: &LiveFeed,
+        base: &crate::live::FeedStats,
         stop: &CancellationToken,
     ) -> Result<Ended, ClientError> {
-        let base = feed.stats();
         loop {
             let got = tokio::select! {
                 biased;
@@ -266,7 +269,7 @@ impl Recorder {
             match got {
                 // Counters are read after taking the ticks: a value lost
                 // before any of them was counted before they were queued.
-                Ok(ticks) => match self.missed_since(feed, &base) {
+                Ok(ticks) => match self.missed_since(feed, base) {
                     Some(reason) => return Ok(Ended::Restart(reason)),
                     None => self.accept(ticks),
                 },
