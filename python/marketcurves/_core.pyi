@@ -101,7 +101,9 @@ class Tenor:
 
     @staticmethod
     def range(
-        kind: str, start: datetime.date | datetime.datetime | str, end: datetime.date | datetime.datetime | str
+        kind: str,
+        start: datetime.date | datetime.datetime | str,
+        end: datetime.date | datetime.datetime | str,
     ) -> list[str]:
         """The names of the tenors of ``kind`` (``"month"``, ``"quarter"`` or
         ``"window"``) whose delivery period overlaps ``start`` to ``end``
@@ -358,6 +360,7 @@ class RestClient:
         tenors: list[str] | None = None,
         progress: _Progress = None,
         cache: str | None = None,
+        contracts: str = "listed",
     ) -> pyarrow.Table: ...
     def settlements_async(
         self,
@@ -366,6 +369,7 @@ class RestClient:
         end: datetime.date,
         tenors: list[str] | None = None,
         cache: str | None = None,
+        contracts: str = "listed",
     ) -> Awaitable[pyarrow.Table]: ...
     def intraday_history(
         self,
