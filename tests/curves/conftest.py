@@ -7,11 +7,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from curves_helpers import START
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
-
-from curves_helpers import START
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,10 @@ from __future__ import annotations
 from urllib.parse import quote
 
 import pytest
+from curves_helpers import START, column
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
-
-from curves_helpers import START, column
 
 
 def test_tenor_range_lists_the_names_overlapping_a_range() -> None:

@@ -7,10 +7,9 @@ import datetime as dt
 
 import pyarrow as pa
 import pytest
+from curves_helpers import TODAY, column, iso, settlements
 
 import marketcurves as mc
-
-from curves_helpers import TODAY, column, iso, settlements
 
 DAYS = ["2024-12-30", "2024-12-31", "2025-01-02", "2025-01-31", "2025-02-03"]
 

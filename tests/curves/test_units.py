@@ -4,10 +4,9 @@ and on small tables worked out by hand."""
 from __future__ import annotations
 
 import pytest
+from curves_helpers import TODAY, column, settlements
 
 import marketcurves as mc
-
-from curves_helpers import TODAY, column, settlements
 
 WEEK = ("2025-06-02", TODAY)
 
