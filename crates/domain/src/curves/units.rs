@@ -82,7 +82,7 @@ impl Unit {
     }
 
     /// A price in this unit in dollars per barrel, given barrels per tonne.
-    fn to_barrel(self, price: f64, bpt: f64) -> f64 {
+    fn barrel_price(self, price: f64, bpt: f64) -> f64 {
         match self {
             Unit::CentsPerGallon => price / 100.0 * GALLONS_PER_BARREL,
             Unit::DollarsPerGallon => price * GALLONS_PER_BARREL,
@@ -91,7 +91,7 @@ impl Unit {
         }
     }
 
-    fn from_barrel(self, price: f64, bpt: f64) -> f64 {
+    fn price_of_barrel(self, price: f64, bpt: f64) -> f64 {
         match self {
             Unit::CentsPerGallon => price / GALLONS_PER_BARREL * 100.0,
             Unit::DollarsPerGallon => price / GALLONS_PER_BARREL,
@@ -106,7 +106,7 @@ impl Unit {
         if self == to {
             return price;
         }
-        to.from_barrel(self.to_barrel(price, bpt), bpt)
+        to.price_of_barrel(self.barrel_price(price, bpt), bpt)
     }
 }
 
