@@ -2,10 +2,13 @@
 //! every curve function walks. Tenor names are parsed once each, not once
 //! per row, and a time's prices are found by binary search.
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
 use std::ops::Range;
 
 use arrow_array::Array;
+
+/// A fast hash for the look-ups of names made for every row.
+type HashMap<K, V> = StdHashMap<K, V, ahash::RandomState>;
 
 use super::input::{Input, TimeKey};
 use crate::tenor::{Tenor, TenorKind};
@@ -63,9 +66,11 @@ impl Panel {
     /// Groups the rows with a time and a value; the last of two rows of one
     /// contract at one time wins.
     pub fn build(input: &Input) -> Panel {
-        let mut curve_of: HashMap<&str, usize> = HashMap::new();
+        let mut curve_of: HashMap<&str, usize> = HashMap::default();
         // Per curve: tenor name -> contract index in first-seen order.
         let mut tenors: Vec<HashMap<&str, u32>> = Vec::new();
+        let mut last_curve: Option<(&str, usize)> = None;
+        let mut last_tenor: Option<(&str, u32)> = None;
         let mut names: Vec<&str> = Vec::new();
         let mut rows: Vec<(u32, i64, u32, u32)> = Vec::with_capacity(input.num_rows());
         for row in 0..input.num_rows() {
@@ -75,15 +80,32 @@ impl Panel {
             if input.curve_id.is_null(row) || input.tenor.is_null(row) {
                 continue;
             }
-            let curve_id = input.curve_id.value(row);
-            let curve = *curve_of.entry(curve_id).or_insert_with(|| {
-                names.push(curve_id);
-                tenors.push(HashMap::new());
-                names.len() - 1
-            });
-            let seen = &mut tenors[curve];
-            let next = seen.len() as u32;
-            let contract = *seen.entry(input.tenor.value(row)).or_insert(next);
+            let (curve_id, tenor) = (input.curve_id.value(row), input.tenor.value(row));
+            // Tables come sorted by curve and tenor: a run of one name is
+            // compared, not hashed again.
+            let curve = match last_curve {
+                Some((name, index)) if name == curve_id => index,
+                _ => {
+                    let index = *curve_of.entry(curve_id).or_insert_with(|| {
+                        names.push(curve_id);
+                        tenors.push(HashMap::default());
+                        names.len() - 1
+                    });
+                    last_curve = Some((curve_id, index));
+                    last_tenor = None;
+                    index
+                }
+            };
+            let contract = match last_tenor {
+                Some((name, index)) if name == tenor => index,
+                _ => {
+                    let seen = &mut tenors[curve];
+                    let next = seen.len() as u32;
+                    let index = *seen.entry(tenor).or_insert(next);
+                    last_tenor = Some((tenor, index));
+                    index
+                }
+            };
             rows.push((curve as u32, time, contract, row as u32));
         }
         // Contracts into calendar order, curves into id order.
