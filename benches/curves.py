@@ -19,7 +19,6 @@ Run it on an optimised build:
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import sys
 import time
 from typing import Any, Callable
