@@ -29,6 +29,11 @@ mod _core {
     use crate::python::probe::probe_live;
 
     #[pymodule_export]
+    use crate::python::curves::{
+        curves_convert, curves_crack, curves_matrix, curves_rolling, curves_spread,
+    };
+
+    #[pymodule_export]
     use crate::python::bulk::{
         bulk_download, bulk_download_job, bulk_status, bulk_submit, bulk_wait, read_bulk,
     };

@@ -5,7 +5,7 @@
 [Tenor('C 00', kind='continuous'), Tenor('Jan 25', kind='month', start=2025-01-01, end=2025-01-31), Tenor('Q1 25', kind='quarter', start=2025-01-01, end=2025-03-31), Tenor('Feb 25', kind='month', start=2025-02-01, end=2025-02-28)]
 """
 
-from marketcurves import exceptions
+from marketcurves import curves, exceptions
 from marketcurves._core import Tenor, Tick, __version__
 from marketcurves.bulk import BulkJob, BulkResult, read_bulk
 from marketcurves.catalogue import Catalogue, Curve
@@ -52,6 +52,7 @@ __all__ = [
     "Tenor",
     "Tick",
     "__version__",
+    "curves",
     "exceptions",
     "forward_curve",
     "read_bulk",

@@ -56,6 +56,14 @@ def tenors(value: Any) -> list[str] | None:
     return [tenor(v, "tenors") for v in value]
 
 
+def history_tenors(value: Any) -> tuple[list[str] | None, str]:
+    """The tenors of a history call: named ones, or ``"expired"`` / ``"all"``
+    of the curve's contracts (``"listed"`` when tenors are named or None)."""
+    if isinstance(value, str) and value in ("expired", "all"):
+        return None, value
+    return tenors(value), "listed"
+
+
 def date(value: Any, name: str) -> _dt.date:
     """A date from a ``date``, a ``datetime`` (its UTC day) or an ISO string."""
     if isinstance(value, _dt.datetime):

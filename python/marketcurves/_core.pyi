@@ -42,6 +42,11 @@ __all__ = [
     "bulk_submit",
     "bulk_wait",
     "compact_recording",
+    "curves_convert",
+    "curves_crack",
+    "curves_matrix",
+    "curves_rolling",
+    "curves_spread",
     "read_bulk",
     "read_ticks",
     "record",
@@ -93,6 +98,16 @@ class Tenor:
         kept as kind ``"other"`` instead, as the package does for names the
         service sends.
         """
+
+    @staticmethod
+    def range(
+        kind: str,
+        start: datetime.date | datetime.datetime | str,
+        end: datetime.date | datetime.datetime | str,
+    ) -> list[str]:
+        """The names of the tenors of ``kind`` (``"month"``, ``"quarter"`` or
+        ``"window"``) whose delivery period overlaps ``start`` to ``end``
+        (inclusive), in calendar order."""
 
     @property
     def name(self) -> str:
@@ -345,6 +360,7 @@ class RestClient:
         tenors: list[str] | None = None,
         progress: _Progress = None,
         cache: str | None = None,
+        contracts: str = "listed",
     ) -> pyarrow.Table: ...
     def settlements_async(
         self,
@@ -353,6 +369,7 @@ class RestClient:
         end: datetime.date,
         tenors: list[str] | None = None,
         cache: str | None = None,
+        contracts: str = "listed",
     ) -> Awaitable[pyarrow.Table]: ...
     def intraday_history(
         self,
@@ -494,6 +511,37 @@ def bulk_download(
 ) -> BulkResult:
     """Submit, wait, download, verify; a FAILED job is submitted again and
     expired URLs are renewed by running the job again."""
+
+_Factor = float | str
+
+def curves_rolling(
+    table: object, kind: str, nearby: list[int], roll_days: int, log: bool
+) -> pyarrow.Table:
+    """Each nearby position's price (or, with ``log``, its tenor) per curve
+    and time; see :func:`marketcurves.curves.rolling`."""
+
+def curves_spread(table: object, near: str, far: str) -> pyarrow.Table:
+    """Near minus far per curve and time; see :func:`marketcurves.curves.spread`."""
+
+def curves_crack(
+    product: object,
+    crude: object,
+    units: str,
+    factor: _Factor | None,
+    per_curve: dict[str, _Factor],
+    crude_factor: _Factor | None,
+    crude_per_curve: dict[str, _Factor],
+) -> pyarrow.Table:
+    """Product minus crude per tenor and time; see :func:`marketcurves.curves.crack`."""
+
+def curves_convert(
+    table: object, to: str, factor: _Factor | None, per_curve: dict[str, _Factor]
+) -> pyarrow.Table:
+    """The table with its prices in ``to``; see :func:`marketcurves.curves.convert`."""
+
+def curves_matrix(table: object, values: str) -> pyarrow.Table:
+    """One row per curve and time, one column per tenor; see
+    :func:`marketcurves.curves.matrix`."""
 
 def read_bulk(
     dest: str,

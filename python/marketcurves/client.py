@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
+import warnings
 import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -287,18 +289,29 @@ class Client:
         """End-of-day snapshots from ``start`` to ``end`` (inclusive UTC days).
 
         ``tenors=None`` pulls every contract the catalogue lists for the curve;
-        one request per tenor, run concurrently. With a cache, final days
-        come from it and only the others are fetched (see ``cache_dir``);
-        ``cache`` overrides the client's mode for this call.
+        one request per tenor, run concurrently. ``tenors="expired"`` pulls
+        the contracts of the kinds the curve lists (months, quarters,
+        windows) whose delivery overlaps the range but which the catalogue
+        no longer lists; ``tenors="all"`` pulls those and the listed ones,
+        enough to build a rolling series over years (see
+        :func:`marketcurves.curves.rolling`). There, a tenor the service does
+        not know (404) is skipped with a warning, and named in the table's
+        schema metadata under ``marketcurves.skipped_tenors``.
+
+        With a cache, final days come from it and only the others are
+        fetched (see ``cache_dir``); ``cache`` overrides the client's mode
+        for this call.
         """
         first, last = _args.date_range(start, end)
-        args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
+        named, contracts = _args.history_tenors(tenors)
+        args = (_args.curve_id(curve_id), first, last, named)
         mode = _args.optional_str(cache, "cache")
         bar = _progress.progress_bar(_args.flag(progress, "progress"), "settlements")
         try:
-            return self._core.settlements(*args, bar, cache=mode)
+            table = self._core.settlements(*args, bar, cache=mode, contracts=contracts)
         finally:
             _progress.close(bar)
+        return _warn_skipped(table)
 
     async def settlements_async(
         self,
@@ -311,8 +324,11 @@ class Client:
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`settlements`."""
         first, last = _args.date_range(start, end)
-        args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
-        return await self._core.settlements_async(*args, cache=_args.optional_str(cache, "cache"))
+        named, contracts = _args.history_tenors(tenors)
+        args = (_args.curve_id(curve_id), first, last, named)
+        mode = _args.optional_str(cache, "cache")
+        table = await self._core.settlements_async(*args, cache=mode, contracts=contracts)
+        return _warn_skipped(table)
 
     def intraday_history(
         self,
@@ -599,3 +615,16 @@ class Client:
             pong_timeout=pong_timeout,
             reconnect_max=reconnect_max,
         )
+
+
+def _warn_skipped(table: pyarrow.Table) -> pyarrow.Table:
+    """Warns of the tenors a pull of expired contracts skipped (404)."""
+    skipped = (table.schema.metadata or {}).get(b"marketcurves.skipped_tenors")
+    if skipped:
+        names = json.loads(skipped)
+        warnings.warn(
+            f"the service does not know {len(names)} tenor(s), skipped: {', '.join(names)}",
+            UserWarning,
+            stacklevel=3,
+        )
+    return table

@@ -21,8 +21,8 @@ use super::runtime::wait_interruptibly;
 use client::cache::{Cache, CacheMode};
 use client::net::Network;
 use client::rest::{
-    CatalogueQuery, Credentials, HistoryQuery, HttpConfig, PriceQuery, Progress, RestClient,
-    TenorQuery, TokenProvider,
+    CatalogueQuery, Contracts, Credentials, HistoryQuery, HttpConfig, PriceQuery, Progress,
+    RestClient, TenorQuery, TokenProvider,
 };
 use client::{ClientError, Secret};
 use domain::arrow::Table;
@@ -373,7 +373,7 @@ impl PyRestClient {
         })?)
     }
 
-    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None, cache = None))]
+    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None, cache = None, contracts = "listed"))]
     #[allow(clippy::too_many_arguments)]
     fn settlements(
         &self,
@@ -384,8 +384,10 @@ impl PyRestClient {
         tenors: Option<Vec<String>>,
         progress: Option<Py<PyAny>>,
         cache: Option<&str>,
+        contracts: &str,
     ) -> CoreResult<Py<PyAny>> {
-        let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
+        let query = HistoryQuery::new(&curve_id, start, end, tenors)?
+            .with_contracts(Contracts::parse(contracts)?)?;
         let mode = call_mode(cache)?;
         let inner = self.rest()?;
         inner.cache_mode(mode)?;
@@ -395,7 +397,8 @@ impl PyRestClient {
         Ok(blocking_table(py, progress, counts, call)?)
     }
 
-    #[pyo3(signature = (curve_id, start, end, tenors = None, cache = None))]
+    #[pyo3(signature = (curve_id, start, end, tenors = None, cache = None, contracts = "listed"))]
+    #[allow(clippy::too_many_arguments)]
     fn settlements_async<'py>(
         &self,
         py: Python<'py>,
@@ -404,8 +407,10 @@ impl PyRestClient {
         end: NaiveDate,
         tenors: Option<Vec<String>>,
         cache: Option<&str>,
+        contracts: &str,
     ) -> CoreResult<Bound<'py, PyAny>> {
-        let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
+        let query = HistoryQuery::new(&curve_id, start, end, tenors)?
+            .with_contracts(Contracts::parse(contracts)?)?;
         let mode = call_mode(cache)?;
         let inner = self.rest()?;
         inner.cache_mode(mode)?;

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use client::ClientError;
+use domain::curves::CurveError;
 use domain::decode::DecodeError;
 use domain::tenor::TenorError;
 use emulator::ControlError;
@@ -26,6 +27,7 @@ pub enum CoreError {
     Python(PyErr),
     Client(ClientError),
     Tenor(TenorError),
+    Curve(CurveError),
     Emulator(ControlError),
 }
 
@@ -49,6 +51,12 @@ impl From<TenorError> for CoreError {
     }
 }
 
+impl From<CurveError> for CoreError {
+    fn from(error: CurveError) -> CoreError {
+        CoreError::Curve(error)
+    }
+}
+
 impl From<ControlError> for CoreError {
     fn from(error: ControlError) -> CoreError {
         CoreError::Emulator(error)
@@ -61,6 +69,7 @@ impl From<CoreError> for PyErr {
             CoreError::Python(error) => error,
             CoreError::Client(error) => Python::attach(|py| client_error(py, error)),
             CoreError::Tenor(error) => invalid_request(error.to_string()),
+            CoreError::Curve(error) => invalid_request(error.to_string()),
             CoreError::Emulator(error) => invalid_request(error.to_string()),
         }
     }

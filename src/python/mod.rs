@@ -6,6 +6,7 @@ pub(crate) mod bulk_result;
 pub(crate) mod cache;
 pub(crate) mod client;
 pub(crate) mod closing;
+pub(crate) mod curves;
 pub(crate) mod emulator;
 pub(crate) mod errors;
 pub(crate) mod live;

@@ -18,6 +18,12 @@ fn checked<'py>(value: &Bound<'py, PyAny>, check: &str, name: &str) -> PyResult<
     checker.call1((value, name))
 }
 
+fn checked_date(value: &Bound<'_, PyAny>, name: &str) -> PyResult<NaiveDate> {
+    let py = value.py();
+    let checker = py.import("marketcurves._args")?.getattr("date")?;
+    checker.call1((value, name))?.extract()
+}
+
 #[pyclass(frozen, name = "Tenor", module = "marketcurves")]
 pub struct PyTenor(pub Tenor);
 
@@ -42,6 +48,20 @@ impl PyTenor {
         } else {
             Ok(PyTenor(Tenor::parse_lenient(&name)))
         }
+    }
+
+    /// The names of the tenors of a kind whose delivery overlaps `start..=end`; the
+    /// dates are checked by `marketcurves._args.date`.
+    #[staticmethod]
+    fn range(
+        kind: &Bound<'_, PyAny>,
+        start: &Bound<'_, PyAny>,
+        end: &Bound<'_, PyAny>,
+    ) -> CoreResult<Vec<String>> {
+        let kind: String = checked(kind, "text", "kind")?.extract()?;
+        let start: NaiveDate = checked_date(start, "start")?;
+        let end: NaiveDate = checked_date(end, "end")?;
+        super::curves::tenor_range(&kind, start, end)
     }
 
     #[getter]

@@ -3,6 +3,7 @@
 //! the repository, which comments here cite by section.
 
 pub mod arrow;
+pub mod curves;
 pub mod decode;
 mod lenient;
 pub mod live;
@@ -11,5 +12,6 @@ pub mod records;
 pub mod redact;
 pub mod rows;
 pub mod tenor;
+mod tenor_range;
 pub mod timestamp;
 pub mod vocabulary;

@@ -13,8 +13,9 @@ use futures_util::future::try_join_all;
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::client::RestClient;
+use super::expired::Skipped;
 use super::progress::Progress;
-use super::query::HistoryQuery;
+use super::query::{Contracts, HistoryQuery};
 use crate::cache::days::slice_batches;
 use crate::cache::layout::{segments, tenor_dir, History};
 use crate::cache::plan::{plan, Part};
@@ -40,6 +41,7 @@ pub(super) enum Piece {
 }
 
 /// One tenor's share of a call.
+#[derive(Default)]
 struct TenorResult {
     batches: Vec<RecordBatch>,
     cached_days: i64,
@@ -84,9 +86,14 @@ impl RestClient {
             progress,
         };
         let call = &call;
+        let skippable = query.contracts() != Contracts::Listed;
+        let skipped = &Skipped::default();
         let results: Vec<(Tenor, TenorResult)> = stream::iter(tenors)
             .map(|tenor| async move {
-                let result = self.tenor_history(call, &tenor).await?;
+                let result = match self.tenor_history(call, &tenor).await {
+                    Err(e) if skippable && skipped.skip(&tenor, &e) => TenorResult::default(),
+                    result => result?,
+                };
                 Ok::<_, ClientError>((tenor, result))
             })
             .buffered(self.concurrency.max(1))
@@ -112,10 +119,11 @@ impl RestClient {
             .flat_map(|(_, r)| r.batches)
             .filter(|b| b.num_rows() > 0)
             .collect();
-        Ok(Table {
+        let table = Table {
             schema: schema(history.table_kind()),
             batches,
-        })
+        };
+        Ok(skipped.mark(call.curve_id, table))
     }
 
     async fn tenor_history(

@@ -13,10 +13,11 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use tokio::sync::Mutex;
 
+use super::expired::{expired_tenors, Skipped};
 use super::http::{Http, HttpConfig};
 use super::paging::all_pages;
 use super::progress::Progress;
-use super::query::{CatalogueQuery, HistoryQuery, PriceQuery, TenorQuery};
+use super::query::{CatalogueQuery, Contracts, HistoryQuery, PriceQuery, TenorQuery};
 use super::windows::{split, MAX_INTRADAY_DAYS};
 use crate::cache::layout::History;
 use crate::cache::{Cache, CacheMode};
@@ -204,7 +205,16 @@ impl RestClient {
             .map(|c| Tenor::parse_lenient(c))
             .collect();
         let Some(asked) = query.tenors() else {
-            return Ok(in_table_order(contracts));
+            let (start, end) = (query.start(), query.end());
+            return Ok(in_table_order(match query.contracts() {
+                Contracts::Listed => contracts,
+                Contracts::Expired => expired_tenors(&contracts, start, end),
+                Contracts::All => {
+                    let mut all = expired_tenors(&contracts, start, end);
+                    all.extend(contracts);
+                    all
+                }
+            }));
         };
         for tenor in asked {
             tenor_offered(curve_id, &contracts, tenor)?;
@@ -389,15 +399,25 @@ impl RestClient {
         let tenors = self.tenors_of(query, CacheMode::Off).await?;
         let (curve_id, start, end) = (query.curve_id(), query.start(), query.end());
         progress.plan(tenors.len() as u64);
+        let skippable = query.contracts() != Contracts::Listed;
+        let skipped = Skipped::default();
         let mut jobs: Vec<Job<'_>> = Vec::new();
         for (index, tenor) in tenors.into_iter().enumerate() {
+            let skipped = skipped.clone();
             jobs.push(Box::pin(async move {
                 let batch = self.settlements_batch(curve_id, &tenor, start, end).await;
                 progress.finish(1);
-                Ok((index, batch?))
+                match batch {
+                    Err(e) if skippable && skipped.skip(&tenor, &e) => Ok((
+                        index,
+                        RecordBatch::new_empty(schema(TableKind::Settlements)),
+                    )),
+                    batch => Ok((index, batch?)),
+                }
             }));
         }
-        ordered_table(TableKind::Settlements, jobs, self.concurrency).await
+        let table = ordered_table(TableKind::Settlements, jobs, self.concurrency).await?;
+        Ok(skipped.mark(curve_id, table))
     }
 
     async fn fetch_intraday_history(

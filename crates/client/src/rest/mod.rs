@@ -6,6 +6,7 @@ mod cached;
 mod cached_catalogue;
 mod cached_keep;
 pub(crate) mod client;
+pub(crate) mod expired;
 pub(crate) mod http;
 pub(crate) mod intraday_values;
 pub(crate) mod paging;
@@ -19,6 +20,7 @@ pub(crate) mod windows;
 
 pub use auth::{Credentials, TokenProvider};
 pub use client::RestClient;
+pub use expired::SKIPPED_TENORS;
 pub use http::HttpConfig;
 pub use progress::Progress;
-pub use query::{CatalogueQuery, HistoryQuery, PriceQuery, TenorQuery};
+pub use query::{CatalogueQuery, Contracts, HistoryQuery, PriceQuery, TenorQuery};

@@ -72,6 +72,32 @@ pub struct HistoryQuery {
     start: NaiveDate,
     end: NaiveDate,
     tenors: Option<Vec<Tenor>>,
+    contracts: Contracts,
+}
+
+/// Which of a curve's contracts a history pulls when no tenors are named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Contracts {
+    /// Those the catalogue lists.
+    Listed,
+    /// Those of the listed kinds, overlapping the range, that it no longer lists.
+    Expired,
+    /// Both.
+    All,
+}
+
+impl Contracts {
+    /// `"listed"`, `"expired"` or `"all"`.
+    pub fn parse(name: &str) -> Result<Contracts, ClientError> {
+        match name {
+            "listed" => Ok(Contracts::Listed),
+            "expired" => Ok(Contracts::Expired),
+            "all" => Ok(Contracts::All),
+            _ => Err(ClientError::InvalidRequest(format!(
+                "tenors must be None, tenor names, 'expired' or 'all', not {name:?}"
+            ))),
+        }
+    }
 }
 
 impl HistoryQuery {
@@ -100,7 +126,24 @@ impl HistoryQuery {
             start,
             end,
             tenors,
+            contracts: Contracts::Listed,
         })
+    }
+
+    /// The query pulling `contracts` of the curve; tenors named are refused
+    /// beside any but the listed.
+    pub fn with_contracts(mut self, contracts: Contracts) -> Result<HistoryQuery, ClientError> {
+        if contracts != Contracts::Listed && self.tenors.is_some() {
+            return Err(ClientError::InvalidRequest(
+                "tenors are either named or 'expired' / 'all', not both".into(),
+            ));
+        }
+        self.contracts = contracts;
+        Ok(self)
+    }
+
+    pub fn contracts(&self) -> Contracts {
+        self.contracts
     }
 
     /// The curve id, without surrounding blanks.

@@ -1,0 +1,131 @@
+//! The columns a curve function reads, cast to the types of the design's
+//! schema, so tables that went through pandas or polars (large strings,
+//! dictionaries, naive timestamps) are read alike.
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Date32Type, Float64Type, TimestampMicrosecondType};
+use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
+use arrow_cast::cast;
+use arrow_schema::{DataType, TimeUnit};
+use arrow_select::concat::concat_batches;
+
+use super::CurveError;
+use crate::arrow::Table;
+
+/// Which column keys a row in time: a settlement's `date`, or the
+/// `generated_on` of any other price.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeKey {
+    Date,
+    GeneratedOn,
+}
+
+impl TimeKey {
+    pub fn column(self) -> &'static str {
+        match self {
+            TimeKey::Date => "date",
+            TimeKey::GeneratedOn => "generated_on",
+        }
+    }
+
+    /// The day a time falls on (UTC), as days since 1970-01-01.
+    pub fn day(self, time: i64) -> i32 {
+        match self {
+            TimeKey::Date => time as i32,
+            TimeKey::GeneratedOn => time.div_euclid(86_400_000_000) as i32,
+        }
+    }
+
+    pub fn data_type(self) -> DataType {
+        match self {
+            TimeKey::Date => DataType::Date32,
+            TimeKey::GeneratedOn => DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())),
+        }
+    }
+}
+
+/// A table's rows as the columns the analytics use.
+pub struct Input {
+    /// Every column, in one batch (convert rewrites two of them).
+    pub batch: RecordBatch,
+    pub curve_id: StringArray,
+    pub tenor: StringArray,
+    pub key: TimeKey,
+    /// Days (dates) or microseconds (times); `None` where the row has none.
+    pub time: Vec<Option<i64>>,
+    pub values: Vec<Option<f64>>,
+}
+
+impl Input {
+    /// Reads `curve_id`, `tenor`, the time key and the numbers of `values`.
+    pub fn read(table: &Table, values: &str) -> Result<Input, CurveError> {
+        // One batch (what the package returns) is read in place, not copied.
+        let batch = match table.batches.as_slice() {
+            [one] => one.clone(),
+            _ => concat_batches(&table.schema, &table.batches)?,
+        };
+        let key = if batch.column_by_name("date").is_some() {
+            TimeKey::Date
+        } else {
+            TimeKey::GeneratedOn
+        };
+        let curve_id = strings(&batch, "curve_id")?;
+        let tenor = strings(&batch, "tenor")?;
+        let time = column(&batch, key.column(), &key.data_type())?;
+        let time: Vec<Option<i64>> = match key {
+            TimeKey::Date => time
+                .as_primitive::<Date32Type>()
+                .iter()
+                .map(|d| d.map(i64::from))
+                .collect(),
+            TimeKey::GeneratedOn => time
+                .as_primitive::<TimestampMicrosecondType>()
+                .iter()
+                .collect(),
+        };
+        let values = numbers(&batch, values)?;
+        Ok(Input {
+            batch,
+            curve_id,
+            tenor,
+            key,
+            time,
+            values,
+        })
+    }
+
+    pub fn num_rows(&self) -> usize {
+        self.batch.num_rows()
+    }
+}
+
+/// A column as strings.
+pub fn strings(batch: &RecordBatch, name: &str) -> Result<StringArray, CurveError> {
+    Ok(column(batch, name, &DataType::Utf8)?
+        .as_string::<i32>()
+        .clone())
+}
+
+/// A column as float64 numbers.
+pub fn numbers(batch: &RecordBatch, name: &str) -> Result<Vec<Option<f64>>, CurveError> {
+    let array = column(batch, name, &DataType::Float64)?;
+    Ok(array.as_primitive::<Float64Type>().iter().collect())
+}
+
+fn column(batch: &RecordBatch, name: &str, to: &DataType) -> Result<ArrayRef, CurveError> {
+    let array = batch.column_by_name(name).ok_or_else(|| {
+        CurveError::new(format!(
+            "the table has no column {name:?}; it needs curve_id, tenor, date or generated_on, \
+             and the values"
+        ))
+    })?;
+    if array.data_type() == to {
+        return Ok(array.clone());
+    }
+    cast(array, to).map_err(|e| {
+        CurveError::new(format!(
+            "column {name:?} is {} and cannot be read as {to}: {e}",
+            array.data_type()
+        ))
+    })
+}

@@ -1,0 +1,46 @@
+//! Curve analytics on price tables: rolling contracts and their roll log,
+//! time spreads, cracks, unit conversion and the date-by-tenor matrix.
+//!
+//! Each function takes a [`Table`](crate::arrow::Table) of the design's
+//! schema (settlements keyed by `date`, other prices by `generated_on`) and
+//! returns a new one. Nothing here does I/O; bad input is a [`CurveError`],
+//! which the bindings raise as `InvalidRequest`.
+
+mod business;
+mod crack;
+mod input;
+mod matrix;
+mod output;
+mod panel;
+mod rolling;
+mod spread;
+mod units;
+
+#[cfg(test)]
+mod test_tables;
+
+pub use business::business_days_before;
+pub use crack::crack;
+pub use matrix::matrix;
+pub use rolling::{roll_log, rolling, RollSpec};
+pub use spread::{spread, Leg};
+pub use units::{convert, Factor, Factors, Product, Unit};
+
+/// Bad input to a curve function: an unknown kind or unit, a missing
+/// column, a position past a curve's contracts, mixed units. The message
+/// names the problem.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CurveError(pub String);
+
+impl CurveError {
+    pub(crate) fn new(message: impl Into<String>) -> CurveError {
+        CurveError(message.into())
+    }
+}
+
+impl From<arrow_schema::ArrowError> for CurveError {
+    fn from(error: arrow_schema::ArrowError) -> CurveError {
+        CurveError(format!("the table cannot be read: {error}"))
+    }
+}

@@ -1,0 +1,202 @@
+"""Curve analytics on the package's Arrow tables, computed in the Rust core.
+
+>>> import marketcurves as mc
+>>> history = client.settlements(curve, "2024-01-01", "2025-12-31", tenors="all")  # doctest: +SKIP
+>>> mc.curves.rolling(history, nearby=[1, 2, 3], roll_days=2)  # doctest: +SKIP
+
+Every function takes a table of the design's schema (settlements keyed by
+``date``, other prices by ``generated_on``; anything with the Arrow PyCapsule
+interface, such as ``pyarrow.Table`` or a polars DataFrame) and returns a
+``pyarrow.Table``. Bad input raises :class:`~marketcurves.InvalidRequest`
+naming the problem.
+
+Business days for ``roll_days`` are Monday to Friday; exchange holidays are
+not known to the tables, so none are kept. Barrels per tonne (for ``$/mt``
+against volume units) are the industry's standard figures: Gasoline 8.33,
+Naphtha 8.90, Jet 7.88, ULSD 7.45, Fuel Oil 6.35 (ICE Futures Europe contract
+specifications) and Crude 7.33 (Energy Institute Statistical Review,
+approximate conversion factors); 42 gallons make a barrel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Union
+
+from marketcurves import _core
+from marketcurves._args import text as _text
+from marketcurves.exceptions import InvalidRequest
+
+if TYPE_CHECKING:
+    import pyarrow
+
+    from marketcurves.catalogue import Catalogue, Curve
+
+    Factor = Union[float, str, Curve]
+    FactorArg = Union[Factor, Mapping[str, Factor], Catalogue, None]
+
+__all__ = ["convert", "crack", "matrix", "roll_log", "rolling", "spread"]
+
+
+def rolling(
+    table: Any,
+    kind: str = "month",
+    nearby: Iterable[int] = range(1, 13),
+    roll_days: int = 0,
+) -> pyarrow.Table:
+    """One row per curve and date (settlements) or curve and time (other
+    prices), with columns ``M1``…``Mn`` (``Q`` for quarters, ``W`` for
+    windows): the price of the nth contract of ``kind`` whose delivery has
+    not started.
+
+    A contract is held up to the day before its roll day and no longer from
+    it on: the first day of its delivery, or ``roll_days`` business days
+    before it. The contracts are those of the curve in ``table``; a position
+    past all of them raises :class:`InvalidRequest`, and a position whose
+    contract has no price at a time is null there (pull history with
+    ``tenors="all"`` to have every contract). :func:`roll_log` says which
+    contract each column held.
+    """
+    return _core.curves_rolling(_table(table), *_roll_args(kind, nearby, roll_days), False)
+
+
+def roll_log(
+    table: Any,
+    kind: str = "month",
+    nearby: Iterable[int] = range(1, 13),
+    roll_days: int = 0,
+) -> pyarrow.Table:
+    """The same rows and columns as :func:`rolling`, holding the tenor each
+    position held at that date or time (null past the curve's contracts)."""
+    return _core.curves_rolling(_table(table), *_roll_args(kind, nearby, roll_days), True)
+
+
+def spread(table: Any, near: Any, far: Any) -> pyarrow.Table:
+    """``near`` minus ``far`` per curve and date (or time), where both have a
+    price. A leg is a tenor (``"Jan 26"`` or a :class:`~marketcurves.Tenor`)
+    or a nearby position (``"M1"``, ``"Q2"``, ``"W1"``), which rolls as
+    :func:`rolling` does with no roll days. Columns: ``curve_id``, ``date``
+    or ``generated_on``, ``near`` and ``far`` (the tenors used) and
+    ``spread``."""
+    return _core.curves_spread(_table(table), _leg(near, "near"), _leg(far, "far"))
+
+
+def crack(
+    product: Any,
+    crude: Any,
+    units: str = "$/bbl",
+    *,
+    factor: FactorArg = None,
+    crude_factor: FactorArg = None,
+) -> pyarrow.Table:
+    """The crack of a product against crude: tenor by tenor, on the dates
+    (or times) both tables have, with both converted to ``units`` first.
+
+    Each table holds one curve. ``factor`` gives the product's barrels per
+    tonne when it is quoted per tonne (see :func:`convert`); crude per tonne
+    uses crude's standard 7.33 unless ``crude_factor`` says otherwise.
+    Columns: ``tenor``, ``date`` or ``generated_on``, ``product``,
+    ``crude``, ``crack`` and ``units``."""
+    all_, per_curve = _factors(factor, "factor")
+    crude_all, crude_per_curve = _factors(crude_factor, "crude_factor")
+    return _core.curves_crack(
+        _table(product, "product"),
+        _table(crude, "crude"),
+        _text(units, "units"),
+        all_,
+        per_curve,
+        crude_all,
+        crude_per_curve,
+    )
+
+
+def convert(table: Any, to: str = "$/bbl", factor: FactorArg = None) -> pyarrow.Table:
+    """The table with ``price`` in ``to`` and ``units`` saying so; every
+    other column as it was.
+
+    Units are ``c/gal``, ``$/gal``, ``$/bbl`` and ``$/mt`` as the catalogue
+    writes them (``USD/bbl``, ``USc/gal``, ``USD/MT`` are read too). Every row
+    must be in one unit. Between ``$/mt`` and volume a curve needs barrels
+    per tonne, which the table cannot say: ``factor`` is a number, a product
+    name with a standard figure (``"Gasoline"``, ``"Naphtha"``, ``"Jet"``,
+    ``"ULSD"``, ``"Fuel Oil"``, ``"Crude"``), a :class:`Curve` (its
+    vertical), a mapping of curve id to any of those, or a
+    :class:`Catalogue` (each curve's vertical). Without one, such a
+    conversion raises :class:`InvalidRequest` naming the curve."""
+    all_, per_curve = _factors(factor, "factor")
+    return _core.curves_convert(_table(table), _text(to, "to"), all_, per_curve)
+
+
+def matrix(table: Any, values: str = "price") -> pyarrow.Table:
+    """One row per curve and date (or time), one column per tenor in
+    calendar order, holding the ``values`` column (null where a tenor has no
+    row). ``to_pandas`` works on it."""
+    return _core.curves_matrix(_table(table), _text(values, "values"))
+
+
+def _table(value: Any, name: str = "table") -> Any:
+    if not hasattr(value, "__arrow_c_stream__"):
+        raise InvalidRequest(
+            f"{name} must be an Arrow table (pyarrow.Table or anything with "
+            f"__arrow_c_stream__), not {type(value).__name__}"
+        )
+    return value
+
+
+def _roll_args(kind: Any, nearby: Any, roll_days: Any) -> tuple[str, list[int], int]:
+    kind = _text(kind, "kind")
+    if isinstance(nearby, int) and not isinstance(nearby, bool):
+        nearby = [nearby]
+    if not isinstance(nearby, Iterable) or isinstance(nearby, (str, bytes)):
+        raise InvalidRequest(
+            f"nearby must be a position or positions such as range(1, 13), "
+            f"not {type(nearby).__name__}"
+        )
+    positions = list(nearby)
+    for n in positions:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10_000:
+            raise InvalidRequest(f"nearby positions are whole numbers from 1, not {n!r}")
+    if isinstance(roll_days, bool) or not isinstance(roll_days, int) or not 0 <= roll_days <= 366:
+        raise InvalidRequest(f"roll_days must be a whole number from 0 to 366, not {roll_days!r}")
+    return kind, positions, roll_days
+
+
+def _leg(value: Any, name: str) -> str:
+    from marketcurves._core import Tenor
+
+    if isinstance(value, Tenor):
+        return value.name
+    return _text(value, name)
+
+
+def _factor(value: Any, name: str) -> float | str:
+    from marketcurves.catalogue import Curve
+
+    if isinstance(value, Curve):
+        vertical = value.vertical
+        if vertical is None:
+            raise InvalidRequest(f"{name}: curve {value.id} has no vertical to take a factor from")
+        return vertical
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise InvalidRequest(
+            f"{name} must be barrels per tonne, a product name or a Curve, "
+            f"not {type(value).__name__}"
+        )
+    return value
+
+
+def _factors(value: Any, name: str) -> tuple[float | str | None, dict[str, float | str]]:
+    from marketcurves.catalogue import Catalogue
+
+    if value is None:
+        return None, {}
+    if isinstance(value, Catalogue):
+        return None, {c.id: c.vertical for c in value if c.vertical is not None}
+    if isinstance(value, Mapping):
+        per_curve: dict[str, float | str] = {}
+        for key, factor in value.items():
+            if not isinstance(key, str):
+                raise InvalidRequest(f"{name}: keys are curve ids, not {type(key).__name__}")
+            per_curve[key] = _factor(factor, f"{name}[{key!r}]")
+        return None, per_curve
+    return _factor(value, name), {}

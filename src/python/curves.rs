@@ -1,0 +1,147 @@
+//! `marketcurves.curves`: the bindings of [`domain::curves`]. Tables come in
+//! and go out through the Arrow PyCapsule interface; the work runs with the
+//! GIL released.
+
+use std::collections::HashMap;
+
+use chrono::NaiveDate;
+use pyo3::prelude::*;
+use pyo3_arrow::PyTable;
+
+use super::errors::CoreResult;
+use domain::arrow::Table;
+use domain::curves::{self, CurveError, Factor, Factors, Leg, Product, RollSpec, Unit};
+use domain::tenor::Tenor;
+
+/// Barrels per tonne as a number, or the name of a product with a standard figure.
+#[derive(FromPyObject)]
+pub enum FactorArg {
+    Number(f64),
+    Product(String),
+}
+
+impl FactorArg {
+    fn factor(self) -> Result<Factor, CurveError> {
+        Ok(match self {
+            FactorArg::Number(n) => Factor::BarrelsPerTonne(n),
+            FactorArg::Product(name) => Factor::Product(Product::parse(&name)?),
+        })
+    }
+}
+
+fn factors(
+    all: Option<FactorArg>,
+    per_curve: HashMap<String, FactorArg>,
+) -> Result<Factors, CurveError> {
+    let mut out = Factors {
+        all: all.map(FactorArg::factor).transpose()?,
+        ..Factors::default()
+    };
+    for (curve, factor) in per_curve {
+        out.per_curve.insert(curve, factor.factor()?);
+    }
+    Ok(out)
+}
+
+fn table_in(table: PyTable) -> Table {
+    let (batches, schema) = table.into_inner();
+    Table { schema, batches }
+}
+
+fn table_out(py: Python<'_>, table: Table) -> PyResult<Py<PyAny>> {
+    let table = PyTable::try_new(table.batches, table.schema)?;
+    Ok(table.into_pyarrow(py)?.unbind())
+}
+
+/// Each position's price (or, with `log`, its tenor) per curve and time.
+#[pyfunction]
+#[pyo3(signature = (table, kind, nearby, roll_days, log))]
+pub fn curves_rolling(
+    py: Python<'_>,
+    table: PyTable,
+    kind: &str,
+    nearby: Vec<u32>,
+    roll_days: u32,
+    log: bool,
+) -> CoreResult<Py<PyAny>> {
+    let spec = RollSpec::new(kind, nearby, roll_days)?;
+    let table = table_in(table);
+    let out = py.detach(|| {
+        if log {
+            curves::roll_log(&table, &spec)
+        } else {
+            curves::rolling(&table, &spec)
+        }
+    })?;
+    Ok(table_out(py, out)?)
+}
+
+/// Near minus far per curve and time.
+#[pyfunction]
+pub fn curves_spread(
+    py: Python<'_>,
+    table: PyTable,
+    near: &str,
+    far: &str,
+) -> CoreResult<Py<PyAny>> {
+    let (near, far) = (Leg::parse(near, "near")?, Leg::parse(far, "far")?);
+    let table = table_in(table);
+    let out = py.detach(|| curves::spread(&table, &near, &far))?;
+    Ok(table_out(py, out)?)
+}
+
+/// Product minus crude per tenor and time, both in `units`.
+#[pyfunction]
+#[pyo3(signature = (product, crude, units, factor, per_curve, crude_factor, crude_per_curve))]
+#[allow(clippy::too_many_arguments)]
+pub fn curves_crack(
+    py: Python<'_>,
+    product: PyTable,
+    crude: PyTable,
+    units: &str,
+    factor: Option<FactorArg>,
+    per_curve: HashMap<String, FactorArg>,
+    crude_factor: Option<FactorArg>,
+    crude_per_curve: HashMap<String, FactorArg>,
+) -> CoreResult<Py<PyAny>> {
+    let to = Unit::parse(units)?;
+    let product_factors = factors(factor, per_curve)?;
+    let crude_factors = factors(crude_factor, crude_per_curve)?;
+    let (product, crude) = (table_in(product), table_in(crude));
+    let out =
+        py.detach(|| curves::crack(&product, &crude, to, &product_factors, &crude_factors))?;
+    Ok(table_out(py, out)?)
+}
+
+/// The table with its prices in `to`.
+#[pyfunction]
+#[pyo3(signature = (table, to, factor, per_curve))]
+pub fn curves_convert(
+    py: Python<'_>,
+    table: PyTable,
+    to: &str,
+    factor: Option<FactorArg>,
+    per_curve: HashMap<String, FactorArg>,
+) -> CoreResult<Py<PyAny>> {
+    let to = Unit::parse(to)?;
+    let factors = factors(factor, per_curve)?;
+    let table = table_in(table);
+    let out = py.detach(|| curves::convert(&table, to, &factors))?;
+    Ok(table_out(py, out)?)
+}
+
+/// One row per curve and time, one column per tenor.
+#[pyfunction]
+pub fn curves_matrix(py: Python<'_>, table: PyTable, values: &str) -> CoreResult<Py<PyAny>> {
+    let table = table_in(table);
+    let out = py.detach(|| curves::matrix(&table, values))?;
+    Ok(table_out(py, out)?)
+}
+
+/// The names of the tenors of a kind overlapping `start..=end`.
+pub fn tenor_range(kind: &str, start: NaiveDate, end: NaiveDate) -> CoreResult<Vec<String>> {
+    Ok(Tenor::range(kind, start, end)?
+        .into_iter()
+        .map(|t| t.name().to_owned())
+        .collect())
+}
