@@ -267,11 +267,11 @@ class Emulator:
 
         Bulk files hold every curve of their vertical, so this is how to get
         big ones that are still what the interface describes (one file per
-        vertical and month, one row per snapshot): a month grows by about
-        50 kB per curve added, so ``add_curves("CRUDE", 4000)`` makes a
-        month of ``CRUDE`` about 200 MB. Jobs submitted before keep the
+        vertical and month, one row per snapshot): a month grows by 40 to
+        45 kB per curve added, so ``add_curves("CRUDE", 5500)`` makes a
+        month of ``CRUDE`` over 200 MB. Jobs submitted before keep the
         catalogue they were submitted with. The catalogue holds at most
-        100,000 curves; each costs about 2 kB of the emulator's memory."""
+        100,000 curves; each costs about 2.5 kB of the emulator's memory."""
         self._server.add_curves(vertical, count)
 
     # The live feed.

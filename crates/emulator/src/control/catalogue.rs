@@ -1,14 +1,14 @@
 //! Growing the catalogue: more curves in a vertical, as a service lists new
 //! quotations. Bulk files hold every curve of their vertical, so this is
-//! also how a test gets big bulk files (a month of a vertical grows by about
-//! 50 kB per curve added) while they stay what the interface describes:
+//! also how a test gets big bulk files (a month of a vertical grows by 40 to
+//! 45 kB per curve added) while they stay what the interface describes:
 //! one file per vertical and month, one row per snapshot.
 
 use super::checks::{at_least_one, ControlError, ControlResult};
 use super::Controls;
 use domain::vocabulary::find_vertical;
 
-/// Curves the catalogue may hold: each costs about 2 kB of memory, and
+/// Curves the catalogue may hold: each costs about 2.5 kB of memory, and
 /// every listing and bulk file walks them all.
 pub const MAX_CURVES: usize = 100_000;
 

@@ -189,6 +189,13 @@ pub(super) fn curve(
 /// the interface's own combinations, so a curve added later is nobody's
 /// component. Links the curves from `first` on.
 pub(super) fn link_components(curves: &mut [Curve], first: usize) {
+    // Searched among the interface's own curves only: a few hundred, however
+    // many were added.
+    let own: Vec<usize> = curves
+        .iter()
+        .filter(|c| c.variant == 0)
+        .map(|c| c.index)
+        .collect();
     for i in first..curves.len() {
         let (vertical, region) = (curves[i].vertical.name, curves[i].region);
         let wanted: &[Family] = match Family::of(curves[i].quotation) {
@@ -196,10 +203,10 @@ pub(super) fn link_components(curves: &mut [Curve], first: usize) {
             Family::Margin | Family::Blend => &[Family::Outright],
             Family::Freight | Family::Outright => &[],
         };
-        let components = curves
+        let components = own
             .iter()
+            .map(|&j| &curves[j])
             .filter(|c| c.index != i && c.vertical.name == vertical && c.region == region)
-            .filter(|c| c.variant == 0)
             .filter(|c| wanted.contains(&Family::of(c.quotation)))
             .filter(|c| c.quotation != "Freight Rate")
             .map(|c| c.index)
