@@ -22,7 +22,7 @@ async fn the_probe_reads_every_firehose_frame_as_a_price_the_client_accepts() {
     let emulator = emulator().await;
     let controls = emulator.controls();
     // A curve of the demo account's licence.
-    let world = &emulator.state().world;
+    let world = emulator.state().world();
     let curve = world.curves.iter().find(|c| c.quotation == "Fob").unwrap();
     let token = controls.token(None);
     let url = format!("{}{LIVE_PATH}", emulator.live_url());

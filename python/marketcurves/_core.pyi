@@ -238,6 +238,9 @@ class EmulatorServer:
     def bulk_rows(self, vertical: str, month: str, *, email: str | None = None) -> int:
         """Rows of the bulk file of ``vertical`` (either spelling) and ``month``
         (``YYYY-MM``) for an account's quotation licence (default: the demo account)."""
+    def add_curves(self, vertical: str, count: int) -> None:
+        """Lists ``count`` more curves in ``vertical`` (either spelling), which
+        also makes its bulk files bigger."""
     def revoke_live(self, email: str | None = None) -> None:
         """Takes the live feed out of an account's licence (default: the demo account)."""
     def drop_live_connections(self) -> None:

@@ -257,6 +257,23 @@ class Emulator:
         the account's bulk licence start."""
         return self._server.bulk_rows(vertical, month, email=email)
 
+    def add_curves(self, vertical: str, count: int) -> None:
+        """Lists ``count`` more curves in ``vertical`` (``CRUDE`` or
+        ``Crude``), after the others, as a service lists new quotations:
+        variants of the vertical's quotations and regions, taken in turn,
+        each with its own id, name (ending ``#<n>``), grade, ports and prices,
+        served like every curve by the catalogue, the history, the live feed
+        and bulk downloads.
+
+        Bulk files hold every curve of their vertical, so this is how to get
+        big ones that are still what the interface describes (one file per
+        vertical and month, one row per snapshot): a month grows by 40 to
+        45 kB per curve added, so ``add_curves("CRUDE", 5500)`` makes a
+        month of ``CRUDE`` over 200 MB. Jobs submitted before keep the
+        catalogue they were submitted with. The catalogue holds at most
+        100,000 curves; each costs about 2.5 kB of the emulator's memory."""
+        self._server.add_curves(vertical, count)
+
     # The live feed.
 
     def revoke_live(self, email: str | None = None) -> None:

@@ -195,6 +195,10 @@ impl PyEmulator {
         Ok(py.detach(|| self.controls.bulk_rows(vertical, month, email))?)
     }
 
+    fn add_curves(&self, py: Python<'_>, vertical: &str, count: u32) -> CoreResult<()> {
+        Ok(py.detach(|| self.controls.add_curves(vertical, count))?)
+    }
+
     // The live feed.
 
     #[pyo3(signature = (email = None))]

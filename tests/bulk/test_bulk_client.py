@@ -211,3 +211,33 @@ def test_a_400_from_the_service_is_an_invalid_request(full):
     # Months after the emulator's clock: the range is empty once narrowed.
     with pytest.raises(mc.InvalidRequest, match="400"):
         full.bulk_submit("JET", "2026-01", "2026-02")
+
+
+def test_added_curves_make_bigger_files_that_read_back_equal(em, full, tmp_path):
+    before = fast(full, "FUEL_OIL", "2025-05", "2025-05", tmp_path / "before")
+    listed = {c.id for c in full.catalogue(vertical="Fuel Oil")}
+    em.add_curves("FUEL_OIL", 60)
+    added = [c for c in full.catalogue(vertical="Fuel Oil") if c.id not in listed]
+    assert len(added) == 60
+
+    after = fast(full, "FUEL_OIL", "2025-05", "2025-05", tmp_path / "after")
+    assert after.bytes > 3 * before.bytes
+    assert after.rows == em.bulk_rows("FUEL_OIL", "2025-05", email=FULL["email"]) > 3 * before.rows
+    ours = mc.read_bulk(tmp_path / "after")
+    [file] = after.files
+    theirs = pq.read_table(file)
+    assert ours.num_rows == theirs.num_rows == after.rows
+    for column in theirs.column_names:
+        assert ours.column(column).to_pylist() == theirs.column(column).to_pylist(), column
+
+    # An added curve's rows are its settlements, as every curve's are.
+    curve = added[-1]
+    rows = [
+        (row["tenor_name"], row["generated_on"].date(), row["price"])
+        for row in ours.to_pylist()
+        if json.loads(row["meta_data"])["curveId"] == curve.id
+    ]
+    assert rows
+    tenor, day, price = rows[-1]
+    settled = full.settlements(curve.id, day, day, tenor)
+    assert settled.column("price").to_pylist() == [price]

@@ -60,6 +60,8 @@ def test_controls_take_the_same_arguments_as_the_core():
         (lambda e: e.revoke_live("nobody@example.com"), "no account"),
         (lambda e: e.bulk_rows("Coal", "2025-05"), 'unknown vertical "Coal"'),
         (lambda e: e.bulk_rows("Jet", "May"), 'month must be YYYY-MM, not "May"'),
+        (lambda e: e.add_curves("Coal", 1), 'unknown vertical "Coal"'),
+        (lambda e: e.add_curves("Jet", 0), "count must be at least 1"),
         (lambda e: e.published("no-such-curve", JULY), 'unknown curve id "no-such-curve"'),
         (lambda e: e.set_time("yesterday"), "when must be an ISO 8601 date-time"),
     ],

@@ -2,7 +2,7 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use axum::serve::ListenerExt;
@@ -59,7 +59,9 @@ impl EmulatorConfig {
 
 /// Everything the routes share.
 pub struct AppState {
-    pub world: World,
+    /// Swapped whole when curves are added (`Controls::add_curves`): a
+    /// request works on the world it started with.
+    world: RwLock<Arc<World>>,
     pub clock: Clock,
     pub accounts: Accounts,
     pub faults: Faults,
@@ -73,7 +75,10 @@ impl AppState {
     pub(crate) fn new(config: &EmulatorConfig) -> AppState {
         let clock = Clock::new(config.start, config.time_scale);
         AppState {
-            world: World::new(config.seed, Calendar::new(config.early_close.clone())),
+            world: RwLock::new(Arc::new(World::new(
+                config.seed,
+                Calendar::new(config.early_close.clone()),
+            ))),
             live: Live::new(clock.now()),
             clock,
             accounts: Accounts::new(config.seed),
@@ -81,6 +86,21 @@ impl AppState {
             bulk: Bulk::new(config.seed),
             requests: Requests::default(),
         }
+    }
+
+    /// The world as it is now.
+    pub fn world(&self) -> Arc<World> {
+        Arc::clone(&self.world.read().expect("world lock"))
+    }
+
+    /// Replaces the world by `change` of it, one change at a time.
+    pub(crate) fn change_world<E>(
+        &self,
+        change: impl FnOnce(&World) -> Result<World, E>,
+    ) -> Result<(), E> {
+        let mut world = self.world.write().expect("world lock");
+        *world = Arc::new(change(&world)?);
+        Ok(())
     }
 }
 

@@ -9,7 +9,7 @@ use std::pin::Pin;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use futures_util::stream::{self, StreamExt};
+use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::download::{already_done, fetch, DownloadError, FileTask};
 use super::job::{self, JobRequest, JobState, Submitted};
@@ -23,6 +23,9 @@ use crate::rest::http::Http;
 use crate::storage::footer::rows_in_object;
 use crate::storage::upload::already_there;
 use domain::records::PresignedUrl;
+
+/// Objects whose footers are read at once to count the rows.
+const FOOTERS_AT_ONCE: usize = 8;
 
 /// A bulk download's request, checked before anything is sent or created.
 #[derive(Clone, Debug)]
@@ -266,18 +269,25 @@ async fn finish(
             (files, Vec::new(), rows)
         }
         Target::Store(location) => {
-            let mut rows = 0;
-            for task in &tasks {
-                let key = key_of(location, &task.relative);
-                rows += rows_in_object(location.store.as_ref(), &key)
-                    .await
-                    .map_err(|why| {
+            // One small read per object, several at once: reading them one
+            // after another made the row count cost a round trip per file.
+            let objects: Vec<(String, Option<u64>)> =
+                tasks.iter().map(|t| (t.relative.clone(), t.size)).collect();
+            let store = location.store.as_ref();
+            let counts: Vec<u64> = stream::iter(objects)
+                .map(|(relative, size)| async move {
+                    let key = key_of(location, &relative);
+                    rows_in_object(store, &key, size).await.map_err(|why| {
                         ClientError::BulkJobFailed(format!(
                             "{}: {why}",
-                            url_of(location, &task.relative)
+                            url_of(location, &relative)
                         ))
-                    })?;
-            }
+                    })
+                })
+                .buffered(FOOTERS_AT_ONCE)
+                .try_collect()
+                .await?;
+            let rows = counts.iter().sum();
             let objects = tasks
                 .iter()
                 .map(|t| url_of(location, &t.relative))

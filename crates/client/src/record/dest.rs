@@ -148,7 +148,7 @@ impl Dest {
             }
             Dest::Store(location) => {
                 let key = Dest::key(location, name);
-                metadata_of_object(location.store.as_ref(), &key)
+                metadata_of_object(location.store.as_ref(), &key, None)
                     .await
                     .map_err(|e| self.failed("read", name, e))
             }

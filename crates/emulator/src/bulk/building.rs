@@ -25,7 +25,7 @@ pub async fn file_bytes(state: &Arc<AppState>, key: &FileKey) -> Result<Bytes, S
         .bulk
         .files
         .get_or_build(key, move || {
-            write_month(&builder.world, &owned).map_err(|e| e.to_string())
+            write_month(&builder.world(), &owned).map_err(|e| e.to_string())
         })
         .await
 }

@@ -1,27 +1,15 @@
 use super::*;
-use crate::accounts::Accounts;
 use crate::bulk::jobs::JobRequest;
-use crate::bulk::Bulk;
-use crate::calendar::{Calendar, EarlyClose};
-use crate::clock::Clock;
-use crate::faults::Faults;
-use crate::live::Live;
-use crate::requests::Requests;
-use crate::world::World;
+use crate::EmulatorConfig;
 use domain::month::Month;
 use domain::timestamp::parse_timestamp;
 use domain::vocabulary::find_vertical;
 
 fn state() -> Arc<AppState> {
-    Arc::new(AppState {
-        world: World::new(0, Calendar::new(EarlyClose::ChristmasAndNewYearsEve)),
-        clock: Clock::new(None, 0.0),
-        accounts: Accounts::new(0),
-        faults: Faults::default(),
-        bulk: Bulk::new(0),
-        live: Live::new(0),
-        requests: Requests::default(),
-    })
+    Arc::new(AppState::new(&EmulatorConfig {
+        time_scale: 0.0,
+        ..EmulatorConfig::default()
+    }))
 }
 
 #[tokio::test]
@@ -34,6 +22,7 @@ async fn a_status_that_cannot_wait_sees_the_files_later() {
         last: Month::parse("2025-05").unwrap(),
         requested_months: 2,
         denied: Default::default(),
+        curves: state.world().curves.len(),
         submitted_at: parse_timestamp("2025-06-13T17:00:00").unwrap(),
         fails: false,
         malicious: false,

@@ -8,6 +8,7 @@ fn key(month: &str) -> FileKey {
         vertical: "JET",
         month: Month::parse(month).unwrap(),
         denied: Default::default(),
+        curves: 233,
     }
 }
 

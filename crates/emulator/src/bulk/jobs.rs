@@ -64,6 +64,8 @@ pub struct JobRequest {
     pub last: Month,
     pub requested_months: u32,
     pub denied: BTreeSet<String>,
+    /// The catalogue's size when submitted (`FileKey::curves`).
+    pub curves: usize,
     pub submitted_at: Micros,
     /// Ends FAILED instead of SUCCEEDED.
     pub fails: bool,
@@ -78,6 +80,7 @@ pub struct Job {
     pub first: Month,
     pub last: Month,
     denied: BTreeSet<String>,
+    curves: usize,
     /// When it ends; whole seconds, so that URLs expire exactly an hour later.
     pub ready_at: Micros,
     fails: bool,
@@ -120,6 +123,7 @@ impl Job {
             vertical: self.vertical.bulk_name,
             month,
             denied: self.denied.clone(),
+            curves: self.curves,
         }
     }
 
@@ -215,6 +219,7 @@ impl Jobs {
             first: request.first,
             last: request.last,
             denied: request.denied,
+            curves: request.curves,
             ready_at: (done + MICROS_PER_SECOND - 1).div_euclid(MICROS_PER_SECOND)
                 * MICROS_PER_SECOND,
             fails: request.fails,

@@ -16,6 +16,7 @@ fn request(fails: bool, malicious: bool) -> JobRequest {
         last: month("2025-05"),
         requested_months: 3,
         denied: BTreeSet::new(),
+        curves: 233,
         submitted_at: parse_timestamp(NOW).unwrap() + 250_000,
         fails,
         malicious,

@@ -33,6 +33,9 @@ pub struct FileKey {
     pub month: Month,
     /// Quotations outside the licence of the job's account.
     pub denied: BTreeSet<String>,
+    /// How many curves the catalogue had when the job was submitted: curves
+    /// added later are not in its files.
+    pub curves: usize,
 }
 
 impl FileKey {
@@ -69,6 +72,7 @@ fn curves<'a>(world: &'a World, key: &'a FileKey) -> impl Iterator<Item = &'a Cu
     world
         .curves
         .iter()
+        .take(key.curves)
         .filter(move |c| c.vertical.bulk_name == key.vertical)
         .filter(move |c| !key.denied.contains(c.quotation))
 }

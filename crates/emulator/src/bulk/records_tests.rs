@@ -6,6 +6,7 @@ fn key(vertical: &'static str, month: &str, denied: &[&str]) -> FileKey {
         vertical,
         month: Month::parse(month).unwrap(),
         denied: denied.iter().map(|q| q.to_string()).collect(),
+        curves: usize::MAX,
     }
 }
 

@@ -44,6 +44,7 @@ fn urls_of_jobs_that_succeeded_expire() {
             last: month,
             requested_months: 1,
             denied: BTreeSet::new(),
+            curves: 233,
             submitted_at,
             fails: false,
             malicious: false,

@@ -30,6 +30,12 @@ pub enum ControlError {
     Month(String),
     #[error("unknown curve id {0:?}")]
     UnknownCurve(String),
+    #[error("the catalogue holds at most {max} curves; {count} more would make {total}")]
+    TooManyCurves {
+        count: u32,
+        total: usize,
+        max: usize,
+    },
     #[error(transparent)]
     Tenor(#[from] TenorError),
 }

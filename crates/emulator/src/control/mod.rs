@@ -5,11 +5,13 @@
 //!
 //! - this file: [`Controls`], the clock and the accounts;
 //! - `rest`, `bulk`, `live`: the faults of each side of the service;
+//! - `catalogue`: more curves in a vertical (and so bigger bulk files);
 //! - `queries`: what the world holds (bulk file rows, published values);
 //! - `requests`: what reached the REST side (the requests received);
 //! - `checks`: the value rules and [`ControlError`].
 
 mod bulk;
+mod catalogue;
 pub(crate) mod checks;
 mod live;
 mod queries;

@@ -39,12 +39,14 @@ impl Controls {
         if licence.revoked {
             return Ok(0);
         }
+        let world = self.state.world();
         let key = FileKey {
             vertical: found.bulk_name,
             month,
             denied: licence.denied_quotations,
+            curves: world.curves.len(),
         };
-        Ok(count_rows(&self.state.world, &key))
+        Ok(count_rows(&world, &key))
     }
 
     /// Every value the live feed published for a curve and tenor from
@@ -58,7 +60,7 @@ impl Controls {
         start: Option<DateTime<Utc>>,
         end: Option<DateTime<Utc>>,
     ) -> ControlResult<Vec<PublishedValue>> {
-        let world = &self.state.world;
+        let world = self.state.world();
         let curve = world
             .curve(curve_id)
             .ok_or_else(|| ControlError::UnknownCurve(curve_id.to_owned()))?;
@@ -66,7 +68,7 @@ impl Controls {
         let now = self.state.clock.now();
         let start = start.map_or_else(|| start_of(day_of(now)), |s| s.timestamp_micros());
         let end = end.map_or(now, |e| e.timestamp_micros());
-        let values = published_prices(world, curve, &tenor, start, end);
+        let values = published_prices(&world, curve, &tenor, start, end);
         Ok(values
             .into_iter()
             .map(|(at, price)| PublishedValue {

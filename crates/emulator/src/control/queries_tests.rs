@@ -27,7 +27,7 @@ fn bulk_rows_name_a_vertical_and_a_month() {
 }
 
 fn fob(controls: &Controls) -> String {
-    let world = &controls.state.world;
+    let world = controls.state.world();
     world
         .curves
         .iter()

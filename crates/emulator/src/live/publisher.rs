@@ -36,8 +36,9 @@ pub async fn run(state: Arc<AppState>) {
             live.restart_opened_before(restart);
         }
         restart_checked = now;
+        let world = state.world();
         let (deliveries, next_due, idle) = live.with_registry(|registry| {
-            let (deliveries, due) = collect(registry, &state.world, now, live.faults.firehose());
+            let (deliveries, due) = collect(registry, &world, now, live.faults.firehose());
             (deliveries, due, registry.peers.is_empty())
         });
         deliveries.deliver(live, now).await;

@@ -101,7 +101,8 @@ impl Session {
     fn subscribe(&mut self, subscription: &Subscription) {
         let state = &self.state;
         let id = &subscription.curve_id;
-        let Some(curve) = state.world.curve(id) else {
+        let world = state.world();
+        let Some(curve) = world.curve(id) else {
             return self.error(NO_ACCESS, &format!("unknown curve id {id:?}"));
         };
         let account = self.account.as_deref().unwrap_or_default();
@@ -115,14 +116,15 @@ impl Session {
         }
         let now = state.clock.now();
         state.live.with_registry(|registry| {
-            registry.subscribe(&state.world, &self.peer, curve, &subscription.tenor, now);
+            registry.subscribe(&world, &self.peer, curve, &subscription.tenor, now);
         });
         state.live.wake_publisher();
     }
 
     fn unsubscribe(&mut self, subscription: &Subscription) {
         let state = &self.state;
-        if let Some(curve) = state.world.curve(&subscription.curve_id) {
+        let world = state.world();
+        if let Some(curve) = world.curve(&subscription.curve_id) {
             let now = state.clock.now();
             state.live.with_registry(|registry| {
                 registry.unsubscribe(&self.peer, curve, &subscription.tenor, now);

@@ -60,7 +60,8 @@ async fn next(socket: &mut Socket) -> Option<Value> {
 async fn auth_subscribe_prices_and_pong() {
     let emulator = emulator().await;
     let state = emulator.shared_state();
-    let curve = fob(&state.world);
+    let world = state.world();
+    let curve = fob(&world);
     let jul = Tenor::parse("Jul 25").unwrap();
 
     // A command before auth: NOT_LOGGED, then a close frame with 1008.
@@ -100,11 +101,11 @@ async fn auth_subscribe_prices_and_pong() {
     )
     .await;
     let now = state.clock.now();
-    let last = last_published(&state.world, curve, &jul, now).unwrap();
+    let last = last_published(&world, curve, &jul, now).unwrap();
     let snapshot = next(&mut socket).await.unwrap();
     let expected = json!({"type": "price", "payload": {
         "id": curve.id, "tenor": "Jul 25", "generatedOn": format_millis(last.at),
-        "price": price(state.world.seed, curve, &jul, last.at),
+        "price": price(world.seed, curve, &jul, last.at),
     }});
     assert_eq!(snapshot, expected);
 
@@ -121,7 +122,7 @@ async fn auth_subscribe_prices_and_pong() {
 
     // The clock moves on by two values: both are pushed, in order.
     state.clock.advance(2 * granularity(curve));
-    let due = published_between(&state.world, curve, &jul, now, state.clock.now());
+    let due = published_between(&world, curve, &jul, now, state.clock.now());
     assert_eq!(due.len(), 2);
     for stamp in due {
         let update = next(&mut socket).await.unwrap();

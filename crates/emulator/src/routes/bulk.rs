@@ -119,6 +119,7 @@ pub async fn submit(
         last,
         requested_months: Month::count(start, end),
         denied: caller.licence.denied_quotations,
+        curves: state.world().curves.len(),
         submitted_at: now,
         fails: state.faults.take_job_failure(),
         malicious: state.faults.malicious_paths(),

@@ -42,9 +42,9 @@ pub async fn list(
     let params = Params::from(query);
     let paging = Paging::from(&params, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)?;
     let filters = filters(&params)?;
-    let day = state.world.calendar.contract_refresh_day(state.clock.now());
-    let matching: Vec<&Curve> = state
-        .world
+    let world = state.world();
+    let day = world.calendar.contract_refresh_day(state.clock.now());
+    let matching: Vec<&Curve> = world
         .curves
         .iter()
         .filter(|c| {

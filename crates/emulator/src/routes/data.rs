@@ -19,7 +19,7 @@ use crate::server::AppState;
 use crate::world::contracts::{contracts, has_kind};
 use crate::world::curves::Curve;
 use crate::world::prices::{tick, PriceRecordOut};
-use crate::world::FIRST_DAY;
+use crate::world::{World, FIRST_DAY};
 use domain::rows::Snapshot;
 use domain::tenor::Tenor;
 
@@ -35,9 +35,8 @@ fn bad_path(rejection: PathRejection) -> ApiError {
 }
 
 /// The curve of the path, checked against the caller's licence.
-fn curve<'a>(state: &'a AppState, caller: &Caller, id: &str) -> Result<&'a Curve, ApiError> {
-    let curve = state
-        .world
+fn curve<'a>(world: &'a World, caller: &Caller, id: &str) -> Result<&'a Curve, ApiError> {
+    let curve = world
         .curve(id)
         .ok_or_else(|| ApiError::not_found(format!("unknown curve id {id:?}")))?;
     if !caller.licence.allows(curve.quotation) {
@@ -75,10 +74,10 @@ pub async fn historical_settlements(
 ) -> Result<Response, ApiError> {
     let Path((id, name)) = path.map_err(bad_path)?;
     let (start, end) = Params::from(query).date_range()?;
-    let curve = curve(&state, &caller, &id)?;
+    let world = state.world();
+    let curve = curve(&world, &caller, &id)?;
     let tenor = tenor(curve, &name)?;
     let now = state.clock.now();
-    let world = &state.world;
     let entries: Vec<SettlementOut> = days(start.max(FIRST_DAY), end.min(day_of(now)))
         .rev()
         .filter_map(|day| {
@@ -110,10 +109,12 @@ pub async fn historical_intraday(
         )));
     }
     let paging = Paging::from(&params, INTRADAY_PAGE_SIZE, MAX_INTRADAY_PAGE_SIZE)?;
-    let curve = curve(&state, &caller, &id)?;
+    let world = state.world();
+    let curve = curve(&world, &caller, &id)?;
     let tenor = tenor(curve, &name)?;
     let page = Intraday {
         state: &state,
+        world: &world,
         curve,
         tenor: &tenor,
     }
@@ -140,11 +141,13 @@ pub async fn ongoing_intraday(
     let Path((id, name)) = path.map_err(bad_path)?;
     let params = Params::from(query);
     let paging = Paging::from(&params, INTRADAY_PAGE_SIZE, MAX_INTRADAY_PAGE_SIZE)?;
-    let curve = curve(&state, &caller, &id)?;
+    let world = state.world();
+    let curve = curve(&world, &caller, &id)?;
     let tenor = tenor(curve, &name)?;
     let today = day_of(state.clock.now());
     let (items, total) = Intraday {
         state: &state,
+        world: &world,
         curve,
         tenor: &tenor,
     }
@@ -163,6 +166,7 @@ pub async fn ongoing_intraday(
 /// generated only for the page asked for.
 struct Intraday<'a> {
     state: &'a AppState,
+    world: &'a World,
     curve: &'a Curve,
     tenor: &'a Tenor,
 }
@@ -175,7 +179,7 @@ impl Intraday<'_> {
         paging: &Paging,
     ) -> (Vec<PriceRecordOut>, usize) {
         let now = self.state.clock.now();
-        let world = &self.state.world;
+        let world = self.world;
         let counts: Vec<(NaiveDate, usize)> = days(first, last)
             .map(|day| {
                 (
@@ -210,12 +214,15 @@ struct Items<T: Serialize> {
     items: Vec<T>,
 }
 
-fn settlement_today(state: &AppState, curve: &Curve, tenor: &Tenor) -> Option<PriceRecordOut> {
+fn settlement_today(
+    state: &AppState,
+    world: &World,
+    curve: &Curve,
+    tenor: &Tenor,
+) -> Option<PriceRecordOut> {
     let now = state.clock.now();
-    let stamp = state
-        .world
-        .snapshot(curve, tenor, day_of(now), Snapshot::London, now)?;
-    Some(state.world.record(curve, tenor, stamp))
+    let stamp = world.snapshot(curve, tenor, day_of(now), Snapshot::London, now)?;
+    Some(world.record(curve, tenor, stamp))
 }
 
 pub async fn last_settlement(
@@ -224,9 +231,10 @@ pub async fn last_settlement(
     path: TenorPath,
 ) -> Result<Response, ApiError> {
     let Path((id, name)) = path.map_err(bad_path)?;
-    let curve = curve(&state, &caller, &id)?;
+    let world = state.world();
+    let curve = curve(&world, &caller, &id)?;
     let tenor = tenor(curve, &name)?;
-    let record = settlement_today(&state, curve, &tenor).ok_or_else(|| {
+    let record = settlement_today(&state, &world, curve, &tenor).ok_or_else(|| {
         ApiError::not_found(format!(
             "no settlement of {name:?} published yet for {}",
             day_of(state.clock.now())
@@ -241,11 +249,12 @@ pub async fn last_settlement_all(
     path: CurvePath,
 ) -> Result<Response, ApiError> {
     let Path(id) = path.map_err(bad_path)?;
-    let curve = curve(&state, &caller, &id)?;
+    let world = state.world();
+    let curve = curve(&world, &caller, &id)?;
     let today = day_of(state.clock.now());
     let items = contracts(curve, today)
         .iter()
-        .filter_map(|tenor| settlement_today(&state, curve, tenor))
+        .filter_map(|tenor| settlement_today(&state, &world, curve, tenor))
         .collect();
     Ok(json_response(&Items { items }))
 }
@@ -263,12 +272,12 @@ struct AssessmentSetOut {
 /// Today's assessments of a tenor that are published; None if none is yet.
 fn assessments_today(
     state: &AppState,
+    world: &World,
     curve: &Curve,
     tenor: &Tenor,
     with_tenor: bool,
 ) -> Option<AssessmentSetOut> {
     let now = state.clock.now();
-    let world = &state.world;
     let snapshot = |which| {
         let stamp = world.snapshot(curve, tenor, day_of(now), which, now)?;
         Some(world.record(curve, tenor, stamp))
@@ -291,9 +300,10 @@ pub async fn last_assessments(
     path: TenorPath,
 ) -> Result<Response, ApiError> {
     let Path((id, name)) = path.map_err(bad_path)?;
-    let curve = curve(&state, &caller, &id)?;
+    let world = state.world();
+    let curve = curve(&world, &caller, &id)?;
     let tenor = tenor(curve, &name)?;
-    let set = assessments_today(&state, curve, &tenor, false).ok_or_else(|| {
+    let set = assessments_today(&state, &world, curve, &tenor, false).ok_or_else(|| {
         ApiError::not_found(format!(
             "no assessment of {name:?} published yet for {}",
             day_of(state.clock.now())
@@ -308,11 +318,12 @@ pub async fn last_assessments_all(
     path: CurvePath,
 ) -> Result<Response, ApiError> {
     let Path(id) = path.map_err(bad_path)?;
-    let curve = curve(&state, &caller, &id)?;
+    let world = state.world();
+    let curve = curve(&world, &caller, &id)?;
     let today = day_of(state.clock.now());
     let items = contracts(curve, today)
         .iter()
-        .filter_map(|tenor| assessments_today(&state, curve, tenor, true))
+        .filter_map(|tenor| assessments_today(&state, &world, curve, tenor, true))
         .collect();
     Ok(json_response(&Items { items }))
 }

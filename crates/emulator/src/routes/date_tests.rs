@@ -25,7 +25,7 @@ fn an_http_date_is_the_imf_fixdate_truncated_to_the_second() {
 #[tokio::test]
 async fn data_routes_and_errors_are_dated_by_the_emulators_clock() {
     let emulator = stopped_at(START).await;
-    let curve = &emulator.state().world.curves[0].id;
+    let curve = &emulator.state().world().curves[0].id;
     let bearer = format!("Bearer {}", emulator.controls().token(Some(FULL_EMAIL)));
     let path = format!("/v2/ongoing/last-settlement/{curve}");
     let data = send(&emulator, "GET", &path, &[("Authorization", &bearer)], "").await;

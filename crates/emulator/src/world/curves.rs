@@ -41,6 +41,9 @@ pub struct Curve {
     pub profile: Profile,
     /// Indices of component curves (same vertical and region) shown as dependencies.
     pub components: Vec<usize>,
+    /// 0 for the interface's own combination; n for the n-th curve added to
+    /// it later (`Controls::add_curves`).
+    pub variant: u32,
 }
 
 pub fn generate(seed: u64) -> Vec<Curve> {
@@ -49,27 +52,33 @@ pub fn generate(seed: u64) -> Vec<Curve> {
         for &quotation in vertical.quotations {
             for &region in vertical.regions {
                 let index = curves.len();
-                curves.push(curve(seed, index, vertical, quotation, region));
+                curves.push(curve(seed, index, vertical, quotation, region, 0));
             }
         }
     }
-    link_components(&mut curves);
+    link_components(&mut curves, 0);
     curves
 }
 
-fn curve(
+/// The curve of one combination; `variant` 0 is the interface's own, any
+/// other another curve of it (a grade, a port, a spec of its own).
+pub(super) fn curve(
     seed: u64,
     index: usize,
     vertical: &'static Vertical,
     quotation: &'static str,
     region: &'static str,
+    variant: u32,
 ) -> Curve {
-    let key = combine(&[
+    let mut key = combine(&[
         seed,
         of_str(vertical.name),
         of_str(quotation),
         of_str(region),
     ]);
+    if variant > 0 {
+        key = combine(&[key, of_str("variant"), u64::from(variant)]);
+    }
     let h = |salt: &str| combine(&[key, of_str(salt)]);
     let family = Family::of(quotation);
     let units = family.units(vertical.name, region);
@@ -125,7 +134,7 @@ fn curve(
         .get("grade")
         .map(|g| format!(" {g}"))
         .unwrap_or_default();
-    let name = if route {
+    let mut name = if route {
         format!(
             "{} {} {region}-{destination}{suffix}",
             vertical.name, quotation
@@ -133,6 +142,11 @@ fn curve(
     } else {
         format!("{} {} {region}{suffix}", vertical.name, quotation)
     };
+    if variant > 0 {
+        // Two variants may draw the same grade and route: the number keeps
+        // every name unique.
+        name.push_str(&format!(" #{variant}"));
+    }
     let profile = Profile {
         granularity_minutes: pick(h("granularity"), &[1, 2, 5, 10, 15]),
         level,
@@ -166,21 +180,32 @@ fn curve(
         properties,
         profile,
         components: Vec::new(),
+        variant,
     }
 }
 
 /// Delivered prices depend on the Fob/Price and freight curves of their
-/// vertical and region; margins and blends on the outright price.
-fn link_components(curves: &mut [Curve]) {
-    for i in 0..curves.len() {
+/// vertical and region; margins and blends on the outright price: curves of
+/// the interface's own combinations, so a curve added later is nobody's
+/// component. Links the curves from `first` on.
+pub(super) fn link_components(curves: &mut [Curve], first: usize) {
+    // Searched among the interface's own curves only: a few hundred, however
+    // many were added.
+    let own: Vec<usize> = curves
+        .iter()
+        .filter(|c| c.variant == 0)
+        .map(|c| c.index)
+        .collect();
+    for i in first..curves.len() {
         let (vertical, region) = (curves[i].vertical.name, curves[i].region);
         let wanted: &[Family] = match Family::of(curves[i].quotation) {
             Family::Delivered => &[Family::Outright, Family::Freight],
             Family::Margin | Family::Blend => &[Family::Outright],
             Family::Freight | Family::Outright => &[],
         };
-        let components = curves
+        let components = own
             .iter()
+            .map(|&j| &curves[j])
             .filter(|c| c.index != i && c.vertical.name == vertical && c.region == region)
             .filter(|c| wanted.contains(&Family::of(c.quotation)))
             .filter(|c| c.quotation != "Freight Rate")

@@ -5,6 +5,7 @@ pub(crate) mod contracts;
 pub(crate) mod curves;
 pub(crate) mod prices;
 pub(crate) mod published;
+pub(crate) mod variants;
 
 use std::collections::HashMap;
 
@@ -16,11 +17,13 @@ use curves::Curve;
 use domain::rows::Snapshot;
 use domain::tenor::Tenor;
 use domain::timestamp::Micros;
+use domain::vocabulary::Vertical;
 use prices::{slots_per_day, tick, PriceRecordOut, Stamp};
 
 /// History starts here; earlier days simply have no data.
 pub const FIRST_DAY: NaiveDate = NaiveDate::from_ymd_opt(2000, 1, 1).expect("valid");
 
+#[derive(Clone)]
 pub struct World {
     pub seed: u64,
     pub curves: Vec<Curve>,
@@ -38,6 +41,18 @@ impl World {
             by_id,
             calendar,
         }
+    }
+
+    /// This world with `count` more curves in `vertical`, after the others
+    /// (`variants`).
+    pub fn with_more_curves(&self, vertical: &'static Vertical, count: usize) -> World {
+        let mut world = self.clone();
+        let first = world.curves.len();
+        variants::add_variants(self.seed, &mut world.curves, vertical, count);
+        for curve in &world.curves[first..] {
+            world.by_id.insert(curve.id.clone(), curve.index);
+        }
+        world
     }
 
     pub fn curve(&self, id: &str) -> Option<&Curve> {
