@@ -18,19 +18,27 @@ def em() -> Iterator[Emulator]:
 
 
 @pytest.fixture(scope="session")
-def busy_curve() -> str:
-    """The curve of the seed-0 world with the most values published in a
-    minute around START: the recorder has plenty to catch."""
+def busy_curves() -> list[str]:
+    """The curves of the seed-0 world the demo account may follow live (not
+    Sales), those with the most values published around START first."""
     with Emulator(seed=0, time_scale=0, start="2025-06-11T09:30:00Z") as emulator:
         client = emulator.client()
-        best, most = "", -1
+        counted = []
         for curve in client.catalogue()[:40]:
+            if curve.quotation == "Sales":
+                continue
             tenors = (curve.contracts or [])[:3]
             count = sum(
                 len(emulator.published(curve.id, t, "2025-06-11T09:00:00Z", "2025-06-11T09:30:00Z"))
                 for t in tenors
             )
-            if count > most:
-                best, most = curve.id, count
+            counted.append((-count, curve.id))
         client.close()
-        return best
+        return [curve_id for _, curve_id in sorted(counted)]
+
+
+@pytest.fixture(scope="session")
+def busy_curve(busy_curves: list[str]) -> str:
+    """The curve with the most values published in the half hour before
+    START: the recorder has plenty to catch."""
+    return busy_curves[0]

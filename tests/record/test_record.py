@@ -74,6 +74,24 @@ def test_a_restart_fetches_what_was_published_while_stopped(em, busy_curve, tmp_
     assert sum(counts.values()) == first["ticks_written"] + second["ticks_written"]
 
 
+def test_a_restart_fetches_what_every_curve_missed_not_only_the_first_subscribed(
+    em, busy_curves, tmp_path
+):
+    # The feed subscribes one at a time: all but the first subscription are
+    # made once connected, and each must still be backfilled.
+    subscriptions = [(curve, "*") for curve in busy_curves[:3]]
+    with em.client() as client:
+        client.record(tmp_path, subscriptions, duration=2, **keepalive())
+        em.advance(600)
+        client.record(tmp_path, subscriptions, duration=3, **keepalive())
+    for curve, _ in subscriptions:
+        rows = recorded(tmp_path, curve)
+        sources = {source for tenor in rows.values() for _, _, source in tenor}
+        assert "backfill" in sources, curve
+        last = max(t for tenor in rows.values() for t, _, _ in tenor)
+        check_exactly_once(em, tmp_path, curve, until=last)
+
+
 def test_files_rotate_by_size(em, busy_curve, tmp_path):
     with em.client() as client:
         summary = client.record(

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{Book, Gap};
+use super::{Book, Gap, TenorState};
 use crate::live::merge::merge_gap;
 use crate::live::tick::Tick;
 use domain::live::Subscription;
@@ -35,17 +35,28 @@ impl Book {
         for curve in self.curves.values_mut() {
             let all = curve.all_tenors;
             for tenor in curve.tenors.values_mut() {
-                let Some(since) = tenor.mark.0 else { continue };
-                if (all || tenor.explicit) && tenor.gap.is_none() {
-                    tenor.gap = Some(Gap {
-                        id: self.next_gap,
-                        since,
-                        started: false,
-                        buffer: Vec::new(),
-                    });
-                    self.next_gap += 1;
-                    opened += 1;
+                if all || tenor.explicit {
+                    opened += usize::from(open_gap(&mut self.next_gap, tenor));
                 }
+            }
+        }
+        opened
+    }
+
+    /// A subscription made while connected: the tenors it covers that were
+    /// resumed from an earlier run and have not had a gap yet open theirs
+    /// now, before it is sent, as they would have had it been made before
+    /// the connection (a feed subscribes one subscription at a time, so all
+    /// but the first are made once connected). Returns how many opened.
+    pub fn open_resumed_gaps(&mut self, sub: &Subscription) -> usize {
+        let Some(curve) = self.curves.get_mut(sub.curve_id.as_str()) else {
+            return 0;
+        };
+        let mut opened = 0;
+        for tenor in curve.tenors.values_mut() {
+            let covered = sub.is_all_tenors() || *tenor.name == *sub.tenor;
+            if covered && tenor.resumed {
+                opened += usize::from(open_gap(&mut self.next_gap, tenor));
             }
         }
         opened
@@ -122,4 +133,24 @@ impl Book {
             .filter(|t| t.gap.is_some())
             .count()
     }
+}
+
+/// Opens a gap for a tenor delivered before (by this feed or, resumed, by
+/// an earlier run), unless one is open already.
+fn open_gap(next_gap: &mut u64, tenor: &mut TenorState) -> bool {
+    let Some(since) = tenor.mark.0 else {
+        return false;
+    };
+    if tenor.gap.is_some() {
+        return false;
+    }
+    tenor.gap = Some(Gap {
+        id: *next_gap,
+        since,
+        started: false,
+        buffer: Vec::new(),
+    });
+    tenor.resumed = false;
+    *next_gap += 1;
+    true
 }

@@ -47,6 +47,10 @@ struct TenorState {
     /// The curve's snapshot round this tenor last had a value in.
     seen_round: u64,
     mark: Watermark,
+    /// Its mark comes from an earlier run (`resume`) and no gap has been
+    /// opened for it yet: whenever a subscription comes to cover it, what
+    /// was published since is backfilled.
+    resumed: bool,
     gap: Option<Gap>,
 }
 
@@ -58,6 +62,7 @@ impl TenorState {
             snapshot_pending: false,
             seen_round: 0,
             mark: Watermark::default(),
+            resumed: false,
             gap: None,
         }
     }
@@ -222,6 +227,7 @@ impl Book {
         let state = self.curve(curve_id).tenor(tenor);
         state.mark = Watermark::default();
         state.mark.admit(at);
+        state.resumed = true;
     }
 
     /// A subscribe is being sent: the next value of what it covers is a snapshot.

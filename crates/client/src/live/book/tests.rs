@@ -198,3 +198,42 @@ fn a_resumed_tenor_delivers_only_later_values_and_opens_a_gap_when_covered() {
         Arrival::Duplicate
     );
 }
+
+#[test]
+fn a_resumed_tenor_covered_only_once_connected_opens_its_gap_then() {
+    let mut book = Book::new(100);
+    book.resume("a", "Jan 26", T0);
+    book.resume("b", "Feb 26", T0);
+    let (all_a, all_b) = (sub("a", "*"), sub("b", "*"));
+    // Connected with only `a` subscribed: `b` is subscribed afterwards.
+    book.cover(std::slice::from_ref(&all_a));
+    assert_eq!(book.open_gaps(), 1);
+    book.cover(&[all_a.clone(), all_b.clone()]);
+    assert_eq!(book.open_resumed_gaps(&all_b), 1);
+    assert_eq!(
+        book.open_resumed_gaps(&all_b),
+        0,
+        "one gap per resumed tenor"
+    );
+    assert_eq!(book.open_resumed_gaps(&all_a), 0, "opened on connecting");
+    book.expect_snapshot(&all_b);
+    let (arrival, _) = take(&mut book, "b", "Feb 26", T0 + 5 * MS);
+    assert_eq!(
+        arrival,
+        Arrival::Buffered,
+        "the snapshot waits for the backfill"
+    );
+    book.snapshot_done(&all_b);
+    let requests = book.gaps_to_fill(&all_b);
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0].since, T0);
+    let mut out = Vec::new();
+    let backfill = vec![(T0 + 2 * MS, 1.0), (T0 + 5 * MS, 2.0)];
+    book.fill_gap(requests[0].id, "b", "Feb 26", Some(backfill), &mut out);
+    let times: Vec<Micros> = out.iter().map(|t| t.generated_on).collect();
+    assert_eq!(times, vec![T0 + 2 * MS, T0 + 5 * MS]);
+    // A later subscription of a tenor delivered by this feed is no resume.
+    book.cover(std::slice::from_ref(&all_a));
+    book.cover(&[all_a, all_b.clone()]);
+    assert_eq!(book.open_resumed_gaps(&all_b), 0);
+}

@@ -4,6 +4,7 @@
 //! second or two.
 
 mod connections;
+mod resume;
 mod subscriptions;
 
 use std::collections::VecDeque;

@@ -75,6 +75,11 @@ impl GapRound {
         }
     }
 
+    /// Gaps opened while connected, by a subscription covering resumed tenors.
+    pub fn opened_more(&mut self, count: usize) {
+        self.open += count;
+    }
+
     /// Where a gap after a last delivered time `last` starts, for choosing days.
     fn since(&self, last: Micros) -> Micros {
         self.hint.map_or(last, |hint| last.max(hint - GAP_MARGIN))

@@ -168,6 +168,13 @@ impl Session {
                     let _ = reply.send(Ok(()));
                     return Ok(());
                 }
+                if self.config.backfill {
+                    // Resumed tenors it covers hold back their values from
+                    // now on, until their backfill (started once it is
+                    // confirmed) is in.
+                    let opened = self.book.open_resumed_gaps(&subscription);
+                    self.gaps.opened_more(opened);
+                }
                 let purpose = Purpose::Subscribe;
                 self.send_command(link, purpose, subscription, vec![reply], 0)
                     .await
