@@ -9,7 +9,7 @@ use object_store::path::Path as StorePath;
 
 use super::args::Destination;
 use crate::error::ClientError;
-use crate::storage::{store_error, Location, Place};
+use crate::storage::{Location, Place};
 
 #[derive(Clone, Debug)]
 pub enum Target {
@@ -39,14 +39,10 @@ impl Target {
     /// That a store's bucket exists and takes the credentials: listing the
     /// prefix costs one request, and spares a job whose files could not land.
     pub async fn check(&self) -> Result<(), ClientError> {
-        if let Target::Store(location) = self {
-            location
-                .store
-                .list_with_delimiter(Some(&location.prefix))
-                .await
-                .map_err(|e| store_error(location, &e))?;
+        match self {
+            Target::Store(location) => location.check().await,
+            Target::Folder(_) => Ok(()),
         }
-        Ok(())
     }
 }
 

@@ -1,17 +1,6 @@
 use super::*;
 use crate::live::TickSource;
-use crate::record::file::{encode, rows_to_batch, Recorded};
-use crate::record::layout::part_name;
-use crate::record::test_support::{both, row, runtime, MIDNIGHT, MS};
-
-async fn write_part(dest: &Dest, rows: &[Recorded], sequence: u64) -> (String, FileNote) {
-    let note = FileNote::of_rows(rows);
-    let day = crate::record::layout::utc_day(rows[0].tick.generated_on);
-    let name = part_name(day, MIDNIGHT + sequence as i64, "test", sequence);
-    let bytes = encode(&[rows_to_batch(rows).unwrap()], &note).unwrap();
-    dest.put(&name, bytes).await.unwrap();
-    (name, note)
-}
+use crate::record::test_support::{both, row, runtime, write_part, MIDNIGHT, MS};
 
 fn key(curve: &str, tenor: &str) -> TenorKey {
     (curve.into(), tenor.into())

@@ -2,19 +2,10 @@ use super::*;
 use crate::live::TickSource;
 use crate::record::checkpoint::load;
 use crate::record::file::{note_of, FileNote};
-use crate::record::layout::{part_name, utc_day, FileKind};
-use crate::record::test_support::{both, row, runtime, MIDNIGHT, MS};
+use crate::record::layout::{utc_day, FileKind};
+use crate::record::test_support::{both, row, runtime, write_part, MIDNIGHT, MS};
 
 const DAY: i64 = 86_400_000_000;
-
-async fn write_part(dest: &Dest, rows: &[Recorded], sequence: u64) -> String {
-    let note = FileNote::of_rows(rows);
-    let day = utc_day(rows[0].tick.generated_on);
-    let name = part_name(day, MIDNIGHT + sequence as i64, "test", sequence);
-    let bytes = encode(&[rows_to_batch(rows).unwrap()], &note).unwrap();
-    dest.put(&name, bytes).await.unwrap();
-    name
-}
 
 async fn all_rows(dest: &Dest) -> Vec<Recorded> {
     let mut rows = Vec::new();
@@ -78,8 +69,8 @@ fn parts_a_cut_compaction_left_are_removed_not_counted_twice() {
         for dest in both("compact-cut") {
             dest.prepare().await.unwrap();
             let up = |at| row("C1", "Jan 26", at, TickSource::Update);
-            let a = write_part(&dest, &[up(MIDNIGHT)], 1).await;
-            let b = write_part(&dest, &[up(MIDNIGHT + MS)], 2).await;
+            let a = write_part(&dest, &[up(MIDNIGHT)], 1).await.0;
+            let b = write_part(&dest, &[up(MIDNIGHT + MS)], 2).await.0;
             let rows = all_rows(&dest).await;
             // The compacted file is written; the parts were not yet deleted.
             let mut note = FileNote::of_rows(&rows);

@@ -16,7 +16,7 @@ use parquet::file::metadata::ParquetMetaData;
 use super::layout::{hidden, TEMPORARY_PREFIX};
 use crate::storage::footer::metadata_of_object;
 use crate::storage::upload::{stream_to_store, UploadError, PART_SIZE};
-use crate::storage::{describe, store_error, Location, Place};
+use crate::storage::{describe, Location, Place};
 use crate::ClientError;
 
 pub enum Dest {
@@ -72,14 +72,10 @@ impl Dest {
     /// as the error of the design: `InvalidRequest` for a missing bucket,
     /// `AuthError` for refused credentials.
     pub async fn check(&self) -> Result<(), ClientError> {
-        if let Dest::Store(location) = self {
-            location
-                .store
-                .list_with_delimiter(Some(&location.prefix))
-                .await
-                .map_err(|e| store_error(location, &e))?;
+        match self {
+            Dest::Store(location) => location.check().await,
+            Dest::Local(_) => Ok(()),
         }
-        Ok(())
     }
 
     /// Writes `name` whole, replacing what was there.

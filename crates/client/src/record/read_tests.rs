@@ -1,8 +1,6 @@
 use super::*;
 use crate::live::TickSource;
-use crate::record::file::{encode, rows_to_batch, FileNote};
-use crate::record::layout::part_name;
-use crate::record::test_support::{row, runtime, scratch, MIDNIGHT, MS};
+use crate::record::test_support::{row, runtime, scratch, write_part, MIDNIGHT, MS};
 use arrow_array::{Array, StringArray, TimestampMicrosecondArray};
 
 const DAY: i64 = 86_400_000_000;
@@ -31,10 +29,7 @@ fn ticks_come_back_selected_and_sorted_by_curve_tenor_and_time() {
             vec![up("C1", "Jan 26", MIDNIGHT + DAY)],
         ];
         for (i, rows) in files.iter().enumerate() {
-            let day = utc_day(rows[0].tick.generated_on);
-            let name = part_name(day, MIDNIGHT + i as i64, "t", i as u64);
-            let bytes = encode(&[rows_to_batch(rows).unwrap()], &FileNote::of_rows(rows)).unwrap();
-            dest.put(&name, bytes).await.unwrap();
+            write_part(&dest, rows, i as u64).await;
         }
         let place = || Place::Local(root.clone());
         let all = read_ticks(place(), TickSelection::default()).await.unwrap();

@@ -2,7 +2,7 @@
 //! feed connects: a curve the service does not list, or a tenor of a shape
 //! the curve does not offer, would otherwise record nothing, silently.
 
-use crate::rest::client::tenor_offered;
+use crate::rest::client::{contracts_of, tenor_offered};
 use crate::rest::{CatalogueQuery, RestClient};
 use crate::ClientError;
 use domain::live::Subscription;
@@ -26,12 +26,7 @@ pub async fn check_against_catalogue(
         if sub.is_all_tenors() {
             continue;
         }
-        let contracts: Vec<Tenor> = curve
-            .contracts
-            .iter()
-            .flatten()
-            .map(|c| Tenor::parse_lenient(c))
-            .collect();
+        let contracts = contracts_of(curve);
         tenor_offered(&sub.curve_id, &contracts, &Tenor::parse_lenient(&sub.tenor))?;
     }
     Ok(())

@@ -7,7 +7,8 @@ use object_store::memory::InMemory;
 use object_store::path::Path as StorePath;
 
 use super::dest::Dest;
-use super::file::Recorded;
+use super::file::{encode, rows_to_batch, FileNote, Recorded};
+use super::layout::{part_name, utc_day};
 use crate::live::{Tick, TickSource};
 use crate::storage::Location;
 use domain::timestamp::Micros;
@@ -54,4 +55,15 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .enable_all()
         .build()
         .unwrap()
+}
+
+/// Writes `rows` (all of one day) as the part numbered `sequence`; its name
+/// and note.
+pub async fn write_part(dest: &Dest, rows: &[Recorded], sequence: u64) -> (String, FileNote) {
+    let note = FileNote::of_rows(rows);
+    let day = utc_day(rows[0].tick.generated_on);
+    let name = part_name(day, MIDNIGHT + sequence as i64, "test", sequence);
+    let bytes = encode(&[rows_to_batch(rows).unwrap()], &note).unwrap();
+    dest.put(&name, bytes).await.unwrap();
+    (name, note)
 }

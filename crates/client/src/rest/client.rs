@@ -198,12 +198,7 @@ impl RestClient {
                 endpoint: "GET /catalogue".into(),
                 message: format!("no curve {curve_id:?} in the catalogue"),
             })?;
-        let contracts: Vec<Tenor> = curve
-            .contracts
-            .iter()
-            .flatten()
-            .map(|c| Tenor::parse_lenient(c))
-            .collect();
+        let contracts = contracts_of(curve);
         let Some(asked) = query.tenors() else {
             let (start, end) = (query.start(), query.end());
             return Ok(in_table_order(match query.contracts() {
@@ -468,6 +463,16 @@ async fn ordered_table(
 
 /// The work of one slice of a table: its batch, numbered by its place in the table.
 type Job<'a> = Pin<Box<dyn Future<Output = Result<(usize, RecordBatch), ClientError>> + Send + 'a>>;
+
+/// The tenors a curve's catalogue entry lists.
+pub(crate) fn contracts_of(curve: &CurveQuotation) -> Vec<Tenor> {
+    curve
+        .contracts
+        .iter()
+        .flatten()
+        .map(|c| Tenor::parse_lenient(c))
+        .collect()
+}
 
 /// That `tenor` is one of a curve's `contracts`, or of a shape they have
 /// (an expired month of a curve that lists months, say).

@@ -32,6 +32,18 @@ pub struct Location {
     pub shown: String,
 }
 
+impl Location {
+    /// That the bucket exists and takes the credentials: listing the prefix
+    /// costs one request, and spares work whose files could not land.
+    pub async fn check(&self) -> Result<(), ClientError> {
+        self.store
+            .list_with_delimiter(Some(&self.prefix))
+            .await
+            .map(drop)
+            .map_err(|e| store_error(self, &e))
+    }
+}
+
 impl std::fmt::Debug for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Location")
