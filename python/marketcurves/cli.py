@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 
 def _emulator(args: argparse.Namespace) -> int:
@@ -100,27 +101,28 @@ def _record(args: argparse.Namespace) -> int:
     tenors = args.tenors or ["*"]
     subscriptions = [(curve, tenor) for curve in args.curves for tenor in tenors]
     options = dict(args.storage_options or [])
-    keepalive = {
+    # Options not given keep the defaults of Client.record (the core's).
+    given: dict[str, Any] = {
         name: value
         for name, value in [
+            ("rotate", args.rotate),
+            ("rotate_rows", args.rotate_rows),
             ("ping_interval", args.ping_interval),
             ("reconnect_max", args.reconnect_max),
         ]
         if value is not None
     }
     if args.ping_interval is not None:
-        keepalive["pong_timeout"] = max(0.5, args.ping_interval / 2)
+        given["pong_timeout"] = max(0.5, args.ping_interval / 2)
     with Client() as client:
         summary = client.record(
             args.dest,
             subscriptions,
-            rotate=args.rotate,
-            rotate_rows=args.rotate_rows,
             storage_options=options or None,
             backfill=args.backfill,
             compact=args.compact,
             duration=args.duration,
-            **keepalive,
+            **given,
         )
     print(
         f"{summary['ticks_written']:,} ticks in {summary['files_written']} files, "
@@ -225,8 +227,8 @@ def _parser() -> argparse.ArgumentParser:
         dest="tenors",
         help="a tenor of every curve given (repeat); default '*', every tenor",
     )
-    record.add_argument("--rotate", default="5min", help="close files this often (default 5min)")
-    record.add_argument("--rotate-rows", type=int, default=1_000_000, help="or at this many ticks")
+    record.add_argument("--rotate", help="close files this often (default 5min)")
+    record.add_argument("--rotate-rows", type=int, help="or at this many ticks (default 1,000,000)")
     record.add_argument(
         "--no-backfill",
         dest="backfill",
