@@ -1,8 +1,8 @@
 """The tick recorder: the live feed captured into Parquet, each published
 value exactly once across disconnections, restarts and crashes.
 
->>> client.record("ticks/", [("<curve id>", "*")])      # until Ctrl-C
->>> mc.read_ticks("ticks/", curve_id="<curve id>")
+>>> client.record("ticks/", [(curve_id, "*")])  # until Ctrl-C  # doctest: +SKIP
+>>> mc.read_ticks("ticks/", curve_id=curve_id)  # doctest: +SKIP
 
 A recording is Hive-partitioned by UTC day (``date=YYYY-MM-DD/``), so
 ``pyarrow.dataset.dataset(dest, partitioning="hive")``, DuckDB, polars and
