@@ -42,7 +42,7 @@ mod _core {
     use crate::python::bulk_result::{PyBulkResult, PySubmittedJob};
 
     #[pymodule_export]
-    use crate::python::record::{compact_recording, read_ticks, record, record_async};
+    use crate::python::record::{compact_recording, read_ticks, PyRecorder};
 
     /// A recorder's file is closed this long after its first tick, by default.
     #[pymodule_export]

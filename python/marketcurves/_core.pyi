@@ -28,6 +28,7 @@ __all__ = [
     "BulkResult",
     "EmulatorServer",
     "LiveFeed",
+    "Recorder",
     "RestClient",
     "SubmittedJob",
     "Tenor",
@@ -49,8 +50,6 @@ __all__ = [
     "curves_spread",
     "read_bulk",
     "read_ticks",
-    "record",
-    "record_async",
 ]
 
 __version__: str
@@ -557,44 +556,34 @@ def read_bulk(
     """Reads a downloaded bulk dataset (a local folder or an object store
     URL) with the partition columns added."""
 
-def record(
-    client: RestClient,
-    dest: str,
-    subscriptions: list[tuple[str, str]],
-    live_url: str,
-    *,
-    rotate: str,
-    rotate_rows: int,
-    hold_limit: int,
-    compact: bool,
-    backfill: bool,
-    storage_options: dict[str, str] | None = None,
-    duration: float | None = None,
-    ping_interval: float = ...,
-    pong_timeout: float = ...,
-    reconnect_max: float = ...,
-) -> RecordSummary:
-    """Records the live feed into dest until Ctrl-C or ``duration`` seconds,
-    then writes what it holds and returns what it did."""
+@final
+class Recorder:
+    """A recorder of the live feed into ``dest``, its arguments checked
+    before anything connects; it runs once."""
 
-def record_async(
-    client: RestClient,
-    dest: str,
-    subscriptions: list[tuple[str, str]],
-    live_url: str,
-    *,
-    rotate: str,
-    rotate_rows: int,
-    hold_limit: int,
-    compact: bool,
-    backfill: bool,
-    storage_options: dict[str, str] | None = None,
-    duration: float | None = None,
-    ping_interval: float = ...,
-    pong_timeout: float = ...,
-    reconnect_max: float = ...,
-) -> Awaitable[RecordSummary]:
-    """The awaitable form of :func:`record`; cancelling it stops the recorder."""
+    def __init__(
+        self,
+        client: RestClient,
+        dest: str,
+        subscriptions: list[tuple[str, str]],
+        live_url: str,
+        *,
+        rotate: str,
+        rotate_rows: int,
+        hold_limit: int,
+        compact: bool,
+        backfill: bool,
+        storage_options: dict[str, str] | None = None,
+        duration: float | None = None,
+        ping_interval: float = ...,
+        pong_timeout: float = ...,
+        reconnect_max: float = ...,
+    ) -> None: ...
+    def run(self) -> RecordSummary:
+        """Records until Ctrl-C or ``duration`` seconds, then writes what it
+        holds and returns what it did."""
+    def run_async(self) -> Awaitable[RecordSummary]:
+        """The awaitable form of :meth:`run`; cancelling it stops the recorder."""
 
 def read_ticks(
     dest: str,

@@ -107,21 +107,19 @@ def _sigterm_stops() -> Iterator[None]:
 
 def record(core: Any, live_url: str, **arguments: Any) -> RecordSummary:
     options = _options(**arguments)
+    recorder = _core.Recorder(
+        core, options.pop("dest"), options.pop("subscriptions"), live_url, **options
+    )
     with _sigterm_stops():
-        return _core.record(
-            core,
-            options.pop("dest"),
-            options.pop("subscriptions"),
-            live_url,
-            **options,
-        )
+        return recorder.run()
 
 
 async def record_async(core: Any, live_url: str, **arguments: Any) -> RecordSummary:
     options = _options(**arguments)
-    return await _core.record_async(
+    recorder = _core.Recorder(
         core, options.pop("dest"), options.pop("subscriptions"), live_url, **options
     )
+    return await recorder.run_async()
 
 
 def read_ticks(

@@ -2,12 +2,13 @@
 //! the compaction of a recording.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::client::{blocking_table, PyRestClient};
@@ -19,6 +20,7 @@ use client::record::TickSelection;
 use client::record::{
     compact, read_ticks as read, record as run_recorder, Dest, RecordConfig, RecordSummary,
 };
+use client::rest::RestClient;
 use client::storage::Place;
 use client::ClientError;
 
@@ -81,128 +83,127 @@ fn request(
     Ok((place, config))
 }
 
-/// Records until Ctrl-C (or `duration` seconds), then writes what it
-/// holds and returns what it did.
-#[pyfunction]
-#[pyo3(signature = (client, dest, subscriptions, live_url, *, rotate, rotate_rows, hold_limit, compact, backfill, storage_options = None, duration = None, ping_interval = LiveConfig::DEFAULT_PING_INTERVAL.as_secs_f64(), pong_timeout = LiveConfig::DEFAULT_PONG_TIMEOUT.as_secs_f64(), reconnect_max = LiveConfig::DEFAULT_RECONNECT_MAX.as_secs_f64()))]
-#[allow(clippy::too_many_arguments)]
-pub fn record<'py>(
-    py: Python<'py>,
-    client: &PyRestClient,
-    dest: String,
-    subscriptions: Vec<(String, String)>,
-    live_url: &str,
-    rotate: &str,
-    rotate_rows: usize,
-    hold_limit: usize,
-    compact: bool,
-    backfill: bool,
-    storage_options: Option<BTreeMap<String, String>>,
+/// A recorder, its arguments checked (before anything connects); it runs
+/// once, blocking (`run`) or awaited (`run_async`).
+#[pyclass(frozen, name = "Recorder", module = "marketcurves._core")]
+pub struct PyRecorder {
+    /// Taken by the run.
+    ready: Mutex<Option<(Arc<RestClient>, Place, RecordConfig)>>,
     duration: Option<f64>,
-    ping_interval: f64,
-    pong_timeout: f64,
-    reconnect_max: f64,
-) -> CoreResult<Bound<'py, PyDict>> {
-    let (place, config) = request(
-        &dest,
-        storage_options,
-        &subscriptions,
-        live_url,
-        rotate,
-        rotate_rows,
-        hold_limit,
-        compact,
-        backfill,
-        (ping_interval, pong_timeout, reconnect_max),
-    )?;
-    let rest = client.rest()?;
-    let stop = CancellationToken::new();
-    stop_after(&stop, duration);
-    let mut task = runtime().spawn(run_recorder(rest, place, config, stop.clone()));
-    let mut interrupted = false;
-    let joined = loop {
-        let wait = if interrupted { STOP_WAIT } else { TICK };
-        let waited =
-            py.detach(|| runtime().block_on(async { tokio::time::timeout(wait, &mut task).await }));
-        match waited {
-            Ok(joined) => break joined,
-            Err(_) if interrupted => {
-                task.abort();
-                return Err(ClientError::Destination(
-                    "the recorder did not stop in time; what it held unwritten is \
-                         fetched again by the next run"
-                        .into(),
-                )
-                .into());
-            }
-            // Ctrl-C (or SIGTERM made KeyboardInterrupt) stops the
-            // recorder, which writes what it holds: that is how it ends.
-            Err(_) => {
-                if py.check_signals().is_err() {
-                    interrupted = true;
-                    stop.cancel();
-                }
-            }
-        }
-    };
-    let summary =
-        joined.map_err(|e| ClientError::Destination(format!("the recorder failed: {e}")))??;
-    Ok(summary_dict(py, &summary)?)
 }
 
-/// The awaitable form: cancelling it stops the recorder, which then
-/// writes what it holds in the background.
-#[pyfunction]
-#[pyo3(signature = (client, dest, subscriptions, live_url, *, rotate, rotate_rows, hold_limit, compact, backfill, storage_options = None, duration = None, ping_interval = LiveConfig::DEFAULT_PING_INTERVAL.as_secs_f64(), pong_timeout = LiveConfig::DEFAULT_PONG_TIMEOUT.as_secs_f64(), reconnect_max = LiveConfig::DEFAULT_RECONNECT_MAX.as_secs_f64()))]
-#[allow(clippy::too_many_arguments)]
-pub fn record_async<'py>(
-    py: Python<'py>,
-    client: &PyRestClient,
-    dest: String,
-    subscriptions: Vec<(String, String)>,
-    live_url: &str,
-    rotate: &str,
-    rotate_rows: usize,
-    hold_limit: usize,
-    compact: bool,
-    backfill: bool,
-    storage_options: Option<BTreeMap<String, String>>,
-    duration: Option<f64>,
-    ping_interval: f64,
-    pong_timeout: f64,
-    reconnect_max: f64,
-) -> CoreResult<Bound<'py, PyAny>> {
-    let (place, config) = request(
-        &dest,
-        storage_options,
-        &subscriptions,
-        live_url,
-        rotate,
-        rotate_rows,
-        hold_limit,
-        compact,
-        backfill,
-        (ping_interval, pong_timeout, reconnect_max),
-    )?;
-    let rest = client.rest()?;
-    let stop = CancellationToken::new();
-    stop_after(&stop, duration);
-    let task = runtime().spawn(run_recorder(rest, place, config, stop.clone()));
-    Ok(pyo3_async_runtimes::tokio::future_into_py(
-        py,
-        async move {
-            // Dropped with the awaiting future: the recorder is told to stop.
-            let _stops = stop.drop_guard();
-            let result = task
-                .await
-                .map_err(|e| ClientError::Destination(format!("the recorder failed: {e}")))
-                .and_then(|r| r);
-            Python::attach(|py| match result {
-                Ok(summary) => Ok(summary_dict(py, &summary)?.unbind()),
-                Err(e) => Err(client_error(py, e)),
-            })
-        },
-    )?)
+impl PyRecorder {
+    /// Starts the recorder, stopped by `stop` (or after `duration`).
+    fn spawn(
+        &self,
+        stop: &CancellationToken,
+    ) -> Result<JoinHandle<Result<RecordSummary, ClientError>>, ClientError> {
+        let taken = self.ready.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let (rest, place, config) =
+            taken.ok_or_else(|| ClientError::InvalidRequest("a recorder runs once".into()))?;
+        stop_after(stop, self.duration);
+        Ok(runtime().spawn(run_recorder(rest, place, config, stop.clone())))
+    }
+}
+
+fn joined(
+    joined: Result<Result<RecordSummary, ClientError>, tokio::task::JoinError>,
+) -> Result<RecordSummary, ClientError> {
+    joined.map_err(|e| ClientError::Destination(format!("the recorder failed: {e}")))?
+}
+
+#[pymethods]
+impl PyRecorder {
+    #[new]
+    #[pyo3(signature = (client, dest, subscriptions, live_url, *, rotate, rotate_rows, hold_limit, compact, backfill, storage_options = None, duration = None, ping_interval = LiveConfig::DEFAULT_PING_INTERVAL.as_secs_f64(), pong_timeout = LiveConfig::DEFAULT_PONG_TIMEOUT.as_secs_f64(), reconnect_max = LiveConfig::DEFAULT_RECONNECT_MAX.as_secs_f64()))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        client: &PyRestClient,
+        dest: String,
+        subscriptions: Vec<(String, String)>,
+        live_url: &str,
+        rotate: &str,
+        rotate_rows: usize,
+        hold_limit: usize,
+        compact: bool,
+        backfill: bool,
+        storage_options: Option<BTreeMap<String, String>>,
+        duration: Option<f64>,
+        ping_interval: f64,
+        pong_timeout: f64,
+        reconnect_max: f64,
+    ) -> CoreResult<Self> {
+        let (place, config) = request(
+            &dest,
+            storage_options,
+            &subscriptions,
+            live_url,
+            rotate,
+            rotate_rows,
+            hold_limit,
+            compact,
+            backfill,
+            (ping_interval, pong_timeout, reconnect_max),
+        )?;
+        Ok(PyRecorder {
+            ready: Mutex::new(Some((client.rest()?, place, config))),
+            duration,
+        })
+    }
+
+    /// Records until Ctrl-C (or `duration` seconds), then writes what it
+    /// holds and returns what it did.
+    fn run<'py>(&self, py: Python<'py>) -> CoreResult<Bound<'py, PyDict>> {
+        let stop = CancellationToken::new();
+        let mut task = self.spawn(&stop)?;
+        let mut interrupted = false;
+        let result = loop {
+            let wait = if interrupted { STOP_WAIT } else { TICK };
+            let waited = py.detach(|| {
+                runtime().block_on(async { tokio::time::timeout(wait, &mut task).await })
+            });
+            match waited {
+                Ok(result) => break joined(result),
+                Err(_) if interrupted => {
+                    task.abort();
+                    return Err(ClientError::Destination(
+                        "the recorder did not stop in time; what it held unwritten is \
+                         fetched again by the next run"
+                            .into(),
+                    )
+                    .into());
+                }
+                // Ctrl-C (or SIGTERM made KeyboardInterrupt) stops the
+                // recorder, which writes what it holds: that is how it ends.
+                Err(_) => {
+                    if py.check_signals().is_err() {
+                        interrupted = true;
+                        stop.cancel();
+                    }
+                }
+            }
+        };
+        Ok(summary_dict(py, &result?)?)
+    }
+
+    /// The awaitable form: cancelling it stops the recorder, which then
+    /// writes what it holds in the background.
+    fn run_async<'py>(&self, py: Python<'py>) -> CoreResult<Bound<'py, PyAny>> {
+        let stop = CancellationToken::new();
+        let task = self.spawn(&stop)?;
+        Ok(pyo3_async_runtimes::tokio::future_into_py(
+            py,
+            async move {
+                // Dropped with the awaiting future: the recorder is told to stop.
+                let _stops = stop.drop_guard();
+                let result = joined(task.await);
+                Python::attach(|py| match result {
+                    Ok(summary) => Ok(summary_dict(py, &summary)?.unbind()),
+                    Err(e) => Err(client_error(py, e)),
+                })
+            },
+        )?)
+    }
 }
 
 fn stop_after(stop: &CancellationToken, duration: Option<f64>) {

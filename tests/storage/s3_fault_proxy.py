@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import http.client
 import json
-import subprocess
 import sys
 import threading
 import urllib.parse
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
+
+from storage_helpers import ChildServer
 
 CONTROL = "/__faults__/"
 
@@ -214,25 +215,12 @@ def serve(upstream: str) -> None:
     server.server_close()
 
 
-class FaultProxy:
+class FaultProxy(ChildServer):
     """The proxy in a child process, in front of ``upstream``; ``endpoint``
     is its URL, to give marketcurves in place of the store's."""
 
     def __init__(self, upstream: str, log: Path) -> None:
-        self._log: IO[bytes] = log.open("wb")
-        self._process = subprocess.Popen(
-            [sys.executable, __file__, upstream],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-            text=True,
-        )
-        assert self._process.stdout is not None
-        line = self._process.stdout.readline().strip()
-        if not line.isdigit():
-            self.stop()
-            raise RuntimeError(f"the fault proxy did not start: {log.read_text()[-2000:]}")
-        self.endpoint = f"http://127.0.0.1:{int(line)}"
+        super().__init__([sys.executable, __file__, upstream], log, "the fault proxy")
         # No proxy of the machine's between the test and its own proxy.
         self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -270,19 +258,6 @@ class FaultProxy:
             for entry in self._call("log")
             if (operation is None or entry["operation"] == operation) and key in entry["path"]
         ]
-
-    def stop(self) -> None:
-        """Closes its input, which stops it; kills it if it lingers."""
-        if self._process.stdin is not None and not self._process.stdin.closed:
-            self._process.stdin.close()
-        try:
-            self._process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
-        if self._process.stdout is not None:
-            self._process.stdout.close()
-        self._log.close()
 
 
 if __name__ == "__main__":

@@ -50,25 +50,51 @@ _REQUEST = re.compile(
 )
 
 
-class MotoServer:
-    """moto's S3 on loopback in a child process; ``endpoint`` is its URL."""
+class ChildServer:
+    """A server in a child process that prints the port it listens on, then
+    serves until its standard input is closed; ``endpoint`` is its URL and
+    what it writes to stderr goes to ``log``."""
 
-    def __init__(self, log: Path, timeout: float = 30.0) -> None:
+    def __init__(self, argv: list[str], log: Path, name: str) -> None:
         self._log: IO[bytes] = log.open("wb")
         self._log_path = log
         self._process = subprocess.Popen(
-            [sys.executable, "-c", _SERVE],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-            text=True,
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True
         )
         try:
             assert self._process.stdout is not None
             line = self._process.stdout.readline().strip()
             if not line.isdigit():
-                raise RuntimeError(f"moto did not start: {self._log_text()}")
+                raise RuntimeError(f"{name} did not start: {self._log_text()}")
             self.endpoint = f"http://127.0.0.1:{int(line)}"
+        except BaseException:
+            self.stop()
+            raise
+
+    def _log_text(self) -> str:
+        self._log.flush()
+        return self._log_path.read_text(errors="replace")[-2000:]
+
+    def stop(self) -> None:
+        """Closes its input, which stops it; kills it if it lingers."""
+        if self._process.stdin is not None and not self._process.stdin.closed:
+            self._process.stdin.close()
+        try:
+            self._process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        if self._process.stdout is not None:
+            self._process.stdout.close()
+        self._log.close()
+
+
+class MotoServer(ChildServer):
+    """moto's S3 on loopback in a child process; ``endpoint`` is its URL."""
+
+    def __init__(self, log: Path, timeout: float = 30.0) -> None:
+        super().__init__([sys.executable, "-c", _SERVE], log, "moto")
+        try:
             self._wait_until_it_answers(timeout)
         except BaseException:
             self.stop()
@@ -95,23 +121,6 @@ class MotoServer:
         self._log.flush()
         found = _REQUEST.findall(self._log_path.read_text(errors="replace"))
         return [f"{verb} {target}" for verb, target in found if not target.startswith("/moto-api/")]
-
-    def _log_text(self) -> str:
-        self._log.flush()
-        return self._log_path.read_text(errors="replace")[-2000:]
-
-    def stop(self) -> None:
-        """Closes its input, which stops it; kills it if it lingers."""
-        if self._process.stdin is not None and not self._process.stdin.closed:
-            self._process.stdin.close()
-        try:
-            self._process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
-        if self._process.stdout is not None:
-            self._process.stdout.close()
-        self._log.close()
 
 
 def s3_client(endpoint: str) -> Any:
