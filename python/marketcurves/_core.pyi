@@ -561,8 +561,8 @@ class Recorder:
     """A recorder of the live feed into ``dest``, its arguments checked
     before anything connects; it runs once."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         client: RestClient,
         dest: str,
         subscriptions: list[tuple[str, str]],
@@ -578,7 +578,7 @@ class Recorder:
         ping_interval: float = ...,
         pong_timeout: float = ...,
         reconnect_max: float = ...,
-    ) -> None: ...
+    ) -> Recorder: ...
     def run(self) -> RecordSummary:
         """Records until Ctrl-C or ``duration`` seconds, then writes what it
         holds and returns what it did."""
