@@ -3,8 +3,8 @@
 //! dictionaries, naive timestamps) are read alike.
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Date32Type, Float64Type, TimestampMicrosecondType};
-use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
+use arrow_array::types::{Date32Type, Float64Type, Int64Type, TimestampMicrosecondType};
+use arrow_array::{Array, ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_cast::cast;
 use arrow_schema::{DataType, TimeUnit};
 use arrow_select::concat::concat_batches;
@@ -51,9 +51,9 @@ pub struct Input {
     pub curve_id: StringArray,
     pub tenor: StringArray,
     pub key: TimeKey,
-    /// Days (dates) or microseconds (times); `None` where the row has none.
-    pub time: Vec<Option<i64>>,
-    pub values: Vec<Option<f64>>,
+    /// Days (dates) or microseconds (times); null where the row has none.
+    pub time: Int64Array,
+    pub values: Float64Array,
 }
 
 impl Input {
@@ -72,16 +72,12 @@ impl Input {
         let curve_id = strings(&batch, "curve_id")?;
         let tenor = strings(&batch, "tenor")?;
         let time = column(&batch, key.column(), &key.data_type())?;
-        let time: Vec<Option<i64>> = match key {
-            TimeKey::Date => time
-                .as_primitive::<Date32Type>()
-                .iter()
-                .map(|d| d.map(i64::from))
-                .collect(),
+        // Times are read as they are stored (no copy); dates widen to i64.
+        let time: Int64Array = match key {
+            TimeKey::Date => time.as_primitive::<Date32Type>().unary(i64::from),
             TimeKey::GeneratedOn => time
                 .as_primitive::<TimestampMicrosecondType>()
-                .iter()
-                .collect(),
+                .reinterpret_cast::<Int64Type>(),
         };
         let values = numbers(&batch, values)?;
         Ok(Input {
@@ -107,9 +103,9 @@ pub fn strings(batch: &RecordBatch, name: &str) -> Result<StringArray, CurveErro
 }
 
 /// A column as float64 numbers.
-pub fn numbers(batch: &RecordBatch, name: &str) -> Result<Vec<Option<f64>>, CurveError> {
+pub fn numbers(batch: &RecordBatch, name: &str) -> Result<Float64Array, CurveError> {
     let array = column(batch, name, &DataType::Float64)?;
-    Ok(array.as_primitive::<Float64Type>().iter().collect())
+    Ok(array.as_primitive::<Float64Type>().clone())
 }
 
 fn column(batch: &RecordBatch, name: &str, to: &DataType) -> Result<ArrayRef, CurveError> {

@@ -8,11 +8,14 @@
 
 mod business;
 mod crack;
+mod grouping;
 mod input;
 mod matrix;
+mod name_key;
 mod output;
 mod panel;
 mod rolling;
+mod rows;
 mod spread;
 mod units;
 

@@ -9,13 +9,16 @@
 //! position whose contract has no price at a time is null there (a history
 //! pulled with `tenors="all"` has every contract it needs).
 
+use std::ops::Range;
+
 use super::business::business_days_before;
-use super::input::Input;
+use super::grouping::{by_curve, rank_times};
+use super::input::{Input, TimeKey};
 use super::output::{float_column, string_column, table as build_table, time_column};
-use super::panel::{CurvePanel, Panel};
+use super::rows::{NamedCurve, NamedRows, Row};
 use super::CurveError;
 use crate::arrow::Table;
-use crate::tenor::TenorKind;
+use crate::tenor::{Tenor, TenorKind};
 use crate::timestamp::days_since_epoch;
 
 #[derive(Clone, Debug)]
@@ -83,16 +86,22 @@ pub(super) struct Chain {
 }
 
 impl Chain {
-    pub fn new(panel: &CurvePanel, kind: TenorKind, roll_days: u32) -> Chain {
-        let contracts = panel.chain(kind);
-        let rolls = contracts
+    /// `contracts` in calendar order.
+    pub fn new(contracts: &[Tenor], kind: TenorKind, roll_days: u32) -> Chain {
+        let chain: Vec<u32> = (0..contracts.len() as u32)
+            .filter(|&i| contracts[i as usize].kind() == kind)
+            .collect();
+        let rolls = chain
             .iter()
             .map(|&c| {
-                let start = panel.contracts[c as usize].start().expect("calendar kind");
+                let start = contracts[c as usize].start().expect("calendar kind");
                 days_since_epoch(business_days_before(start, roll_days))
             })
             .collect();
-        Chain { contracts, rolls }
+        Chain {
+            contracts: chain,
+            rolls,
+        }
     }
 
     /// The index in the chain of the first contract not rolled on `day`.
@@ -115,54 +124,103 @@ impl Chain {
     }
 }
 
-/// For every curve and time, the contract each position held (`None` past the chain).
-struct Held {
+/// One curve's times and, at each, the chain index of the first contract
+/// held (position 1).
+struct CurveHoldings {
     curve: usize,
-    time: i64,
-    contracts: Vec<Option<u32>>,
+    chain: Chain,
+    times: Vec<i64>,
+    first_held: Vec<usize>,
+    /// The curve's rows (a range of the rows sorted by curve), and each
+    /// one's rank among `times`.
+    rows: Range<usize>,
+    ranks: Vec<u32>,
 }
 
-fn holdings(panel: &Panel, spec: &RollSpec) -> Result<Vec<Held>, CurveError> {
-    let mut out = Vec::new();
-    for (index, curve) in panel.curves.iter().enumerate() {
-        let chain = Chain::new(curve, spec.kind, spec.roll_days);
+impl CurveHoldings {
+    /// The contract at `position` (from 1) at the time ranked `rank`.
+    fn held(&self, rank: usize, position: u32) -> Option<u32> {
+        let index = self.first_held[rank] + position as usize - 1;
+        self.chain.contracts.get(index).copied()
+    }
+}
+
+/// Every curve's holdings, curves in id order, times in order, from rows
+/// sorted by curve.
+fn holdings(
+    curves: &[NamedCurve],
+    rows: &[Row],
+    key: TimeKey,
+    spec: &RollSpec,
+) -> Result<Vec<CurveHoldings>, CurveError> {
+    let mut out = Vec::with_capacity(curves.len());
+    let mut start = 0;
+    for one in rows.chunk_by(|a, b| a.curve == b.curve) {
+        let curve = one[0].curve as usize;
+        let named = &curves[curve];
+        let chain = Chain::new(&named.contracts, spec.kind, spec.roll_days);
         for &position in &spec.nearby {
-            chain.check(&curve.curve_id, spec.kind, position)?;
+            chain.check(&named.curve_id, spec.kind, position)?;
         }
-        for group in &curve.groups {
-            let first = chain.first_held(panel.key.day(group.time));
-            let contracts = spec
-                .nearby
-                .iter()
-                .map(|&n| chain.contracts.get(first + n as usize - 1).copied())
-                .collect();
-            out.push(Held {
-                curve: index,
-                time: group.time,
-                contracts,
-            });
-        }
+        let (times, ranks) = rank_times(one);
+        let first_held = times
+            .iter()
+            .map(|&t| chain.first_held(key.day(t)))
+            .collect();
+        out.push(CurveHoldings {
+            curve,
+            chain,
+            times,
+            first_held,
+            rows: start..start + one.len(),
+            ranks,
+        });
+        start += one.len();
     }
     Ok(out)
 }
 
-/// One row per curve and time: each position's price.
+/// One row per curve and time: each position's price. Each row of the
+/// table is read once and put in the cell of the position its contract
+/// holds that day, if any, so the table is never grouped by time whole.
 pub fn rolling(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
     let input = Input::read(table, "price")?;
-    let panel = Panel::build(&input);
-    let held = holdings(&panel, spec)?;
-    let mut columns = keys(&panel, &held);
-    let mut group_at = vec![0usize; panel.curves.len()];
-    let mut values: Vec<Vec<Option<f64>>> = vec![Vec::with_capacity(held.len()); spec.nearby.len()];
-    for h in &held {
-        let curve = &panel.curves[h.curve];
-        let group = &curve.groups[group_at[h.curve]];
-        group_at[h.curve] += 1;
-        for (column, contract) in values.iter_mut().zip(&h.contracts) {
-            column.push(contract.and_then(|c| curve.value(group, c)));
-        }
+    let NamedRows { curves, rows } = NamedRows::read(&input);
+    let rows = by_curve(rows, curves.len());
+    let held = holdings(&curves, &rows, input.key, spec)?;
+    // The output column of each position (from 1) that nearby asks for.
+    let last = *spec.nearby.iter().max().expect("checked in RollSpec::new") as usize;
+    let mut column_of = vec![None; last + 1];
+    for (column, &n) in spec.nearby.iter().enumerate() {
+        column_of[n as usize] = Some(column);
     }
-    for (&n, column) in spec.nearby.iter().zip(values) {
+    let total: usize = held.iter().map(|h| h.times.len()).sum();
+    // Column by column, each curve's times in turn; the later of two rows
+    // of one contract and time overwrites the earlier.
+    let mut cells: Vec<Option<f64>> = vec![None; total * spec.nearby.len()];
+    let mut base = 0;
+    for h in &held {
+        let mut index_in_chain = vec![None; curves[h.curve].contracts.len()];
+        for (index, &contract) in h.chain.contracts.iter().enumerate() {
+            index_in_chain[contract as usize] = Some(index);
+        }
+        for (row, &rank) in rows[h.rows.clone()].iter().zip(&h.ranks) {
+            let Some(index) = index_in_chain[row.contract as usize] else {
+                continue;
+            };
+            let Some(position) = (index + 1).checked_sub(h.first_held[rank as usize]) else {
+                continue;
+            };
+            if let Some(&Some(column)) = column_of.get(position) {
+                cells[column * total + base + rank as usize] =
+                    Some(input.values.value(row.row as usize));
+            }
+        }
+        base += h.times.len();
+    }
+    let mut columns = keys(&curves, &held, input.key);
+    for (j, &n) in spec.nearby.iter().enumerate() {
+        let column = cells[j * total..(j + 1) * total].to_vec();
         columns.push((spec.column(n), float_column(column)));
     }
     build_table(columns)
@@ -171,30 +229,33 @@ pub fn rolling(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
 /// One row per curve and time: the tenor each position held.
 pub fn roll_log(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
     let input = Input::read(table, "price")?;
-    let panel = Panel::build(&input);
-    let held = holdings(&panel, spec)?;
-    let mut columns = keys(&panel, &held);
-    for (i, &n) in spec.nearby.iter().enumerate() {
-        let names = held.iter().map(|h| {
-            let contracts = &panel.curves[h.curve].contracts;
-            h.contracts[i].map(|c| contracts[c as usize].name())
+    let NamedRows { curves, rows } = NamedRows::read(&input);
+    let rows = by_curve(rows, curves.len());
+    let held = holdings(&curves, &rows, input.key, spec)?;
+    let mut columns = keys(&curves, &held, input.key);
+    for &n in &spec.nearby {
+        let names = held.iter().flat_map(|h| {
+            let contracts = &curves[h.curve].contracts;
+            (0..h.times.len())
+                .map(move |rank| h.held(rank, n).map(|c| contracts[c as usize].name()))
         });
         columns.push((spec.column(n), string_column(names)));
     }
     build_table(columns)
 }
 
-fn keys(panel: &Panel, held: &[Held]) -> Vec<(String, arrow_array::ArrayRef)> {
+fn keys(
+    curves: &[NamedCurve],
+    held: &[CurveHoldings],
+    key: TimeKey,
+) -> Vec<(String, arrow_array::ArrayRef)> {
     let ids = held
         .iter()
-        .map(|h| Some(panel.curves[h.curve].curve_id.as_str()));
-    let times: Vec<i64> = held.iter().map(|h| h.time).collect();
+        .flat_map(|h| std::iter::repeat_n(Some(curves[h.curve].curve_id.as_str()), h.times.len()));
+    let times: Vec<i64> = held.iter().flat_map(|h| h.times.iter().copied()).collect();
     vec![
         ("curve_id".to_owned(), string_column(ids)),
-        (
-            panel.key.column().to_owned(),
-            time_column(panel.key, &times),
-        ),
+        (key.column().to_owned(), time_column(key, &times)),
     ]
 }
 

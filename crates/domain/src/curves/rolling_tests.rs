@@ -196,3 +196,58 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_empty_table_gives_empty_columns_of_every_position() {
+    let spec = RollSpec::new("month", vec![2, 1], 0).unwrap();
+    let out = rolling(&settlements(&[], "$/bbl"), &spec).unwrap();
+    assert_eq!(names(&out), ["curve_id", "date", "M2", "M1"]);
+    assert_eq!(out.num_rows(), 0);
+    let log = roll_log(&settlements(&[], "$/bbl"), &spec).unwrap();
+    assert_eq!(names(&log), ["curve_id", "date", "M2", "M1"]);
+}
+
+#[test]
+fn any_order_of_rows_and_curves_gives_the_same_answer() {
+    // Two curves, by tenor then date (the package's order), against the
+    // same rows by date, and reversed with the curves interleaved.
+    let mut rows = Vec::new();
+    for curve in ["b", "a"] {
+        for (tenor, price) in [("Jan 25", 1.0), ("Feb 25", 2.0), ("Mar 25", 3.0)] {
+            for date in DAYS {
+                let bump = if curve == "a" { 10.0 } else { 0.0 };
+                rows.push((curve, tenor, date, price + bump));
+            }
+        }
+    }
+    let spec = RollSpec::new("month", vec![1, 2], 0).unwrap();
+    let expected = rolling(&settlements(&rows, "$/bbl"), &spec).unwrap();
+    assert_eq!(texts(&expected, "curve_id")[0].as_deref(), Some("a"));
+    assert_eq!(
+        floats(&expected, "M1")[..5],
+        [11.0, 11.0, 12.0, 12.0, 13.0].map(Some)
+    );
+    let mut by_date = rows.clone();
+    by_date.sort_by_key(|r| r.2);
+    let mut reversed = rows.clone();
+    reversed.reverse();
+    for other in [by_date, reversed] {
+        let out = rolling(&settlements(&other, "$/bbl"), &spec).unwrap();
+        for column in ["M1", "M2"] {
+            assert_eq!(floats(&out, column), floats(&expected, column), "{column}");
+        }
+        assert_eq!(dates(&out), dates(&expected));
+    }
+}
+
+#[test]
+fn of_two_rows_of_one_contract_and_date_the_later_counts() {
+    let rows = [
+        ("a", "Jan 25", "2025-01-02", 1.0),
+        ("a", "Feb 25", "2025-01-02", 2.0),
+        ("a", "Feb 25", "2025-01-02", 2.5),
+    ];
+    let spec = RollSpec::new("month", vec![1], 0).unwrap();
+    let out = rolling(&settlements(&rows, "$/bbl"), &spec).unwrap();
+    assert_eq!(floats(&out, "M1"), [Some(2.5)]);
+}

@@ -69,7 +69,7 @@ impl Resolved {
                 ))
             }),
             Leg::Nearby(kind, n) => {
-                let chain = Chain::new(curve, *kind, 0);
+                let chain = Chain::new(&curve.contracts, *kind, 0);
                 chain.check(&curve.curve_id, *kind, *n)?;
                 Ok(Resolved::Nearby(chain, *n as usize))
             }

@@ -224,7 +224,7 @@ pub fn convert(table: &Table, to: Unit, factors: &Factors) -> Result<Table, Curv
         let (field, column): (Field, ArrayRef) = match field.name().as_str() {
             "price" => (
                 Field::new("price", DataType::Float64, field.is_nullable()),
-                Arc::new(Float64Array::from(prices.clone())),
+                Arc::new(prices.clone()),
             ),
             "units" => (
                 Field::new("units", DataType::Utf8, field.is_nullable()),
@@ -251,7 +251,7 @@ pub(super) fn converted(
     batch: &RecordBatch,
     to: Unit,
     factors: &Factors,
-) -> Result<(Option<Unit>, Vec<Option<f64>>), CurveError> {
+) -> Result<(Option<Unit>, Float64Array), CurveError> {
     let prices = numbers(batch, "price")?;
     if batch.num_rows() == 0 {
         return Ok((None, prices));
@@ -283,7 +283,7 @@ pub(super) fn converted(
         };
         out.push(price.map(|p| from.convert(to, p, bpt)));
     }
-    Ok((Some(from), out))
+    Ok((Some(from), Float64Array::from(out)))
 }
 
 fn needs_factor(curve: &str, from: Unit, to: Unit) -> CurveError {
