@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
 use chrono::{NaiveDate, TimeDelta};
-use futures_util::future::try_join_all;
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::client::RestClient;
@@ -222,10 +221,9 @@ impl RestClient {
             }
             History::Intraday => {
                 let windows = super::windows::split(first, last, super::windows::MAX_INTRADAY_DAYS);
-                try_join_all(windows.into_iter().map(|(from, to)| {
-                    self.intraday_batch(call.curve_id, tenor, from, to, call.progress)
-                }))
-                .await
+                let slices: Vec<_> = windows.into_iter().map(|w| (tenor, w)).collect();
+                self.intraday_batches(call.curve_id, &slices, call.progress)
+                    .await
             }
         }
     }

@@ -15,7 +15,7 @@ use tokio::sync::Mutex;
 
 use super::expired::{expired_tenors, Skipped};
 use super::http::{Http, HttpConfig};
-use super::paging::all_pages;
+use super::paging::{all_pages, pages_of_each, Paged};
 use super::progress::Progress;
 use super::query::{CatalogueQuery, Contracts, HistoryQuery, PriceQuery, TenorQuery};
 use super::windows::{split, MAX_INTRADAY_DAYS};
@@ -230,40 +230,49 @@ impl RestClient {
         Ok(decode_price_rows(endpoint, &body, request)?)
     }
 
-    /// Every page of a paged endpoint as one batch: each page becomes Arrow
-    /// as it arrives, so only Arrow data accumulates.
-    async fn paged_batch(
+    /// Every page of a paged endpoint for each (tenor, query), as one batch
+    /// each, in the order given: each page becomes Arrow as it arrives, and
+    /// a slice's pages are merged as soon as they are all in, so only Arrow
+    /// data accumulates, and about one slice's pages at a time.
+    async fn paged_batches(
         &self,
         endpoint: PriceEndpoint,
         curve_id: &str,
-        tenor: &str,
-        query: &[(&str, String)],
+        slices: Vec<(&str, Vec<(&'static str, String)>)>,
         progress: &Progress,
-    ) -> Result<RecordBatch, ClientError> {
-        let path = price_path(endpoint, curve_id, Some(tenor));
-        let request = RequestContext {
-            curve_id,
-            tenor: Some(tenor),
-        };
-        let to_batch = |records: Vec<PriceRecord>| {
+    ) -> Result<Vec<RecordBatch>, ClientError> {
+        let tenors: Vec<&str> = slices.iter().map(|(tenor, _)| *tenor).collect();
+        let resources: Vec<Paged> = slices
+            .into_iter()
+            .map(|(tenor, query)| Paged {
+                path: price_path(endpoint, curve_id, Some(tenor)),
+                query,
+            })
+            .collect();
+        let to_batch = |slice: usize, records: Vec<PriceRecord>| {
+            let request = RequestContext {
+                curve_id,
+                tenor: Some(tenors[slice]),
+            };
             let rows = page_rows(endpoint, Some(records), request)?;
             Ok(vec![batch(TableKind::Prices, rows)?])
         };
+        let merge = |_: usize, pages: Vec<RecordBatch>| {
+            merge_slice(schema(TableKind::Prices), &pages).map_err(arrow_error)
+        };
         let name = endpoint.describe();
-        let pages = all_pages(
+        pages_of_each(
             &self.http,
             name,
-            &path,
-            query,
+            &resources,
             self.concurrency,
             progress,
             to_batch,
+            merge,
         )
-        .await?;
-        merge_slice(schema(TableKind::Prices), &pages).map_err(arrow_error)
+        .await
     }
 
-    /// Today's London snapshot: of one tenor, or of every tenor.
     pub async fn last_settlement(&self, query: &PriceQuery) -> Result<Table, ClientError> {
         let endpoints = (
             PriceEndpoint::LastSettlement,
@@ -305,12 +314,13 @@ impl RestClient {
     ) -> Result<Table, ClientError> {
         let (curve_id, tenor) = (query.curve_id(), query.tenor().name());
         let endpoint = PriceEndpoint::OngoingIntraday;
-        let batch = self
-            .paged_batch(endpoint, curve_id, tenor, &[], progress)
+        let slices = vec![(tenor, Vec::new())];
+        let batches = self
+            .paged_batches(endpoint, curve_id, slices, progress)
             .await?;
         Ok(Table {
-            schema: batch.schema(),
-            batches: vec![batch],
+            schema: schema(TableKind::Prices),
+            batches,
         })
     }
 
@@ -368,21 +378,26 @@ impl RestClient {
         batch(TableKind::Settlements, rows)
     }
 
-    /// The intraday values of one tenor in one window of at most 30 days: every page.
-    pub(super) async fn intraday_batch(
+    /// The intraday values of each tenor in each of its windows of at most
+    /// 30 days, every page: one batch per (tenor, window), in the order given.
+    pub(super) async fn intraday_batches(
         &self,
         curve_id: &str,
-        tenor: &Tenor,
-        first: NaiveDate,
-        last: NaiveDate,
+        slices: &[(&Tenor, (NaiveDate, NaiveDate))],
         progress: &Progress,
-    ) -> Result<RecordBatch, ClientError> {
-        let query = [
-            ("startDate", first.to_string()),
-            ("endDate", last.to_string()),
-        ];
+    ) -> Result<Vec<RecordBatch>, ClientError> {
+        let slices = slices
+            .iter()
+            .map(|(tenor, (first, last))| {
+                let query = vec![
+                    ("startDate", first.to_string()),
+                    ("endDate", last.to_string()),
+                ];
+                (tenor.name(), query)
+            })
+            .collect();
         let endpoint = PriceEndpoint::HistoricalIntraday;
-        self.paged_batch(endpoint, curve_id, tenor.name(), &query, progress)
+        self.paged_batches(endpoint, curve_id, slices, progress)
             .await
     }
 
@@ -422,20 +437,19 @@ impl RestClient {
     ) -> Result<Table, ClientError> {
         let tenors = self.tenors_of(query, CacheMode::Off).await?;
         let windows = split(query.start(), query.end(), MAX_INTRADAY_DAYS);
-        let curve_id = query.curve_id();
-        let mut jobs: Vec<Job<'_>> = Vec::new();
-        let slices = tenors
+        // Slices in table order (tenor, then time), so their batches form
+        // the table without a global sort.
+        let slices: Vec<(&Tenor, (NaiveDate, NaiveDate))> = tenors
             .iter()
-            .flat_map(|t| windows.iter().map(move |w| (t, *w)));
-        for (index, (tenor, (first, last))) in slices.enumerate() {
-            jobs.push(Box::pin(async move {
-                let batch = self
-                    .intraday_batch(curve_id, tenor, first, last, progress)
-                    .await?;
-                Ok((index, batch))
-            }));
-        }
-        ordered_table(TableKind::Prices, jobs, self.concurrency).await
+            .flat_map(|t| windows.iter().map(move |w| (t, *w)))
+            .collect();
+        let batches = self
+            .intraday_batches(query.curve_id(), &slices, progress)
+            .await?;
+        Ok(Table {
+            schema: schema(TableKind::Prices),
+            batches: batches.into_iter().filter(|b| b.num_rows() > 0).collect(),
+        })
     }
 }
 

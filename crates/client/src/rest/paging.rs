@@ -1,6 +1,7 @@
-//! Every page of a paged endpoint. The first page's `last` link says how many
-//! follow, so they are fetched concurrently; without a usable `last` the
-//! `next` links are walked one by one. Only the `page` and `pageSize` of a
+//! Every page of a paged endpoint, or of several at once (the slices of one
+//! table). The first page's `last` link says how many follow, so they are
+//! fetched concurrently; without a usable `last` the `next` links are walked
+//! one by one. Only the `page` and `pageSize` of a
 //! link are used: the requests go to our own base URL, so a link naming
 //! another host never receives the token.
 
@@ -41,8 +42,15 @@ struct Fetched<U> {
     last: Option<String>,
 }
 
-/// The items of every page, in page order, each page passed through
-/// `convert` as it arrives so that only the converted form is kept.
+/// One paged resource: a path and its query (without `page` and `pageSize`).
+pub struct Paged<'q> {
+    pub path: String,
+    pub query: Vec<(&'q str, String)>,
+}
+
+/// The items of every page of one paged resource, in page order, each page
+/// passed through `convert` as it arrives so that only the converted form
+/// is kept.
 pub async fn all_pages<T, U, F>(
     http: &Http,
     endpoint: &str,
@@ -56,9 +64,48 @@ where
     T: DeserializeOwned + Send,
     F: Fn(Vec<T>) -> Result<Vec<U>, ClientError>,
 {
-    let convert = &convert;
-    let fetch = |page: usize, size: usize| async move {
-        let mut query = query.to_vec();
+    let one = [Paged {
+        path: path.to_owned(),
+        query: query.to_vec(),
+    }];
+    let convert = |_: usize, items: Vec<T>| convert(items);
+    let keep = |_: usize, items: Vec<U>| Ok(items);
+    let mut all = pages_of_each(http, endpoint, &one, concurrency, progress, convert, keep).await?;
+    Ok(all.pop().unwrap_or_default())
+}
+
+/// Every page of several paged resources (the slices of one table: a tenor
+/// and window each), `concurrency` requests at a time. Each page's items go
+/// through `convert` (with the resource's index) as they arrive; each
+/// resource's converted items, in page order, go to `finish` as soon as its
+/// last page is in. The results come back in the order of `resources`.
+///
+/// The first pages of all resources go out together, and their `last` links
+/// say how many pages follow; those are then asked for resource by resource.
+/// So the requests keep `concurrency` slots busy throughout, and resources
+/// complete one after another: only about one resource's pages are held
+/// before `finish` turns them into their final form, not every resource's
+/// at once. Without a usable `last`, a resource's `next` links are walked
+/// one by one.
+pub async fn pages_of_each<T, U, V, F, G>(
+    http: &Http,
+    endpoint: &str,
+    resources: &[Paged<'_>],
+    concurrency: usize,
+    progress: &Progress,
+    convert: F,
+    finish: G,
+) -> Result<Vec<V>, ClientError>
+where
+    T: DeserializeOwned + Send,
+    F: Fn(usize, Vec<T>) -> Result<Vec<U>, ClientError>,
+    G: Fn(usize, Vec<U>) -> Result<V, ClientError>,
+{
+    let (convert, finish) = (&convert, &finish);
+    let concurrency = concurrency.max(1);
+    let fetch = |resource: usize, page: usize, size: usize| async move {
+        let Paged { path, query } = &resources[resource];
+        let mut query = query.clone();
         query.push(("page", page.to_string()));
         query.push(("pageSize", size.to_string()));
         let body = http.get(endpoint, path, &query).await?;
@@ -66,46 +113,132 @@ where
         drop(body);
         progress.finish(1);
         Ok::<Fetched<U>, ClientError>(Fetched {
-            items: convert(parsed.items.unwrap_or_default())?,
+            items: convert(resource, parsed.items.unwrap_or_default())?,
             next: parsed.next,
             last: parsed.last,
         })
     };
-    progress.plan(1);
-    let first = fetch(1, PAGE_SIZE).await?;
-    let mut items = first.items;
-    match first.last.as_deref().and_then(link_paging) {
-        Some((last_page, size)) if last_page <= MAX_PAGES => {
-            let size = size.unwrap_or(PAGE_SIZE);
-            if last_page > 1 {
-                progress.plan(last_page as u64 - 1);
-            }
-            // Unordered, so one slow page does not hold back the requests behind it.
-            let mut rest: Vec<(usize, Fetched<U>)> = stream::iter(2..=last_page)
-                .map(|page| async move { Ok::<_, ClientError>((page, fetch(page, size).await?)) })
-                .buffer_unordered(concurrency.max(1))
-                .try_collect()
-                .await?;
-            rest.sort_by_key(|(page, _)| *page);
-            for (_, page) in rest {
-                items.extend(page.items);
-            }
-        }
-        _ => {
-            let mut next = first.next;
-            let mut pages = 1;
-            while let Some((page, size)) = next.as_deref().and_then(link_paging) {
-                pages += 1;
-                if pages > MAX_PAGES {
-                    break;
+    progress.plan(resources.len() as u64);
+    let mut firsts: Vec<(usize, Fetched<U>)> = stream::iter(0..resources.len())
+        .map(|resource| async move {
+            Ok::<_, ClientError>((resource, fetch(resource, 1, PAGE_SIZE).await?))
+        })
+        .buffer_unordered(concurrency)
+        .try_collect()
+        .await?;
+    firsts.sort_by_key(|(resource, _)| *resource);
+
+    let mut results: Vec<Option<V>> = resources.iter().map(|_| None).collect();
+    let mut gathering: Vec<Option<Gathering<U>>> = resources.iter().map(|_| None).collect();
+    let mut requests: Vec<(usize, usize, usize)> = Vec::new();
+    let mut walks: Vec<(usize, Fetched<U>)> = Vec::new();
+    for (resource, first) in firsts {
+        match first.last.as_deref().and_then(link_paging) {
+            Some((last_page, size)) if last_page <= MAX_PAGES => {
+                if last_page <= 1 {
+                    results[resource] = Some(finish(resource, first.items)?);
+                    continue;
                 }
-                progress.plan(1);
-                let fetched = fetch(page, size.unwrap_or(PAGE_SIZE)).await?;
-                let empty = fetched.items.is_empty();
-                items.extend(fetched.items);
-                next = if empty { None } else { fetched.next };
+                let size = size.unwrap_or(PAGE_SIZE);
+                progress.plan(last_page as u64 - 1);
+                requests.extend((2..=last_page).map(|page| (resource, page, size)));
+                gathering[resource] = Some(Gathering::new(first.items, last_page - 1));
             }
+            _ => walks.push((resource, first)),
         }
+    }
+    // Unordered, so one slow page does not hold back the requests behind it.
+    let mut pages = stream::iter(requests)
+        .map(|(resource, page, size)| async move {
+            Ok::<_, ClientError>((resource, page, fetch(resource, page, size).await?))
+        })
+        .buffer_unordered(concurrency);
+    while let Some((resource, page, fetched)) = pages.try_next().await? {
+        let slot = gathering[resource]
+            .as_mut()
+            .expect("pages of a resource being gathered");
+        if slot.add(page, fetched.items) {
+            let items = gathering[resource].take().expect("gathered").items();
+            results[resource] = Some(finish(resource, items)?);
+        }
+    }
+    drop(pages);
+    let walked: Vec<(usize, V)> = stream::iter(walks)
+        .map(|(resource, first)| async move {
+            let items =
+                walk_next(first, |page, size| fetch(resource, page, size), progress).await?;
+            Ok::<_, ClientError>((resource, finish(resource, items)?))
+        })
+        .buffer_unordered(concurrency)
+        .try_collect()
+        .await?;
+    for (resource, result) in walked {
+        results[resource] = Some(result);
+    }
+    Ok(results
+        .into_iter()
+        .map(|result| result.expect("every resource finished"))
+        .collect())
+}
+
+/// The pages of one resource after its first, as they arrive in any order.
+struct Gathering<U> {
+    first: Vec<U>,
+    /// Page `n` (from 2) at index `n - 2`.
+    rest: Vec<Option<Vec<U>>>,
+    missing: usize,
+}
+
+impl<U> Gathering<U> {
+    fn new(first: Vec<U>, following: usize) -> Gathering<U> {
+        Gathering {
+            first,
+            rest: (0..following).map(|_| None).collect(),
+            missing: following,
+        }
+    }
+
+    /// Stores page `page`; true once every page is in.
+    fn add(&mut self, page: usize, items: Vec<U>) -> bool {
+        if self.rest[page - 2].replace(items).is_none() {
+            self.missing -= 1;
+        }
+        self.missing == 0
+    }
+
+    /// Every item, in page order.
+    fn items(self) -> Vec<U> {
+        let mut items = self.first;
+        for page in self.rest {
+            items.extend(page.unwrap_or_default());
+        }
+        items
+    }
+}
+
+/// The items of a resource whose pages are found by following `next` links
+/// one by one, from its first page; an empty page ends it.
+async fn walk_next<U, Fut>(
+    first: Fetched<U>,
+    fetch: impl Fn(usize, usize) -> Fut,
+    progress: &Progress,
+) -> Result<Vec<U>, ClientError>
+where
+    Fut: std::future::Future<Output = Result<Fetched<U>, ClientError>>,
+{
+    let mut items = first.items;
+    let mut next = first.next;
+    let mut pages = 1;
+    while let Some((page, size)) = next.as_deref().and_then(link_paging) {
+        pages += 1;
+        if pages > MAX_PAGES {
+            break;
+        }
+        progress.plan(1);
+        let fetched = fetch(page, size.unwrap_or(PAGE_SIZE)).await?;
+        let empty = fetched.items.is_empty();
+        items.extend(fetched.items);
+        next = if empty { None } else { fetched.next };
     }
     Ok(items)
 }
