@@ -18,6 +18,8 @@ from typing import Any
 import griffe
 
 _ROLE = re.compile(r":(?:class|meth|func|attr|data|mod|exc|obj):`(~?)([\w.]+)`")
+# Directives for the doctest runner, not for the reader.
+_DIRECTIVE = re.compile(r"\s*# doctest: .*$")
 
 
 class RstDocstrings(griffe.Extension):
@@ -68,7 +70,8 @@ def _resolve(target: str, obj: griffe.Object, loader: griffe.GriffeLoader) -> st
 
 def _fence_doctests(text: str) -> str:
     """Wraps each run of doctest lines (a ``>>>`` line, its ``...``
-    continuations and its output, up to a blank line) in a pycon block."""
+    continuations and its output, up to a blank line) in a pycon block,
+    without their ``# doctest:`` directives."""
     out: list[str] = []
     in_block = False
     for line in text.splitlines():
@@ -79,7 +82,7 @@ def _fence_doctests(text: str) -> str:
         elif in_block and not line.strip():
             out.append("```")
             in_block = False
-        out.append(line)
+        out.append(_DIRECTIVE.sub("", line) if in_block else line)
     if in_block:
         out.append("```")
     return "\n".join(out)
