@@ -53,6 +53,7 @@ __all__ = [
 ]
 
 __version__: str
+"""The package's version (the root crate's, which is also the wheel's)."""
 
 _TenorKind = Literal["month", "quarter", "window", "continuous", "other"]
 _PriceEndpoint = Literal[
@@ -448,7 +449,11 @@ class SubmittedJob:
 
 @final
 class BulkResult:
-    """What a bulk download produced (``marketcurves.BulkResult``)."""
+    """What a bulk download produced (``marketcurves.BulkResult``): ``job_id``,
+    ``files`` (``pathlib.Path``) or ``objects`` (URLs), ``bytes`` transferred
+    by this run, ``rows`` (from the Parquet footers), ``requested`` and
+    ``effective`` ranges, ``narrowed``, ``elapsed`` seconds and ``jobs``
+    submitted."""
 
     @property
     def job_id(self) -> str: ...

@@ -9,6 +9,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from marketcurves import _args, _core
+from marketcurves._core import BulkResult
 
 if TYPE_CHECKING:
     import pyarrow
@@ -16,12 +17,6 @@ if TYPE_CHECKING:
     MonthLike = _dt.date | _dt.datetime | str
 
 _PHASES = ("submitting", "running", "downloading", "done")
-
-#: What a bulk download produced: ``job_id``, ``files`` (``pathlib.Path``),
-#: ``bytes`` transferred by this run, ``rows`` (from the Parquet footers),
-#: ``requested`` and ``effective`` ranges, ``narrowed``, ``elapsed`` seconds
-#: and ``jobs`` submitted.
-BulkResult = _core.BulkResult
 
 
 class _Bars:

@@ -2,7 +2,7 @@
 :meth:`Client.clear_cache`.
 
 The cache keeps the days of history that can no longer change, as Parquet
-files under ``cache_dir``; see "The history cache" in the README for the
+files under ``cache_dir``; see "The history cache" in docs/history.md for the
 rules of what is kept and when.
 """
 

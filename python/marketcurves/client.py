@@ -45,8 +45,9 @@ class Client:
             raises, or returns anything but a non-empty ``str``, the call that
             needed the token raises :class:`~marketcurves.AuthError` naming
             ``token_provider``, before sending anything.
-        email, password: a login for ``POST {base_url}/authenticate``; default
-            ``$MARKETCURVES_EMAIL`` and ``$MARKETCURVES_PASSWORD``.
+        email: the login's email, for ``POST {base_url}/authenticate``;
+            default ``$MARKETCURVES_EMAIL``.
+        password: the login's password; default ``$MARKETCURVES_PASSWORD``.
         max_concurrency: requests in flight at once.
         timeout: seconds for one attempt of one request.
         max_retries: retries of a request after connection errors, timeouts,
@@ -71,7 +72,7 @@ class Client:
     Explicit arguments win over the environment; among credentials,
     ``token_provider`` wins over ``token``, which wins over a login.
     ``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY`` and ``NO_PROXY`` are read
-    when the client is made (see "Corporate networks" in the README).
+    when the client is made (see docs/networks.md, "Corporate networks").
     """
 
     def __init__(

@@ -182,7 +182,7 @@ def test_a_download_killed_mid_upload_leaves_no_object_and_the_rerun_completes_i
 
     assert list_keys(bucket, s3=s3) == [f"k/{first}"]
     # A dead process cannot abort its upload: it stays open, for the
-    # bucket's AbortIncompleteMultipartUpload rule to end (see the README).
+    # bucket's AbortIncompleteMultipartUpload rule to end (see docs/bulk.md).
     assert open_uploads(bucket, s3=s3) == [f"k/{last}"]
 
     rerun = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)

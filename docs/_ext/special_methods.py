@@ -1,0 +1,32 @@
+"""A griffe extension that leaves the special methods of classes (``__eq__``,
+``__repr__``, ``__enter__``...) out of the API reference: what they give
+(comparison, a context manager) is said in the class's own docstring, and a
+page of them would hide the methods a reader looks for. Those a reader does
+call by their form stay: the constructor, whose signature is the class's,
+and the iterators (``for`` and ``async for``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import griffe
+
+SHOWN = {"__init__", "__new__", "__iter__", "__aiter__"}
+
+
+class SpecialMethods(griffe.Extension):
+    def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
+        _hide_in(pkg)
+
+
+def _hide_in(obj: griffe.Object) -> None:
+    for name, member in list(obj.members.items()):
+        if member.is_alias:
+            continue
+        if obj.is_class and member.is_special and name not in SHOWN:
+            # Removed from the model, not marked private: the reference
+            # reaches most classes through their aliases in `marketcurves`,
+            # which would not see a mark on the class's own member.
+            del obj.members[name]
+        else:
+            _hide_in(member)  # type: ignore[arg-type]

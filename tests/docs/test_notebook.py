@@ -1,0 +1,46 @@
+"""``examples/tour.ipynb`` runs from top to bottom in a fresh kernel, and
+the repository keeps it without outputs (the run leaves the file alone)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from docs_helpers import REPO
+
+NOTEBOOK = REPO / "examples" / "tour.ipynb"
+
+#: Seconds one cell may take (the bulk download is the slowest, about 6 s).
+CELL_TIMEOUT = 120
+
+
+def test_the_notebook_is_kept_without_outputs() -> None:
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    nbformat.validate(notebook)
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "code":
+            assert cell.outputs == [], f"cell {index} has outputs: clear them before committing"
+            assert cell.execution_count is None, f"cell {index} has an execution count"
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # jupyter_core's paths, in this process
+def test_the_notebook_runs(tmp_path: Path) -> None:
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    client = NotebookClient(
+        notebook,
+        timeout=CELL_TIMEOUT,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
+    client.execute()
+    images = [
+        output
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if "image/png" in output.get("data", {})
+    ]
+    assert len(images) >= 5, "the plots were not drawn"
