@@ -97,8 +97,8 @@ def main() -> int:
         frame = table.to_pandas()
         dates = len(set(frame["date"]))
         print(f"rows {label}: {table.num_rows:,} rows, {dates:,} dates, M1..M{NEARBY[-1]}")
-        core_s, core = best(lambda: mc.curves.rolling(table, nearby=NEARBY), args.runs)
-        pandas_s, expected = best(lambda: plain_pandas(frame), max(1, args.runs // 2))
+        core_s, core = best(lambda t=table: mc.curves.rolling(t, nearby=NEARBY), args.runs)
+        pandas_s, expected = best(lambda f=frame: plain_pandas(f), max(1, args.runs // 2))
         got = core.to_pandas()
         same = np.allclose(got[expected.columns[2:]].to_numpy(), expected.iloc[:, 2:].to_numpy())
         agree = agree and same

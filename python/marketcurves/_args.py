@@ -295,23 +295,21 @@ def optional_path(value: Any, name: str) -> str | None:
 
 
 def subscriptions(value: Any) -> list[tuple[str, str]]:
-    """A list of ``(curve_id, tenor)`` pairs of ``str``; whether they are
-    curves and tenors (and that there is at least one) is the core's rule."""
+    """A list of ``(curve, tenor)`` pairs, a curve given by its id or as a
+    :class:`Curve` and a tenor by its name or as a :class:`Tenor`, as every
+    other method takes them; whether they are curves and tenors (and that
+    there is at least one) is the core's rule."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
         raise InvalidRequest(
             f"subscriptions must be a list of (curve_id, tenor) pairs, not {type(value).__name__}"
         )
     pairs = []
     for item in value:
-        if (
-            not isinstance(item, (list, tuple))
-            or len(item) != 2
-            or not all(isinstance(part, str) for part in item)
-        ):
+        if not isinstance(item, (list, tuple)) or len(item) != 2:
             raise InvalidRequest(
-                f"each subscription must be a (curve_id, tenor) pair of str, not {item!r}"
+                f"each subscription must be a (curve_id, tenor) pair, not {item!r}"
             )
-        pairs.append((item[0], item[1]))
+        pairs.append((curve_id(item[0]), tenor(item[1], "a subscription's tenor")))
     return pairs
 
 

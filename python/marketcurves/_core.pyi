@@ -141,9 +141,11 @@ class Tenor:
 
 # Helpers for tests and benchmarks, public as marketcurves.testing.*.
 
-def _table_schema(kind: Literal["prices", "settlements", "assessments"]) -> pyarrow.Schema:
+def _table_schema(kind: Literal["prices", "settlements", "assessments", "live"]) -> pyarrow.Schema:
     """The schema of a table kind: ``prices`` (last settlement, intraday),
-    ``settlements`` (adds ``date``) or ``assessments`` (adds ``snapshot``)."""
+    ``settlements`` (adds ``date``), ``assessments`` (adds ``snapshot``) or
+    ``live`` (the feed's batches: ``source`` in place of the units and
+    nested columns)."""
 
 def _decode_table(
     endpoint: _PriceEndpoint, body: bytes, curve_id: str, tenor: str | None = None

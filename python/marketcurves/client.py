@@ -16,9 +16,11 @@ from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.exceptions import InvalidRequest
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import pyarrow
 
-    from marketcurves._core import Tick
+    from marketcurves._core import Tenor, Tick
 
 
 def _env(name: str) -> str | None:
@@ -526,7 +528,7 @@ class Client:
     def record(
         self,
         dest: str | os.PathLike[str],
-        subscriptions: list[tuple[str, str]],
+        subscriptions: Sequence[tuple[str | Curve, str | Tenor]],
         *,
         rotate: str | _dt.timedelta | float = _core.RECORD_ROTATE,
         storage_options: dict[str, str] | None = None,
@@ -539,8 +541,9 @@ class Client:
         pong_timeout: float = _core.LIVE_PONG_TIMEOUT,
         reconnect_max: float = _core.LIVE_RECONNECT_MAX,
     ) -> record_.RecordSummary:
-        """Records the live feed of ``subscriptions`` (``(curve_id, tenor)``
-        pairs, tenor ``"*"`` for every tenor of a curve) into ``dest``, a
+        """Records the live feed of ``subscriptions`` (``(curve, tenor)``
+        pairs, a curve by id or as a :class:`Curve`, tenor ``"*"`` for every
+        tenor of a curve) into ``dest``, a
         folder or an object store URL (with ``storage_options`` as for
         :func:`marketcurves.read_bulk`), until Ctrl-C, SIGTERM or
         ``duration`` seconds; then writes what it holds and returns a
@@ -585,7 +588,7 @@ class Client:
     async def record_async(
         self,
         dest: str | os.PathLike[str],
-        subscriptions: list[tuple[str, str]],
+        subscriptions: Sequence[tuple[str | Curve, str | Tenor]],
         *,
         rotate: str | _dt.timedelta | float = _core.RECORD_ROTATE,
         storage_options: dict[str, str] | None = None,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -118,6 +119,9 @@ class LiveFeed:
         self._on_price = on_price
         self._on_event = on_event
         self._callback_errors = 0
+        # Ticks taken from the core but not yet handed out: an iteration left
+        # with `break` leaves the rest of its chunk here, for the next read.
+        self._held: deque[Tick] = deque()
         self._failure: BaseException | None = None
         self._failure_reported = False
         self._thread: threading.Thread | None = None
@@ -171,9 +175,12 @@ class LiveFeed:
         (``AccessDenied`` at a resubscription, ``AuthError`` when no token is
         accepted) are raised here; after a non-fatal one, iterate again."""
         self._check_readable()
-        core = self._core
+        core, held = self._core, self._held
         while True:
-            # The core's chunk at a time; yielded one by one.
+            while held:
+                yield held.popleft()
+            # The core's chunk at a time, kept on the feed and handed out one
+            # by one, so leaving the loop loses none of it.
             ticks = core.take(timeout=_EVENT_POLL)
             self._dispatch_events()
             if not ticks:
@@ -183,20 +190,22 @@ class LiveFeed:
                 ticks = core.take(timeout=0)
                 if not ticks:
                     return
-            yield from ticks
+            held.extend(ticks)
 
     def __aiter__(self) -> AsyncIterator[Tick]:
         self._check_readable()
         return self._ticks_async()
 
     async def _ticks_async(self) -> AsyncIterator[Tick]:
+        held = self._held
         while True:
+            while held:
+                yield held.popleft()
             ticks = await self._core.take_async()
             self._dispatch_events()
             if not ticks:
                 return
-            for tick in ticks:
-                yield tick
+            held.extend(ticks)
 
     def next(self, timeout: float | None = None) -> Tick | None:
         """The next tick, or None if ``timeout`` seconds pass first (or the
@@ -205,6 +214,8 @@ class LiveFeed:
         if timeout is not None:
             # 0 takes what is queued without waiting.
             timeout = _args.duration(timeout, "timeout")
+        if self._held:
+            return self._held.popleft()
         tick = self._core.next(timeout)
         self._dispatch_events()
         return tick
@@ -225,6 +236,8 @@ class LiveFeed:
         max_rows = _args.count(max_rows, "max_rows")
         if timeout is not None:
             timeout = _args.duration(timeout, "timeout")
+        while self._held:
+            yield _held_batch(self._held, max_rows)
         while (batch := self._core.next_batch(max_rows, timeout)) is not None:
             self._dispatch_events()
             yield batch
@@ -368,3 +381,23 @@ class LiveFeed:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close_async()
+
+
+def _held_batch(held: deque[Tick], max_rows: int) -> pyarrow.RecordBatch:
+    """Up to ``max_rows`` held ticks, taken off ``held``, as a batch of the
+    feed's schema."""
+    import pyarrow as pa
+
+    ticks = [held.popleft() for _ in range(min(max_rows, len(held)))]
+    tenors = [_core.Tenor.parse(t.tenor, strict=False) for t in ticks]
+    columns = {
+        "curve_id": [t.curve_id for t in ticks],
+        "tenor": [t.tenor for t in ticks],
+        "tenor_kind": [t.kind for t in tenors],
+        "tenor_start": [t.start for t in tenors],
+        "tenor_end": [t.end for t in tenors],
+        "generated_on": [t.generated_on for t in ticks],
+        "price": [t.price for t in ticks],
+        "source": [t.source for t in ticks],
+    }
+    return pa.RecordBatch.from_pydict(columns, schema=_core._table_schema("live"))

@@ -23,6 +23,7 @@ from live_helpers import (
 )
 
 import marketcurves as mc
+from marketcurves.testing import table_schema
 
 
 def wait_for(condition, seconds: float = 5.0) -> bool:
@@ -212,3 +213,32 @@ def test_close_leaves_no_connection_thread_or_task(em, curves):
     assert wait_for(lambda: em.live_connections == 0)
     assert threading.active_count() <= before
     assert not live_threads()
+
+
+def test_leaving_a_loop_with_break_loses_no_tick(em, curves):
+    # Subscribing queues a snapshot of every tenor at once, so the first
+    # chunk taken from the core holds more ticks than the loop uses. A second
+    # feed, read plainly, says which snapshots there are.
+    with open_feed(em) as plain, open_feed(em) as feed:
+        for f in (plain, feed):
+            f.subscribe(curves.slow["id"], "*")
+        taken: list[tuple[str, str]] = []
+        for tick in feed:
+            taken.append((tick.tenor, tick.source))
+            if len(taken) == 2:
+                break
+        after_break = feed.next(timeout=1)
+        assert after_break is not None
+        taken.append((after_break.tenor, after_break.source))
+        for tick in feed:
+            taken.append((tick.tenor, tick.source))
+            break
+        batch = next(feed.batches(max_rows=2, timeout=0.5))
+        taken += [(row["tenor"], row["source"]) for row in batch.to_pylist()]
+        taken += [(t.tenor, t.source) for t in collect(feed, 1.0)]
+        expected = [(t.tenor, t.source) for t in collect(plain, 1.0)]
+    snapshots = sorted(tenor for tenor, source in taken if source == "snapshot")
+    assert len(snapshots) > 6, "the first chunk held more than the loops took"
+    assert snapshots == sorted(tenor for tenor, source in expected if source == "snapshot")
+    assert len(set(snapshots)) == len(snapshots), "no snapshot twice"
+    assert batch.schema.equals(table_schema("live"))

@@ -55,24 +55,26 @@ def check_exactly_once(
     emulator: Emulator,
     dest: str | Path,
     curve_id: str,
-    until: dt.datetime,
+    until: dt.datetime | None,
     **options: Any,
 ) -> dict[str, int]:
     """For every tenor recorded, the recording holds each value the
-    emulator published from its first recorded value to ``until``, once and
-    in order (times compared truncated to milliseconds). Returns the count
-    per tenor."""
+    emulator published from its first recorded value to ``until`` (None:
+    the tenor's own last recorded value, for a recorder stopped before it
+    caught up with every tenor), once and in order (times compared truncated
+    to milliseconds). Returns the count per tenor."""
     counts = {}
-    # The feed's times are milliseconds; the emulator's, microseconds.
-    end = until + dt.timedelta(microseconds=999)
     for tenor, rows in recorded(dest, curve_id, **options).items():
         times = [t for t, _, _ in rows]
         assert times == sorted(set(times)), f"{tenor}: a value twice or out of order"
+        last = times[-1] if until is None else until
+        # The feed's times are milliseconds; the emulator's, microseconds.
+        end = last + dt.timedelta(microseconds=999)
         published = [
             (millis(value.generated_on), value.price)
             for value in emulator.published(curve_id, tenor, start=times[0], end=end)
         ]
-        assert [(t, p) for t, p, _ in rows if t <= until] == published, (
+        assert [(t, p) for t, p, _ in rows if t <= last] == published, (
             f"{tenor}: {len(rows)} recorded, {len(published)} published"
         )
         counts[tenor] = len(rows)
