@@ -7,6 +7,7 @@
 
 from marketcurves import curves, exceptions
 from marketcurves._core import Tenor, Tick, __version__
+from marketcurves._polars import to_polars
 from marketcurves.bulk import BulkJob, BulkResult, read_bulk
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.client import Client
@@ -58,4 +59,5 @@ __all__ = [
     "read_bulk",
     "read_ticks",
     "to_pandas",
+    "to_polars",
 ]
