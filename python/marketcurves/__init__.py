@@ -5,8 +5,9 @@
 [Tenor('C 00', kind='continuous'), Tenor('Jan 25', kind='month', start=2025-01-01, end=2025-01-31), Tenor('Q1 25', kind='quarter', start=2025-01-01, end=2025-03-31), Tenor('Feb 25', kind='month', start=2025-02-01, end=2025-02-28)]
 """
 
-from marketcurves import curves, exceptions
+from marketcurves import curves, exceptions, plot
 from marketcurves._core import Tenor, Tick, __version__
+from marketcurves._polars import to_polars
 from marketcurves.bulk import BulkJob, BulkResult, read_bulk
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.client import Client
@@ -55,7 +56,9 @@ __all__ = [
     "curves",
     "exceptions",
     "forward_curve",
+    "plot",
     "read_bulk",
     "read_ticks",
     "to_pandas",
+    "to_polars",
 ]

@@ -8,7 +8,7 @@ import os
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _args, _core
+from marketcurves import _args, _core, _html
 from marketcurves._core import BulkResult
 
 if TYPE_CHECKING:
@@ -93,6 +93,9 @@ class BulkJob:
 
     def __repr__(self) -> str:
         return f"BulkJob({self.job_id!r}, effective={self.effective[0]}..{self.effective[1]})"
+
+    def _repr_html_(self) -> str:
+        return _html.bulk_job(self)
 
     def status(self) -> str:
         """``RUNNING``, ``SUCCEEDED`` or ``FAILED``."""

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, overload
 
+from marketcurves import _html
 from marketcurves._core import Tenor
 
 if TYPE_CHECKING:
@@ -56,6 +56,9 @@ class Curve:
 
     def __repr__(self) -> str:
         return f"Curve({self.name!r}, id={self.id!r}, units={self.units!r}, {len(self.contracts)} contracts)"
+
+    def _repr_html_(self) -> str:
+        return _html.curve(self)
 
 
 _COLUMNS = ("id", "name", "vertical", "quotation", "region", "units")
@@ -121,15 +124,4 @@ class Catalogue(Sequence[Curve]):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{c}</th>" for c in (*_COLUMNS, "contracts"))
-        rows = []
-        for curve in self._curves[:50]:
-            cells = [getattr(curve, c) for c in _COLUMNS] + [len(curve.contracts)]
-            rows.append(
-                "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in cells) + "</tr>"
-            )
-        more = f"<p>… {len(self) - 50} more</p>" if len(self) > 50 else ""
-        return (
-            f"<p>Catalogue of {len(self)} curves</p>"
-            f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>{more}"
-        )
+        return _html.catalogue(self)

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any, Callable
 
-from marketcurves import _args, _core
+from marketcurves import _args, _core, _html
 from marketcurves._live_types import (
     CallbackErrorEvent,
     ConflatedEvent,
@@ -135,6 +135,10 @@ class LiveFeed:
         state = "closed" if self._core.closed else "open"
         count = len(self._core.subscriptions())
         return f"<LiveFeed {state}, {count} subscription{'s' if count != 1 else ''}>"
+
+    def _repr_html_(self) -> str:
+        """Its state, subscriptions and counters (:meth:`stats`)."""
+        return _html.live_feed(self)
 
     # Subscriptions.
 

@@ -111,6 +111,10 @@ impl PyBulkResult {
         self.0.job.narrowed()
     }
 
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        super::html::repr_html(slf.as_any(), "bulk_result")
+    }
+
     fn __repr__(&self) -> String {
         let (first, last) = self.0.job.effective;
         format!(

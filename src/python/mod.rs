@@ -9,6 +9,7 @@ pub(crate) mod closing;
 pub(crate) mod curves;
 pub(crate) mod emulator;
 pub(crate) mod errors;
+pub(crate) mod html;
 pub(crate) mod live;
 pub(crate) mod probe;
 pub(crate) mod record;

@@ -105,6 +105,10 @@ impl PyTenor {
         })
     }
 
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        super::html::repr_html(slf.as_any(), "tenor")
+    }
+
     /// Equal names hash alike, and a tenor equals its name as a `str`.
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
         PyString::new(py, self.0.name()).hash()

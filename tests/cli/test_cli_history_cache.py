@@ -7,29 +7,14 @@ service's address and login in its environment."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
+from cli_helpers import START, environment, run_cli
 
 from marketcurves.testing import Emulator
 
-START = "2025-06-13T17:00:00Z"
 #: Days that are final on the emulator's clock (the current day never is).
 FIRST, LAST = "2025-06-02", "2025-06-12"
 EARLIER = "2025-05-26"
-
-
-def environment(**variables: str) -> dict[str, str]:
-    """This process's environment without any MARKETCURVES_* variable, plus ``variables``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MARKETCURVES_")}
-    return {**env, **variables}
-
-
-def run_cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
-    command = [sys.executable, "-m", "marketcurves", *args]
-    return subprocess.run(command, env=env, capture_output=True, timeout=120, check=False)
 
 
 @pytest.mark.parametrize("offline_dir_from", ["flag", "environment"])
@@ -46,7 +31,7 @@ def test_offline_pull_with_the_service_stopped_gives_the_same_csv(tmp_path, offl
             curve = next(c for c in client.catalogue(vertical="Jet") if c.quotation != "Sales")
         pull = ["history", curve.id, FIRST, LAST]
         online = run_cli([*pull, "--cache-dir", str(cache_dir)], env)
-        assert online.returncode == 0, online.stderr.decode()
+        assert online.returncode == 0, online.stderr
         assert emulator.request_count("/historical/settlements") > 0
     # The service is gone: any request would fail after its retries.
     if offline_dir_from == "flag":
@@ -54,16 +39,16 @@ def test_offline_pull_with_the_service_stopped_gives_the_same_csv(tmp_path, offl
     else:
         flags, offline_env = ["--offline"], {**env, "MARKETCURVES_CACHE_DIR": str(cache_dir)}
     offline = run_cli([*pull, *flags], offline_env)
-    assert offline.returncode == 0, offline.stderr.decode()
+    assert offline.returncode == 0, offline.stderr
     assert offline.stdout == online.stdout
-    rows = online.stdout.decode().count("\n") - 1
+    rows = online.stdout.count("\n") - 1
     assert rows > 0
-    assert f"{rows} rows" in offline.stderr.decode()
+    assert f"{rows} rows" in offline.stderr
     # Days the cache lacks: offline says so at once, rather than asking the
     # stopped service (which would end in ServiceError, after retries).
     wider = run_cli(["history", curve.id, EARLIER, LAST, *flags], offline_env)
     assert wider.returncode == 1
-    error = wider.stderr.decode()
+    error = wider.stderr
     assert "CacheMiss" in error, error
     assert EARLIER in error, error
 
@@ -76,9 +61,9 @@ def test_offline_without_a_cache_dir_is_a_usage_error(tmp_path):
     for blank in ({}, {"MARKETCURVES_CACHE_DIR": "  "}):
         result = run_cli(["history", "some-id", FIRST, LAST, "--offline"], {**env, **blank})
         assert result.returncode == 2
-        error = result.stderr.decode()
+        error = result.stderr
         assert "usage: marketcurves history" in error, error
         assert "--cache-dir" in error, error
         assert "MARKETCURVES_CACHE_DIR" in error, error
-        assert result.stdout == b""
+        assert result.stdout == ""
     assert list(tmp_path.iterdir()) == []

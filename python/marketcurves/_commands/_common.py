@@ -1,0 +1,144 @@
+"""What the subcommands share: their parsers' shape (an example in each
+``--help``), messages on stderr, the client from the environment, and the
+flags several take."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import textwrap
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from marketcurves.client import Client
+
+#: The type of ``parser.add_subparsers()``, which argparse does not name publicly.
+Commands = Any
+
+
+def command(
+    commands: Commands, name: str, summary: str, description: str, examples: str
+) -> argparse.ArgumentParser:
+    """A subcommand's parser, whose ``--help`` ends with ``examples``; its
+    ``usage_error`` exits 2 with its usage, like argparse's own errors."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=summary,
+        # Raw, so that the examples keep their lines: the prose is wrapped here.
+        description=textwrap.fill(description, 79),
+        epilog="examples:\n" + examples.strip("\n"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.set_defaults(usage_error=parser.error)
+    return parser
+
+
+def say(message: str) -> None:
+    """A line for the person at the terminal, on stderr (stdout is for data)."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def progress() -> bool:
+    """Progress bars only where someone can see them redrawn."""
+    return sys.stderr.isatty()
+
+
+def client(**options: Any) -> Client:
+    """A client of the service named by the environment (``MARKETCURVES_*``)."""
+    from marketcurves import Client
+
+    return Client(**options)
+
+
+def cache_dir(args: argparse.Namespace, why: str) -> str:
+    """``--cache-dir``, else ``$MARKETCURVES_CACHE_DIR``; a usage error (exit 2)
+    naming both if neither is given: checked here, not by the client, so
+    that the message names the flag rather than ``cache_dir=``."""
+    if args.cache_dir is not None:
+        return str(args.cache_dir)
+    env_dir = os.environ.get("MARKETCURVES_CACHE_DIR", "").strip()
+    if not env_dir:
+        args.usage_error(f"{why}: pass --cache-dir DIR or set MARKETCURVES_CACHE_DIR")
+    return env_dir
+
+
+def add_cache_dir(parser: argparse.ArgumentParser, purpose: str) -> None:
+    parser.add_argument(
+        "--cache-dir", metavar="DIR", help=f"{purpose}; default $MARKETCURVES_CACHE_DIR"
+    )
+
+
+def _storage_option(text: str) -> tuple[str, str]:
+    key, equals, value = text.partition("=")
+    if not equals or not key.strip():
+        # The text is not shown: it may be a secret typed without its key.
+        raise argparse.ArgumentTypeError("expected KEY=VALUE")
+    return key.strip(), value
+
+
+def add_storage_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--storage-option",
+        action="append",
+        dest="storage_options",
+        type=_storage_option,
+        metavar="KEY=VALUE",
+        help="an object store option (repeat), e.g. aws_region=eu-west-1; "
+        "default: the cloud's environment variables",
+    )
+
+
+def storage_options(args: argparse.Namespace) -> dict[str, str] | None:
+    return dict(args.storage_options or []) or None
+
+
+def add_keepalive(parser: argparse.ArgumentParser) -> None:
+    """The live feed's keep-alive, for an emulator running faster than real time."""
+    parser.add_argument(
+        "--ping-interval",
+        type=positive_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="seconds of quiet before a keep-alive ping (default 40)",
+    )
+    parser.add_argument(
+        "--reconnect-max",
+        type=positive_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="the longest wait between reconnection attempts (default 30)",
+    )
+
+
+def keepalive(args: argparse.Namespace) -> dict[str, Any]:
+    """The keep-alive flags given, as ``Client.live`` and ``Client.record``
+    take them; those not given keep the core's defaults."""
+    given: dict[str, Any] = {}
+    if args.ping_interval is not None:
+        given["ping_interval"] = args.ping_interval
+        # A pong later than half the interval means a dead connection.
+        given["pong_timeout"] = max(0.5, args.ping_interval / 2)
+    if args.reconnect_max is not None:
+        given["reconnect_max"] = args.reconnect_max
+    return given
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected seconds above 0, not {text}")
+    return value

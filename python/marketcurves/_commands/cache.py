@@ -1,0 +1,98 @@
+"""``marketcurves cache info`` and ``marketcurves cache clear``: the history
+cache of the service and account in the environment."""
+
+from __future__ import annotations
+
+import argparse
+
+from marketcurves._commands import output
+from marketcurves._commands._common import (
+    Commands,
+    add_cache_dir,
+    cache_dir,
+    client,
+    command,
+    say,
+)
+
+EXAMPLES = """
+  marketcurves cache info --cache-dir ~/.cache/marketcurves
+  marketcurves cache info --format json
+  marketcurves cache clear --curve CURVE_ID --before 2025-01-01
+"""
+
+
+def add(commands: Commands) -> None:
+    parser = command(
+        commands,
+        "cache",
+        "show or clear the history cache",
+        "The history cache (see history --cache-dir) of the service and "
+        "account named by the environment: what it holds, or some of it removed.",
+        EXAMPLES,
+    )
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    info = command(
+        actions,
+        "info",
+        "what the cache holds",
+        "Lists the cached history, one row per curve and kind (settlements or "
+        "intraday): tenors, first and last day, files, bytes. With --format "
+        "json, one object with the folder and totals too.",
+        EXAMPLES,
+    )
+    add_cache_dir(info, "the cache's folder")
+    output.add_flags(info)
+    info.set_defaults(run=run_info)
+    clear = command(
+        actions,
+        "clear",
+        "remove cached history",
+        "Removes the cached history of --curve (default every curve) of the "
+        "days before --before (default every day); with neither, the cached "
+        "catalogues too. Prints what it removed.",
+        EXAMPLES,
+    )
+    add_cache_dir(clear, "the cache's folder")
+    clear.add_argument("--curve", metavar="CURVE_ID", help="only this curve")
+    clear.add_argument("--before", metavar="YYYY-MM-DD", help="only the days before this one")
+    output.add_flags(clear, formats=("table", "json"), piped="table")
+    clear.set_defaults(run=run_clear)
+
+
+def run_info(args: argparse.Namespace) -> int:
+    import pyarrow as pa
+
+    fmt = output.chosen(args)
+    with client(cache_dir=cache_dir(args, "cache info reads the history cache")) as service:
+        info = service.cache_info()
+    if fmt == "json":
+        output.write_object(info, args)
+    else:
+        # One row per curve and kind of history (CachedCurve's fields).
+        schema = pa.schema(
+            [
+                ("curve_id", pa.string()),
+                ("history", pa.string()),
+                ("tenors", pa.int64()),
+                ("first", pa.date32()),
+                ("last", pa.date32()),
+                ("files", pa.int64()),
+                ("bytes", pa.int64()),
+            ]
+        )
+        output.write(pa.Table.from_pylist(list(info["curves"]), schema=schema), fmt, args)
+    say(f"{info['dir']}: {info['files']:,} files, {info['bytes']:,} bytes")
+    return 0
+
+
+def run_clear(args: argparse.Namespace) -> int:
+    fmt = output.chosen(args)
+    with client(cache_dir=cache_dir(args, "cache clear needs the history cache")) as service:
+        cleared = service.clear_cache(args.curve, args.before)
+    if fmt == "json":
+        output.write_object(cleared, args)
+    else:
+        with output.destination(args) as stream:
+            stream.write(f"removed {cleared['files']:,} files, {cleared['bytes']:,} bytes\n")
+    return 0

@@ -1,0 +1,57 @@
+"""``marketcurves emulator``: the service on loopback, until Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from marketcurves._commands._common import Commands, command
+
+EXAMPLES = """
+  marketcurves emulator --port 8765 --seed 0
+  marketcurves emulator --start 2025-06-13T09:00:00Z --time-scale 60   # an hour a minute
+"""
+
+
+def add(commands: Commands) -> None:
+    parser = command(
+        commands,
+        "emulator",
+        "run the service emulator on loopback",
+        "Serves the whole service (REST, bulk files, live feed) on loopback "
+        "until Ctrl-C, which is its normal end (exit 0). It prints the "
+        "addresses and a demo login to put in the environment of the other "
+        "commands.",
+        EXAMPLES,
+    )
+    parser.add_argument(
+        "--port", type=int, default=8765, help="port to listen on (0: any free one)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the synthetic world")
+    parser.add_argument("--time-scale", type=float, default=1.0, help="emulated seconds per second")
+    parser.add_argument("--start", default=None, help="ISO date-time the clock starts at (UTC)")
+    parser.add_argument("--latency-ms", type=float, default=0.0, help="delay of every response")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from marketcurves.testing import Emulator
+
+    with Emulator(
+        seed=args.seed, time_scale=args.time_scale, start=args.start, port=args.port
+    ) as emulator:
+        if args.latency_ms:
+            emulator.set_latency(args.latency_ms / 1000)
+        credentials = emulator.credentials
+        print(f"marketcurves emulator (seed {args.seed}) at {emulator.now():%Y-%m-%d %H:%M:%S} UTC")
+        print(f"  MARKETCURVES_BASE_URL={emulator.base_url}")
+        print(f"  MARKETCURVES_LIVE_URL={emulator.live_url}")
+        print(f"  demo login: {credentials['email']} / {credentials['password']}")
+        print(f"  POST {emulator.base_url}/authenticate with that login returns a token")
+        print("Press Ctrl-C to stop.", flush=True)
+        try:
+            while True:
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            print("stopped")
+    return 0

@@ -1,0 +1,148 @@
+"""Jupyter's views of the package's objects (``_repr_html_``): one writer of
+HTML for every class, the core's ``Tenor`` and ``BulkResult`` included
+(``src/python/html.rs`` calls it).
+
+Every value goes through :func:`html.escape`: names, ids and paths come from
+the service or the user and may hold markup. Nothing here reads a secret:
+the objects drawn keep their tokens and pre-signed URLs out of reach.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from marketcurves._core import BulkResult, Tenor
+    from marketcurves.bulk import BulkJob
+    from marketcurves.catalogue import Catalogue, Curve
+    from marketcurves.live import LiveFeed
+
+#: Rows of a catalogue drawn; the rest are counted.
+CATALOGUE_ROWS = 50
+#: Contracts and subscriptions listed by name; the rest are counted.
+NAMES_LISTED = 12
+
+
+def _text(value: Any) -> str:
+    return "—" if value is None else html.escape(str(value))
+
+
+def _number(value: int) -> str:
+    return f"{value:,}"
+
+
+def _names(names: Sequence[Any]) -> str:
+    shown = ", ".join(str(n) for n in names[:NAMES_LISTED])
+    more = f" … and {len(names) - NAMES_LISTED} more" if len(names) > NAMES_LISTED else ""
+    return f"{shown}{more}"
+
+
+def facts(title: str, rows: Iterable[tuple[str, Any]]) -> str:
+    """A titled two-column table of ``(label, value)``."""
+    body = "".join(
+        f'<tr><th style="text-align:left">{_text(label)}</th>'
+        f'<td style="text-align:left">{_text(value)}</td></tr>'
+        for label, value in rows
+    )
+    return f"<div><strong>{_text(title)}</strong><table>{body}</table></div>"
+
+
+def grid(title: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], more: int) -> str:
+    """A titled table with a header row; ``more`` rows left out are counted."""
+    head = "".join(f"<th>{_text(c)}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(f"<td>{_text(v)}</td>" for v in row) + "</tr>" for row in rows)
+    tail = f"<p>… {more} more</p>" if more > 0 else ""
+    return (
+        f"<div><strong>{_text(title)}</strong>"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{tail}</div>"
+    )
+
+
+def _months(pair: tuple[str, str]) -> str:
+    return f"{pair[0]} .. {pair[1]}"
+
+
+def tenor(value: Tenor) -> str:
+    rows: list[tuple[str, Any]] = [("kind", value.kind)]
+    if value.start is not None:
+        rows += [("delivery", f"{value.start} .. {value.end}")]
+    return facts(f"Tenor {value.name}", rows)
+
+
+def curve(value: Curve) -> str:
+    contracts = [t.name for t in value.tenors]
+    rows: list[tuple[str, Any]] = [
+        ("id", value.id),
+        ("quotation", value.quotation),
+        ("units", value.units),
+        ("vertical", value.vertical),
+        ("region", value.region),
+        (f"contracts ({len(contracts)})", _names(contracts)),
+    ]
+    rows += [
+        (f"filter {k}", v) for k, v in value.filters.items() if k not in ("vertical", "region")
+    ]
+    rows += [(f"property {k}", v) for k, v in value.properties.items()]
+    return facts(f"Curve {value.name}", rows)
+
+
+def catalogue(value: Catalogue) -> str:
+    columns = ("id", "name", "vertical", "quotation", "region", "units", "contracts")
+    rows = [
+        (c.id, c.name, c.vertical, c.quotation, c.region, c.units, len(c.contracts))
+        for c in value[:CATALOGUE_ROWS]
+    ]
+    return grid(f"Catalogue of {len(value)} curves", columns, rows, len(value) - CATALOGUE_ROWS)
+
+
+def bulk_job(value: BulkJob) -> str:
+    # The job's state needs a request: a repr sends none (job.status() does).
+    return facts(
+        f"Bulk job {value.job_id}",
+        [
+            ("months requested", _months(value.requested)),
+            ("months granted", _months(value.effective)),
+            ("narrowed", "yes: the account's permissions" if value.narrowed else "no"),
+        ],
+    )
+
+
+def bulk_result(value: BulkResult) -> str:
+    destination = value.files or value.objects
+    rows: list[tuple[str, Any]] = [
+        ("files", _number(len(destination))),
+        ("rows", _number(value.rows)),
+        ("bytes downloaded", _number(value.bytes)),
+        ("months requested", _months(value.requested)),
+        ("months granted", _months(value.effective)),
+        ("narrowed", "yes" if value.narrowed else "no"),
+        ("elapsed", f"{value.elapsed:.1f} s"),
+        ("jobs submitted", value.jobs),
+    ]
+    if destination:
+        rows.append(("first file", destination[0]))
+    return facts(f"Bulk download {value.job_id}", rows)
+
+
+def live_feed(value: LiveFeed) -> str:
+    stats = value.stats()
+    subscriptions = [f"{curve_id} {tenor}" for curve_id, tenor in value.subscriptions]
+    last = stats["last_message"]
+    state = "closed" if value.closed else ("connected" if stats["connected"] else "connecting")
+    rows: list[tuple[str, Any]] = [
+        ("state", state),
+        (f"subscriptions ({len(subscriptions)})", _names(subscriptions) or "none"),
+        ("ticks delivered", _number(stats["ticks_delivered"])),
+        ("messages", _number(stats["messages"])),
+        ("queued", _number(stats["queued"])),
+        ("reconnects", stats["reconnects"]),
+        ("gaps filled", stats["gaps_filled"]),
+        ("backfilled", _number(stats["backfilled"])),
+        ("conflated", _number(stats["conflated"])),
+        ("duplicates dropped", _number(stats["duplicates_dropped"])),
+        ("callback errors", stats["callback_errors"]),
+        ("last message (UTC)", None if last is None else f"{last:%Y-%m-%d %H:%M:%S}"),
+    ]
+    return facts("Live feed", rows)

@@ -1,0 +1,101 @@
+"""Forward curves drawn: one day's, and several days' overlaid."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Union
+
+from marketcurves.exceptions import InvalidRequest
+from marketcurves.plot import _figure, _input
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    DayLike = Union[_dt.date, _dt.datetime, str]
+
+#: Days ``curve_history`` draws when it is not told which.
+HISTORY_DAYS = 6
+
+
+def forward_curve(
+    table: Any, on: DayLike | None = None, ax: Axes | None = None, **style: Any
+) -> Axes:
+    """The forward curve on one day: each tenor's last price that day, the
+    tenors in calendar order along the x axis and the price, in the table's
+    units, up the y axis; the day is in the title and the legend.
+
+    ``table`` holds one curve in one unit: settlements (the day of a row is
+    its ``date``) or intraday, assessment or live prices (the UTC day of
+    ``generated_on``). ``on`` defaults to its last day. ``style`` goes to
+    ``Axes.plot`` (``color=``, ``marker=``, ...). Returns the Axes: ``ax`` if
+    given, else a new figure's. Several curves, several units, an empty
+    table or a day without prices raise :class:`~marketcurves.InvalidRequest`.
+    """
+    table = _input.table(table, "table")
+    curve_id = _input.curve_id(table, "table", "forward_curve")
+    unit = _input.units([("table", table)])
+    curves = _input.Curves(table, "table")
+    day = curves.days[-1] if on is None else _input.day_arg(on, "on")
+    prices = curves.on(day, "table")
+    tenors = curves.tenors([day])
+    ax = _figure.axes(ax)
+    line = curves.line(prices, tenors)
+    ax.plot(range(len(tenors)), line, **{"marker": "o", "label": str(day), **style})
+    _figure.tenor_axis(ax, tenors)
+    ax.set_ylabel(_input.price_label(unit))
+    _figure.title(ax, curve_id, f"forward curve on {day}")
+    ax.legend(title="date")
+    return ax
+
+
+def curve_history(
+    table: Any,
+    dates: Iterable[DayLike] | DayLike | None = None,
+    ax: Axes | None = None,
+    *,
+    cmap: str = "viridis",
+) -> Axes:
+    """Several days' forward curves of one curve overlaid, to show how it
+    moved: one line per day, coloured along ``cmap`` from the oldest to the
+    newest, the tenors of all of them in calendar order along the x axis,
+    a tenor missing on a day left as a gap in its line.
+
+    ``dates`` are the days to draw (dates, datetimes or ISO strings); by
+    default six days spread evenly from the table's first day to its last
+    (every day if it has fewer). The day of a row is as for
+    :func:`forward_curve`. Returns the Axes. A day without prices raises
+    :class:`~marketcurves.InvalidRequest` naming it and the table's span.
+    """
+    table = _input.table(table, "table")
+    curve_id = _input.curve_id(table, "table", "curve_history")
+    unit = _input.units([("table", table)])
+    curves = _input.Curves(table, "table")
+    if dates is None:
+        chosen = _input.spread_days(curves.days, HISTORY_DAYS)
+    else:
+        if isinstance(dates, (str, _dt.date)):
+            dates = [dates]
+        chosen = sorted({_input.day_arg(d, "dates") for d in dates})
+        if not chosen:
+            raise InvalidRequest("dates is empty: give at least one day, or None for six")
+    prices = [curves.on(day, "table") for day in chosen]
+    tenors = curves.tenors(chosen)
+    ax = _figure.axes(ax)
+    import matplotlib
+
+    colours = matplotlib.colormaps[cmap]
+    for i, (day, by_tenor) in enumerate(zip(chosen, prices)):
+        # From a third of the way along the map: its lightest end is hard to see.
+        shade = 1.0 if len(chosen) == 1 else 0.3 + 0.7 * i / (len(chosen) - 1)
+        line = curves.line(by_tenor, tenors)
+        ax.plot(range(len(tenors)), line, marker=".", color=colours(shade), label=str(day))
+    _figure.tenor_axis(ax, tenors)
+    ax.set_ylabel(_input.price_label(unit))
+    if len(chosen) == 1:
+        what = f"forward curve on {chosen[0]}"
+    else:
+        what = f"forward curves on {len(chosen)} days, {chosen[0]} to {chosen[-1]}"
+    _figure.title(ax, curve_id, what)
+    ax.legend(title="date")
+    return ax

@@ -1,0 +1,58 @@
+"""A curve's history as a date x tenor heat map."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from marketcurves.plot import _figure, _input
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+#: Date labels on the y axis at most; rows between them go unlabelled.
+DATE_LABELS = 12
+
+
+def heatmap(
+    table: Any, values: str = "price", ax: Axes | None = None, *, cmap: str = "viridis"
+) -> Axes:
+    """One curve's history as a heat map: a row per day (settlements) or
+    per time (other prices), oldest at the top, a column per tenor in
+    calendar order, each cell coloured by the ``values`` column (a blank
+    where a tenor has no price), with a colour bar in the table's units.
+
+    Built on :func:`marketcurves.curves.matrix`. Returns the Axes; the
+    image is ``ax.images[0]``. Several curves, several units or an empty
+    table raise :class:`~marketcurves.InvalidRequest`.
+    """
+    import numpy as np
+
+    from marketcurves.curves import matrix
+
+    table = _input.table(table, "table")
+    curve_id = _input.curve_id(table, "table", "heatmap")
+    unit = _input.units([("table", table)]) if values == "price" else None
+    grid = matrix(table, values)
+    time_column = "date" if "date" in grid.column_names else "generated_on"
+    tenors = [c for c in grid.column_names if c not in ("curve_id", time_column)]
+    cells = np.column_stack([grid[t].to_numpy().astype(float) for t in tenors])
+    ax = _figure.axes(ax)
+    image = ax.imshow(
+        np.ma.masked_invalid(cells), aspect="auto", interpolation="nearest", cmap=cmap
+    )
+    _figure.tenor_axis(ax, tenors)
+    rows = grid[time_column].to_pylist()
+    shown = sorted(
+        {round(i * (len(rows) - 1) / max(1, DATE_LABELS - 1)) for i in range(DATE_LABELS)}
+    )
+    if time_column == "date":
+        labels = [f"{rows[i]}" for i in shown]
+        ax.set_ylabel("date")
+    else:
+        labels = [f"{rows[i]:%Y-%m-%d %H:%M}" for i in shown]
+        ax.set_ylabel("time (UTC)")
+    ax.set_yticks(shown, labels)
+    label = _input.price_label(unit) if values == "price" else values
+    ax.figure.colorbar(image, ax=ax, label=label)
+    _figure.title(ax, curve_id, f"{values} by tenor, {rows[0]:%Y-%m-%d} to {rows[-1]:%Y-%m-%d}")
+    return ax

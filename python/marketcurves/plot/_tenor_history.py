@@ -1,0 +1,84 @@
+"""A tenor's settlements drawn with its intraday values."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from marketcurves import _args
+from marketcurves.exceptions import InvalidRequest
+from marketcurves.plot import _figure, _input
+
+if TYPE_CHECKING:
+    import numpy
+    import pyarrow
+    from matplotlib.axes import Axes
+
+    from marketcurves._core import Tenor
+
+
+def settlements_and_intraday(
+    settlements: Any, intraday: Any, tenor: str | Tenor, ax: Axes | None = None
+) -> Axes:
+    """One tenor over time: its intraday values as a line and its
+    settlements (end-of-day snapshots) as dots at the time they were taken,
+    against UTC time, with the price in the tables' units.
+
+    ``settlements`` is a table of :meth:`Client.settlements` and
+    ``intraday`` one of :meth:`Client.intraday` or
+    :meth:`Client.intraday_history` (or a recording of the live feed), both
+    of the same curve and unit, both with rows of ``tenor``. Returns the
+    Axes; its lines are the intraday values, then the settlements. An empty
+    table, a tenor missing from either, two curves or two units raise
+    :class:`~marketcurves.InvalidRequest` naming the table.
+    """
+    name = _args.tenor(tenor)
+    settlements = _input.table(settlements, "settlements")
+    intraday = _input.table(intraday, "intraday")
+    if "generated_on" not in intraday.column_names:
+        raise InvalidRequest("intraday lacks the column generated_on: give intraday values")
+    plot = "settlements_and_intraday"
+    ids = {
+        _input.curve_id(settlements, "settlements", plot),
+        _input.curve_id(intraday, "intraday", plot),
+    }
+    curves = sorted(i for i in ids if i is not None)
+    if len(curves) > 1:
+        raise InvalidRequest(
+            f"settlements and intraday are of different curves ({', '.join(curves)}): "
+            f"give one curve's"
+        )
+    settled = _input.tenor_rows(settlements, name, "settlements")
+    values = _input.tenor_rows(intraday, name, "intraday")
+    unit = _input.units([("settlements", settled), ("intraday", values)])
+    ax = _figure.axes(ax)
+    ax.plot(_times(values), values["price"].to_numpy(), linewidth=1, label="intraday")
+    ax.plot(
+        _settlement_times(settled),
+        settled["price"].to_numpy(),
+        marker="o",
+        linestyle="none",
+        label="settlement",
+    )
+    _figure.date_axis(ax, "time (UTC)")
+    ax.set_ylabel(_input.price_label(unit))
+    _figure.title(ax, curves[0] if curves else None, f"{name}: settlements and intraday values")
+    ax.legend()
+    return ax
+
+
+def _times(table: pyarrow.Table) -> numpy.ndarray:
+    """``generated_on`` as UTC datetime64, which matplotlib draws as dates."""
+    import pyarrow as pa
+
+    return table["generated_on"].cast(pa.timestamp("us", tz="UTC")).to_numpy()
+
+
+def _settlement_times(table: pyarrow.Table) -> numpy.ndarray:
+    """When each settlement was taken; its day where the time is missing."""
+    columns = table.column_names
+    timed = "generated_on" in columns and table["generated_on"].null_count == 0
+    if timed or "date" not in columns:
+        return _times(table)
+    import numpy as np
+
+    return np.array(table["date"].to_pylist(), dtype="datetime64[D]")

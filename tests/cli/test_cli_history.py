@@ -1,0 +1,81 @@
+"""``marketcurves history`` in every format, compared with the same pull
+through ``Client.settlements`` and ``Client.intraday_history``."""
+
+from __future__ import annotations
+
+import pytest
+from cli_helpers import (
+    FIRST,
+    LAST,
+    assert_csv_matches,
+    assert_parquet_matches,
+    expected_rows,
+    json_rows,
+    ndjson_rows,
+    ok,
+    run_cli,
+)
+
+
+@pytest.fixture(scope="module")
+def settlements(client, curve):
+    return client.settlements(curve, FIRST, LAST)
+
+
+@pytest.fixture(scope="module")
+def tenors(curve):
+    return list(curve.contracts[1:3])
+
+
+@pytest.fixture(scope="module")
+def intraday(client, curve, tenors):
+    table = client.intraday_history(curve, LAST, LAST, tenors=tenors)
+    assert table.num_rows > 10
+    return table
+
+
+def pull(curve, *extra):
+    return ["history", curve.id, FIRST, LAST, *extra]
+
+
+def test_csv(env, curve, settlements):
+    assert_csv_matches(ok(run_cli(pull(curve), env)), settlements)
+
+
+@pytest.mark.parametrize("fmt", ["json", "ndjson"])
+def test_json_and_ndjson(env, curve, settlements, fmt):
+    text = ok(run_cli(pull(curve, "--format", fmt), env))
+    rows = json_rows(text) if fmt == "json" else ndjson_rows(text)
+    assert rows == expected_rows(settlements)
+    assert rows[0]["generated_on"].endswith("+00:00"), "times in UTC, saying so"
+    assert rows[0]["dependencies"] and rows[0]["metadata"], "nested columns kept"
+
+
+@pytest.mark.parametrize("flags", [["--format", "parquet"], []], ids=["format", "suffix"])
+def test_parquet(env, curve, settlements, tmp_path, flags):
+    out = tmp_path / "pull.parquet"
+    ok(run_cli(pull(curve, *flags, "-o", str(out)), env))
+    assert_parquet_matches(out, settlements)
+
+
+def test_intraday_of_some_tenors_into_files_by_suffix(env, curve, intraday, tenors, tmp_path):
+    flags = ["--intraday"] + [f for t in tenors for f in ("--tenor", t)]
+    args = ["history", curve.id, LAST, LAST, *flags]
+    ok(run_cli([*args, "-o", str(tmp_path / "day.ndjson")], env))
+    assert ndjson_rows((tmp_path / "day.ndjson").read_text()) == expected_rows(intraday)
+    ok(run_cli([*args, "-o", str(tmp_path / "day.csv")], env))
+    assert_csv_matches((tmp_path / "day.csv").read_text(), intraday)
+    ok(run_cli([*args, "-o", str(tmp_path / "day.parquet")], env))
+    assert_parquet_matches(tmp_path / "day.parquet", intraday)
+
+
+def test_table_has_a_line_per_row_in_the_tables_order(env, curve, settlements):
+    result = run_cli(pull(curve, "--format", "table"), env)
+    header, *lines = ok(result).splitlines()
+    assert header.split() == ["tenor", "date", "generated_on", "price", "units"]
+    assert len(lines) == settlements.num_rows
+    rows = zip(lines, settlements["tenor"].to_pylist(), settlements["price"].to_pylist())
+    for line, tenor, price in rows:
+        assert line.startswith(tenor + " ")
+        assert repr(price) in line.split()
+    assert f"{settlements.num_rows} rows" in result.stderr

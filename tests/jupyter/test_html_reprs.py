@@ -1,0 +1,121 @@
+"""Jupyter's views (``_repr_html_``) of Curve, Catalogue, Tenor, BulkJob,
+BulkResult and LiveFeed: well-formed HTML holding the object's key facts,
+its values escaped, no secret in it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from jupyter_helpers import read_html
+
+import marketcurves as mc
+from marketcurves.testing import Emulator
+
+START = "2025-06-13T17:00:00Z"
+
+
+@pytest.fixture(scope="module")
+def em() -> Iterator[Emulator]:
+    # Bulk jobs and the live feed run on the emulator's clock: a fast one.
+    with Emulator(seed=0, time_scale=300, start=START) as emulator:
+        yield emulator
+
+
+@pytest.fixture(scope="module")
+def client(em: Emulator) -> Iterator[mc.Client]:
+    with em.client() as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def jet(client: mc.Client) -> mc.Catalogue:
+    return client.catalogue(vertical="Jet")
+
+
+def test_curve(jet):
+    curve = jet[0]
+    tags, text = read_html(curve._repr_html_())
+    assert "table" in tags
+    for fact in (curve.name, curve.id, curve.units, curve.quotation, curve.region, "Jet"):
+        assert fact in text
+    assert f"contracts ({len(curve.contracts)})" in text
+    # Contracts listed in calendar order.
+    first = [t.name for t in curve.tenors][:3]
+    assert ", ".join(first) in text
+
+
+def test_values_are_escaped():
+    curve = mc.Curve(
+        id="<b>id</b>",
+        name="<script>alert('x')</script>",
+        quotation="Fob & Cif",
+        units='"$/bbl"',
+        filters={"vertical": "Jet", "grade": "<i>10ppm</i>"},
+        properties={"note": "a < b"},
+        contracts=("Jan 26", "<Q1 26>"),
+    )
+    markup = curve._repr_html_()
+    tags, text = read_html(markup)
+    assert set(tags) <= {"div", "strong", "table", "tr", "th", "td"}
+    for value in (
+        "<script>alert('x')</script>",
+        "<b>id</b>",
+        "Fob & Cif",
+        '"$/bbl"',
+        "<i>10ppm</i>",
+        "a < b",
+    ):
+        assert value in text
+    assert "<script>" not in markup
+    tags, _ = read_html(mc.Catalogue([curve])._repr_html_())
+    assert "script" not in tags and "b" not in tags
+
+
+def test_catalogue(jet):
+    tags, text = read_html(jet._repr_html_())
+    assert f"Catalogue of {len(jet)} curves" in text
+    assert tags.count("tr") == 1 + len(jet)
+    assert all(c.id in text for c in jet)
+
+
+def test_tenor():
+    _, text = read_html(mc.Tenor("26-EOM Feb 24")._repr_html_())
+    assert "26-EOM Feb 24" in text and "window" in text and "2024-02-26 .. 2024-02-29" in text
+    _, text = read_html(mc.Tenor.parse("Cal 27", strict=False)._repr_html_())
+    assert "Cal 27" in text and "other" in text and "delivery" not in text
+
+
+def test_bulk_job_and_result(em, client, tmp_path):
+    with pytest.warns(UserWarning, match="narrowed"):
+        job = client.bulk_submit("JET", "2024-02", "2024-04")
+    _, text = read_html(job._repr_html_())
+    assert job.job_id in text and "2024-02 .. 2024-04" in text and "2024-03 .. 2024-04" in text
+    assert "narrowed|yes" in text
+    result = job.download(tmp_path, progress=False)
+    markup = result._repr_html_()
+    _, text = read_html(markup)
+    assert f"Bulk download {result.job_id}" in text
+    assert f"files|{len(result.files)}" in text and len(result.files) == 2
+    assert f"rows|{result.rows:,}" in text and f"bytes downloaded|{result.bytes:,}" in text
+    assert str(result.files[0]) in text
+    assert "X-Amz" not in markup and "Signature" not in markup and em.token()[:20] not in markup
+
+
+def test_live_feed_shows_its_counters(em, client, jet):
+    curve = jet[0]
+    token = em.token()
+    with client.live(ping_interval=0.1, pong_timeout=0.5, reconnect_max=0.5) as feed:
+        feed.subscribe(curve, "*")
+        ticks = [feed.next(timeout=10) for _ in range(3)]
+        assert all(ticks)
+        stats = feed.stats()
+        markup = feed._repr_html_()
+    _, text = read_html(markup)
+    assert "Live feed" in text and "state|connected" in text
+    assert f"subscriptions (1)|{curve.id} *" in text
+    assert f"ticks delivered|{stats['ticks_delivered']:,}" in text and stats["ticks_delivered"] >= 3
+    assert f"last message (UTC)|{stats['last_message']:%Y-%m-%d %H:%M:%S}" in text
+    assert token[:20] not in markup
+    _, text = read_html(feed._repr_html_())
+    assert "state|closed" in text
