@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -121,6 +120,8 @@ class Catalogue(Sequence[Curve]):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
+        import html  # only notebooks ask for it; html.entities is slow to load
+
         head = "".join(f"<th>{c}</th>" for c in (*_COLUMNS, "contracts"))
         rows = []
         for curve in self._curves[:50]:
