@@ -6,22 +6,29 @@ The workload (issue: "a year of settlements for 50 tenors plus 90 days of
 * the baseline is written the way a user would: ``requests`` in a loop,
   ``json``, then a ``pandas.DataFrame``;
 * marketcurves uses ``Client.settlements`` and ``Client.intraday_history``,
-  then ``mc.to_pandas``.
+  then ``mc.to_pandas`` (its default, Arrow-backed ``nested="arrow"``).
 
 Each contender runs in its own process (so peak memory is its own) against one
 emulator process. The bound is what latency and concurrency alone allow:
-requests / max_concurrency x latency. Run it on an optimised build:
+requests / max_concurrency x latency. Peak memory is the process's high-water
+mark (``VmHWM``), set against the size of the Arrow tables. After the timed
+run, the marketcurves process times ``to_pandas`` in each ``nested`` mode on
+the same tables, with its high-water mark reset before each, so that each
+mode's extra memory is its own. Run it on an optimised build:
 
     maturin build --profile release-fast -o dist && pip install dist/*.whl
     python benches/rest_pull.py            # --quick for a smaller workload
+
+The baseline takes two minutes and does not change with the package:
+``--reuse-baseline`` takes its figures from the last run of the same plan.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gc
 import json
-import resource
 import subprocess
 import sys
 import time
@@ -33,6 +40,21 @@ START = "2025-06-13T17:00:00Z"
 TODAY = dt.date(2025, 6, 13)
 LATENCY_MS = 20
 CONCURRENCY = 16
+NESTED_MODES = ("arrow", "python", "drop")
+BASELINE_FILE = Path("/tmp/marketcurves-bench-baseline.json")
+
+
+def memory_mb(field: str) -> float:
+    """``VmHWM`` (the peak) or ``VmRSS`` (now) of this process, in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1]) * 1024 / 1e6
+    raise RuntimeError(f"no {field} in /proc/self/status")
+
+
+def reset_peak() -> None:
+    """Sets this process's ``VmHWM`` back to its resident size (Linux 4.0+)."""
+    Path("/proc/self/clear_refs").write_text("5")
 
 
 def start_emulator() -> tuple[subprocess.Popen[str], str]:
@@ -83,7 +105,7 @@ def plan(base_url: str, quick: bool) -> dict[str, object]:
     }
 
 
-def run_baseline(base_url: str, work: dict) -> tuple[int, int]:
+def run_baseline(base_url: str, work: dict) -> tuple[int, int, float, dict]:
     import pandas as pd
 
     session = requests.Session()
@@ -114,10 +136,10 @@ def run_baseline(base_url: str, work: dict) -> tuple[int, int]:
     pulled = time.perf_counter()
     frame = pd.DataFrame.from_records(records)
     frame["generatedOn"] = pd.to_datetime(frame["generatedOn"], utc=True, format="ISO8601")
-    return len(frame), requests_made, pulled
+    return len(frame), requests_made, pulled, {}
 
 
-def run_marketcurves(base_url: str, work: dict) -> tuple[int, int]:
+def run_marketcurves(base_url: str, work: dict) -> tuple[int, int, float, dict]:
     import marketcurves as mc
 
     client = mc.Client(
@@ -133,8 +155,29 @@ def run_marketcurves(base_url: str, work: dict) -> tuple[int, int]:
         work["intraday_curve"], work["intraday_start"], work["end"], work["intraday_tenors"]
     )
     pulled = time.perf_counter()
-    rows = len(mc.to_pandas(settlements)) + len(mc.to_pandas(intraday))
-    return rows, 0, pulled
+    pull_peak_mb = memory_mb("VmHWM")
+    frames = [mc.to_pandas(settlements), mc.to_pandas(intraday)]
+    rows = sum(len(f) for f in frames)
+    extra = {"table_mb": (settlements.nbytes + intraday.nbytes) / 1e6, "pull_peak_mb": pull_peak_mb}
+    return rows, 0, pulled, {**extra, "tables": (settlements, intraday)}
+
+
+def time_modes(tables: tuple) -> dict[str, dict[str, float]]:
+    """``to_pandas`` of the tables in each ``nested`` mode: seconds, and the
+    peak memory it added over what the process held before it."""
+    import marketcurves as mc
+
+    modes = {}
+    for mode in NESTED_MODES:
+        gc.collect()
+        reset_peak()
+        before = memory_mb("VmRSS")
+        started = time.perf_counter()
+        frames = [mc.to_pandas(t, nested=mode) for t in tables]
+        seconds = time.perf_counter() - started
+        modes[mode] = {"seconds": seconds, "extra_peak_mb": memory_mb("VmHWM") - before}
+        del frames
+    return modes
 
 
 def contender(name: str, base_url: str, plan_file: str) -> None:
@@ -144,13 +187,17 @@ def contender(name: str, base_url: str, plan_file: str) -> None:
 
     import marketcurves  # noqa: F401
 
+    imported_mb = memory_mb("VmRSS")
     started = time.perf_counter()
     run = run_baseline if name == "baseline" else run_marketcurves
-    rows, made, pulled = run(base_url, work)
+    rows, made, pulled, extra = run(base_url, work)
     seconds = time.perf_counter() - started
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     result = {"seconds": seconds, "pull_seconds": pulled - started, "rows": rows}
-    print(json.dumps({**result, "requests": made, "peak_mb": peak_mb}))
+    result |= {"requests": made, "peak_mb": memory_mb("VmHWM"), "imported_mb": imported_mb}
+    tables = extra.pop("tables", None)
+    if tables is not None:
+        extra["modes"] = time_modes(tables)
+    print(json.dumps({**result, **extra}))
 
 
 def measure(name: str, base_url: str, plan_file: Path) -> dict:
@@ -161,9 +208,28 @@ def measure(name: str, base_url: str, plan_file: Path) -> dict:
     return json.loads(output.stdout.strip().splitlines()[-1])
 
 
+def baseline_of(base_url: str, work: dict, reuse: bool) -> dict:
+    """The baseline's figures: measured, or (``reuse``) those of the last run
+    of the same plan."""
+    if reuse and BASELINE_FILE.exists():
+        saved = json.loads(BASELINE_FILE.read_text())
+        if saved["plan"] == work:
+            return saved["result"]
+        print("the last baseline ran another plan: measuring it again")
+    plan_file = Path("/tmp/marketcurves-bench-plan.json")
+    result = measure("baseline", base_url, plan_file)
+    BASELINE_FILE.write_text(json.dumps({"plan": work, "result": result}))
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10 + 2 tenors, 30 days of intraday")
+    parser.add_argument(
+        "--reuse-baseline",
+        action="store_true",
+        help="the baseline's figures from the last run of the same plan, if there is one",
+    )
     parser.add_argument("--contender", help=argparse.SUPPRESS)
     parser.add_argument("--base-url", help=argparse.SUPPRESS)
     parser.add_argument("--plan", help=argparse.SUPPRESS)
@@ -176,27 +242,40 @@ def main() -> int:
         work = plan(base_url, args.quick)
         plan_file = Path("/tmp/marketcurves-bench-plan.json")
         plan_file.write_text(json.dumps(work))
-        baseline = measure("baseline", base_url, plan_file)
+        baseline = baseline_of(base_url, work, args.reuse_baseline)
         ours = measure("marketcurves", base_url, plan_file)
     finally:
         emulator.terminate()
         emulator.wait()
     bound = baseline["requests"] / CONCURRENCY * LATENCY_MS / 1000
     print(
-        f"workload: {baseline['requests']} requests, {LATENCY_MS} ms latency each, {baseline['rows']:,} rows"
+        f"workload: {baseline['requests']} requests, {LATENCY_MS} ms latency each,"
+        f" {baseline['rows']:,} rows, {ours['table_mb']:.0f} MB of Arrow tables"
     )
     for name, result in (("baseline", baseline), ("marketcurves", ours)):
         print(
             f"{name:>13}: {result['seconds']:7.2f} s in all, {result['pull_seconds']:6.2f} s to pull,"
-            f" peak {result['peak_mb']:5.0f} MB, {result['rows']:,} rows"
+            f" peak {result['peak_mb']:5.0f} MB ({result['imported_mb']:.0f} MB after imports),"
+            f" {result['rows']:,} rows"
+        )
+    print(
+        f"{'':>13}  peak {ours['pull_peak_mb']:.0f} MB when pulled, {ours['peak_mb']:.0f} MB"
+        f" with the DataFrames; {ours['table_mb']:.0f} MB of Arrow tables"
+    )
+    for mode, figures in ours["modes"].items():
+        print(
+            f"{'to_pandas':>13}: nested={mode!r:<9} {figures['seconds']:6.3f} s,"
+            f" peak +{figures['extra_peak_mb']:.0f} MB"
         )
     print(
         f"speed-up over the baseline: {baseline['seconds'] / ours['seconds']:.1f}x (target >= 10x)"
     )
-    print(
-        f"latency bound at concurrency {CONCURRENCY}: {bound:.2f} s; "
-        f"marketcurves pull / bound: {ours['pull_seconds'] / bound:.2f} (target <= 1.5)"
-    )
+    print(f"latency bound at concurrency {CONCURRENCY}: {bound:.2f} s")
+    print(f"ratio pull / bound: {ours['pull_seconds'] / bound:.2f} (target <= 1.5)")
+    print(f"ratio pull+DataFrame / bound: {ours['seconds'] / bound:.2f} (target <= 1.2)")
+    print(f"ratio peak / table: {ours['peak_mb'] / ours['table_mb']:.2f} (target <= 2)")
+    above_imports = ours["peak_mb"] - ours["imported_mb"]
+    print(f"ratio (peak - imports) / table: {above_imports / ours['table_mb']:.2f}")
     return 0 if baseline["rows"] == ours["rows"] else 1
 
 

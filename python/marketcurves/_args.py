@@ -119,6 +119,14 @@ def optional_instant(value: Any, name: str) -> _dt.datetime | None:
     return None if value is None else instant(value, name)
 
 
+def choice(value: Any, name: str, allowed: tuple[str, ...]) -> str:
+    """One of the ``allowed`` words, spelt exactly."""
+    if not isinstance(value, str) or value not in allowed:
+        words = ", ".join(repr(a) for a in allowed)
+        raise InvalidRequest(f"{name} must be one of {words}, not {value!r}")
+    return value
+
+
 def optional_str(value: Any, name: str) -> str | None:
     """None or a ``str``, whose value the core checks."""
     if value is not None and not isinstance(value, str):

@@ -9,7 +9,6 @@ the objects drawn keep their tokens and pre-signed URLs out of reach.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +25,8 @@ NAMES_LISTED = 12
 
 
 def _text(value: Any) -> str:
+    import html  # only notebooks ask for views, and html.entities is slow to load
+
     return "—" if value is None else html.escape(str(value))
 
 

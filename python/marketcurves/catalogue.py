@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING, Any, overload
 
 from marketcurves import _html
 from marketcurves._core import Tenor
+from marketcurves.frames import to_pandas
 
 if TYPE_CHECKING:
     import pandas
     import pyarrow
+
+    from marketcurves.frames import NestedMode
 
 
 @dataclass(frozen=True)
@@ -112,9 +115,12 @@ class Catalogue(Sequence[Curve]):
         columns["contracts"] = [list(c.contracts) for c in self._curves]
         return pa.table(columns, schema=schema)
 
-    def to_pandas(self) -> pandas.DataFrame:
-        """The catalogue as a DataFrame (maps become lists of pairs)."""
-        return self.to_arrow().to_pandas()
+    def to_pandas(self, nested: NestedMode | None = None) -> pandas.DataFrame:
+        """The catalogue as a DataFrame; ``nested`` as for
+        :func:`marketcurves.to_pandas` (``filters``, ``properties`` and
+        ``contracts`` Arrow-backed by default, or Python lists of pairs and
+        lists)."""
+        return to_pandas(self.to_arrow(), nested)
 
     def __repr__(self) -> str:
         lines = [f"Catalogue of {len(self)} curves"]

@@ -8,7 +8,6 @@ core; this module gives them the three Python forms: an iterator (also
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 from collections import deque
@@ -314,6 +313,10 @@ class LiveFeed:
                 thread.join(0.1)
 
     async def _join_callback_thread_async(self) -> None:
+        # Imported here, where a running loop has loaded it already: at the
+        # top of the module it was a third of ``import marketcurves``.
+        import asyncio
+
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             while thread.is_alive():

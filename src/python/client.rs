@@ -12,8 +12,8 @@ use std::time::Duration;
 use chrono::NaiveDate;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use pyo3_arrow::PyTable;
 
+use super::arrow_out::to_pyarrow;
 use super::cache::{call_mode, cleared_dict, info_dict};
 use super::closing::close_and_release;
 use super::errors::{client_closed, client_error, invalid_request, CoreResult};
@@ -90,11 +90,6 @@ fn curve_tuple(c: CurveQuotation) -> CurveTuple {
         c.properties,
         c.contracts,
     )
-}
-
-fn to_pyarrow(py: Python<'_>, table: Table) -> PyResult<Py<PyAny>> {
-    let table = PyTable::try_new(table.batches, table.schema)?;
-    Ok(table.into_pyarrow(py)?.unbind())
 }
 
 #[pyclass(frozen, name = "RestClient", module = "marketcurves._core")]

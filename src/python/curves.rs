@@ -8,6 +8,7 @@ use chrono::NaiveDate;
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
 
+use super::arrow_out::to_pyarrow;
 use super::errors::CoreResult;
 use domain::arrow::Table;
 use domain::curves::{self, CurveError, Factor, Factors, Leg, Product, RollSpec, Unit};
@@ -48,11 +49,6 @@ fn table_in(table: PyTable) -> Table {
     Table { schema, batches }
 }
 
-fn table_out(py: Python<'_>, table: Table) -> PyResult<Py<PyAny>> {
-    let table = PyTable::try_new(table.batches, table.schema)?;
-    Ok(table.into_pyarrow(py)?.unbind())
-}
-
 /// Each position's price (or, with `log`, its tenor) per curve and time.
 #[pyfunction]
 #[pyo3(signature = (table, kind, nearby, roll_days, log))]
@@ -73,7 +69,7 @@ pub fn curves_rolling(
             curves::rolling(&table, &spec)
         }
     })?;
-    Ok(table_out(py, out)?)
+    Ok(to_pyarrow(py, out)?)
 }
 
 /// Near minus far per curve and time.
@@ -87,7 +83,7 @@ pub fn curves_spread(
     let (near, far) = (Leg::parse(near, "near")?, Leg::parse(far, "far")?);
     let table = table_in(table);
     let out = py.detach(|| curves::spread(&table, &near, &far))?;
-    Ok(table_out(py, out)?)
+    Ok(to_pyarrow(py, out)?)
 }
 
 /// Product minus crude per tenor and time, both in `units`.
@@ -110,7 +106,7 @@ pub fn curves_crack(
     let (product, crude) = (table_in(product), table_in(crude));
     let out =
         py.detach(|| curves::crack(&product, &crude, to, &product_factors, &crude_factors))?;
-    Ok(table_out(py, out)?)
+    Ok(to_pyarrow(py, out)?)
 }
 
 /// The table with its prices in `to`.
@@ -127,7 +123,7 @@ pub fn curves_convert(
     let factors = factors(factor, per_curve)?;
     let table = table_in(table);
     let out = py.detach(|| curves::convert(&table, to, &factors))?;
-    Ok(table_out(py, out)?)
+    Ok(to_pyarrow(py, out)?)
 }
 
 /// One row per curve and time, one column per tenor.
@@ -135,7 +131,7 @@ pub fn curves_convert(
 pub fn curves_matrix(py: Python<'_>, table: PyTable, values: &str) -> CoreResult<Py<PyAny>> {
     let table = table_in(table);
     let out = py.detach(|| curves::matrix(&table, values))?;
-    Ok(table_out(py, out)?)
+    Ok(to_pyarrow(py, out)?)
 }
 
 /// The names of the tenors of a kind overlapping `start..=end`.

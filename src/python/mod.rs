@@ -1,6 +1,7 @@
 //! The PyO3 binding layer: argument conversion, error mapping and Arrow export.
 //! No logic of its own lives here.
 
+pub(crate) mod arrow_out;
 pub(crate) mod bulk;
 pub(crate) mod bulk_result;
 pub(crate) mod cache;

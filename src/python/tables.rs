@@ -2,10 +2,11 @@
 //! PyCapsule interface (no copy of the buffers).
 
 use pyo3::prelude::*;
-use pyo3_arrow::{PySchema, PyTable};
+use pyo3_arrow::PySchema;
 
+use super::arrow_out::to_pyarrow;
 use super::errors::{decode_error, invalid_request};
-use domain::arrow::{build_batch, schema, TableKind};
+use domain::arrow::{build_batch, schema, Table, TableKind};
 use domain::decode::{decode_price_rows, PriceEndpoint, RequestContext};
 
 fn table_kind(name: &str) -> PyResult<TableKind> {
@@ -71,7 +72,9 @@ pub fn decode_table(
         })
         .map_err(|e| decode_error(py, &e))?
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
-    let schema = batch.schema();
-    let table = PyTable::try_new(vec![batch], schema)?;
-    Ok(table.into_pyarrow(py)?.unbind())
+    let table = Table {
+        schema: batch.schema(),
+        batches: vec![batch],
+    };
+    to_pyarrow(py, table)
 }
