@@ -241,7 +241,8 @@ impl RestClient {
         slices: Vec<(&str, Vec<(&'static str, String)>)>,
         progress: &Progress,
     ) -> Result<Vec<RecordBatch>, ClientError> {
-        let tenors: Vec<&str> = slices.iter().map(|(tenor, _)| *tenor).collect();
+        // Owned: pages are decoded on the blocking pool (`paging`).
+        let tenors: Vec<String> = slices.iter().map(|(t, _)| t.to_string()).collect();
         let resources: Vec<Paged> = slices
             .into_iter()
             .map(|(tenor, query)| Paged {
@@ -249,10 +250,11 @@ impl RestClient {
                 query,
             })
             .collect();
-        let to_batch = |slice: usize, records: Vec<PriceRecord>| {
+        let owned_curve_id = curve_id.to_owned();
+        let to_batch = move |slice: usize, records: Vec<PriceRecord>| {
             let request = RequestContext {
-                curve_id,
-                tenor: Some(tenors[slice]),
+                curve_id: &owned_curve_id,
+                tenor: Some(&tenors[slice]),
             };
             let rows = page_rows(endpoint, Some(records), request)?;
             Ok(vec![batch(TableKind::Prices, rows)?])

@@ -3,6 +3,7 @@
 //! methods build.
 
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
 
 use chrono::NaiveDate;
 
@@ -52,17 +53,19 @@ impl RestClient {
         after: Micros,
     ) -> Result<IntradayValues, ClientError> {
         let progress = Progress::default();
-        let earliest = AtomicI64::new(Micros::MAX);
+        // Shared and owned: pages are decoded on the blocking pool (`paging`).
+        let earliest = Arc::new(AtomicI64::new(Micros::MAX));
         let after = truncate_to_millis(after);
         let fetch = |endpoint: PriceEndpoint, query: Vec<(&'static str, String)>| {
-            let (progress, earliest) = (&progress, &earliest);
+            let (progress, earliest) = (&progress, Arc::clone(&earliest));
+            let (owned_curve_id, owned_tenor) = (curve_id.to_owned(), tenor.to_owned());
             async move {
                 let path = price_path(endpoint, curve_id, Some(tenor));
-                let request = RequestContext {
-                    curve_id,
-                    tenor: Some(tenor),
-                };
-                let values = |records: Vec<PriceRecord>| {
+                let values = move |records: Vec<PriceRecord>| {
+                    let request = RequestContext {
+                        curve_id: &owned_curve_id,
+                        tenor: Some(&owned_tenor),
+                    };
                     let rows = page_rows(endpoint, Some(records), request)?;
                     let values = generated_values(rows);
                     if let Some(first) = values.iter().map(|(at, _)| *at).min() {
@@ -101,7 +104,7 @@ impl RestClient {
                 values
             }
         };
-        let earliest = earliest.into_inner();
+        let earliest = earliest.load(Ordering::Relaxed);
         Ok(IntradayValues {
             values,
             earliest: (earliest != Micros::MAX).then_some(earliest),

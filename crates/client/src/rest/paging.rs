@@ -5,6 +5,8 @@
 //! link are used: the requests go to our own base URL, so a link naming
 //! another host never receives the token.
 
+use std::sync::Arc;
+
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
 
@@ -61,14 +63,15 @@ pub async fn all_pages<T, U, F>(
     convert: F,
 ) -> Result<Vec<U>, ClientError>
 where
-    T: DeserializeOwned + Send,
-    F: Fn(Vec<T>) -> Result<Vec<U>, ClientError>,
+    T: DeserializeOwned + Send + 'static,
+    U: Send + 'static,
+    F: Fn(Vec<T>) -> Result<Vec<U>, ClientError> + Send + Sync + 'static,
 {
     let one = [Paged {
         path: path.to_owned(),
         query: query.to_vec(),
     }];
-    let convert = |_: usize, items: Vec<T>| convert(items);
+    let convert = move |_: usize, items: Vec<T>| convert(items);
     let keep = |_: usize, items: Vec<U>| Ok(items);
     let mut all = pages_of_each(http, endpoint, &one, concurrency, progress, convert, keep).await?;
     Ok(all.pop().unwrap_or_default())
@@ -97,26 +100,46 @@ pub async fn pages_of_each<T, U, V, F, G>(
     finish: G,
 ) -> Result<Vec<V>, ClientError>
 where
-    T: DeserializeOwned + Send,
-    F: Fn(usize, Vec<T>) -> Result<Vec<U>, ClientError>,
+    T: DeserializeOwned + Send + 'static,
+    U: Send + 'static,
+    F: Fn(usize, Vec<T>) -> Result<Vec<U>, ClientError> + Send + Sync + 'static,
     G: Fn(usize, Vec<U>) -> Result<V, ClientError>,
 {
-    let (convert, finish) = (&convert, &finish);
+    let convert = Arc::new(convert);
+    let finish = &finish;
     let concurrency = concurrency.max(1);
-    let fetch = |resource: usize, page: usize, size: usize| async move {
-        let Paged { path, query } = &resources[resource];
-        let mut query = query.clone();
-        query.push(("page", page.to_string()));
-        query.push(("pageSize", size.to_string()));
-        let body = http.get(endpoint, path, &query).await?;
-        let parsed: Page<T> = decode_json(&format!("{endpoint} (page {page})"), &body)?;
-        drop(body);
-        progress.finish(1);
-        Ok::<Fetched<U>, ClientError>(Fetched {
-            items: convert(resource, parsed.items.unwrap_or_default())?,
-            next: parsed.next,
-            last: parsed.last,
-        })
+    let fetch = |resource: usize, page: usize, size: usize| {
+        let convert = Arc::clone(&convert);
+        async move {
+            let Paged { path, query } = &resources[resource];
+            let mut query = query.clone();
+            query.push(("page", page.to_string()));
+            query.push(("pageSize", size.to_string()));
+            let body = http.get(endpoint, path, &query).await?;
+            let what = format!("{endpoint} (page {page})");
+            // Decoding is most of a page's CPU time. The pages in flight
+            // are futures of one task, so decoded there they would take
+            // turns on one thread, each holding up the responses behind it;
+            // as tasks of their own they use every worker of the runtime.
+            // (Not the blocking pool: a thread per page in flight, each with
+            // its own malloc arena, kept the pull's memory higher.)
+            let decoding = tokio::spawn(async move {
+                let parsed: Page<T> = decode_json(&what, &body)?;
+                Ok::<Fetched<U>, ClientError>(Fetched {
+                    items: convert(resource, parsed.items.unwrap_or_default())?,
+                    next: parsed.next,
+                    last: parsed.last,
+                })
+            });
+            let fetched = match decoding.await {
+                Ok(fetched) => fetched?,
+                Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+                // Cancelled only when the runtime shuts down, with the client.
+                Err(_) => return Err(ClientError::ClientClosed),
+            };
+            progress.finish(1);
+            Ok::<Fetched<U>, ClientError>(fetched)
+        }
     };
     progress.plan(resources.len() as u64);
     let mut firsts: Vec<(usize, Fetched<U>)> = stream::iter(0..resources.len())
