@@ -18,7 +18,7 @@ from docs_helpers import REPO
 import marketcurves
 
 #: The modules whose ``__all__`` is public API besides ``marketcurves`` itself.
-PUBLIC_MODULES = ("cache", "curves", "exceptions", "live", "record", "testing")
+PUBLIC_MODULES = ("cache", "curves", "exceptions", "live", "plot", "record", "testing")
 
 
 @pytest.fixture(scope="module")
