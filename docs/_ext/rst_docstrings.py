@@ -59,7 +59,9 @@ def _resolve(target: str, obj: griffe.Object, loader: griffe.GriffeLoader) -> st
         path = f"{scope}.{target}" if scope else target
         try:
             found = loader.modules_collection.get_member(path)
-        except (KeyError, ValueError):
+        except (KeyError, ValueError, griffe.AliasResolutionError):
+            # An alias on the way that points outside the package
+            # (``html.escape`` from a module that imports ``html``).
             continue
         try:
             return found.canonical_path

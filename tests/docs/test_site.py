@@ -18,7 +18,7 @@ from docs_helpers import REPO
 import marketcurves
 
 #: The modules whose ``__all__`` is public API besides ``marketcurves`` itself.
-PUBLIC_MODULES = ("cache", "curves", "exceptions", "live", "record", "testing")
+PUBLIC_MODULES = ("cache", "curves", "exceptions", "live", "plot", "record", "testing")
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +78,22 @@ def own_public_members(cls: type) -> set[str]:
 def test_the_site_builds_strictly(site: Path) -> None:
     assert (site / "index.html").is_file()
     assert (site / "reference" / "client" / "index.html").is_file()
+
+
+def test_the_plots_pages_pictures_are_drawn_by_the_build(site: Path) -> None:
+    """docs/_ext/plot_images.py draws each picture the plots page links to
+    (none is kept in the repository) and the page shows it."""
+    linked = re.findall(r"\]\((images/[\w.-]+\.png)\)", (REPO / "docs" / "plots.md").read_text())
+    assert len(linked) == 4
+    page = (site / "plots" / "index.html").read_text(encoding="utf-8")
+    for picture in linked:
+        png = (site / picture).read_bytes()
+        assert png.startswith(b"\x89PNG\r\n\x1a\n"), picture
+        assert len(png) > 10_000, f"{picture} is nearly empty"
+        assert f'src="../{picture}"' in page
+        assert not (REPO / "docs" / picture).exists(), (
+            f"{picture} is in docs/: leave it to the build"
+        )
 
 
 def missing_from(documented: set[str]) -> list[str]:
