@@ -13,6 +13,10 @@
 //! half. Tenors are named by the keys of the feed's names, so the index is a
 //! table by key, and a queue that is not full takes and gives rows in runs,
 //! a copy of a few words each.
+//!
+//! A waiting consumer says how many rows it needs (a batch: the rest of it)
+//! and is woken once that many wait, not at every push: a batch of thousands
+//! of rows is drained in one go, its consumer woken once or twice.
 
 use std::collections::VecDeque;
 use std::sync::{Mutex, MutexGuard};
@@ -82,8 +86,20 @@ struct Inner {
     /// Errors waiting: while there are none, the rows at the front are
     /// taken without looking at each.
     errors: usize,
+    /// The fewest waiting rows that wake the consumers: the least one of
+    /// them waiting asked for (`usize::MAX`: none waits). Every waiter is
+    /// woken at once, and each says again what it needs if it waits on.
+    wanted: usize,
     conflated: u64,
     closed: bool,
+}
+
+/// What a push of rows did.
+pub(crate) struct Pushed {
+    /// Values conflated so far.
+    pub conflated: u64,
+    /// A waiting consumer was woken.
+    pub woke: bool,
 }
 
 /// What the consumer gets from one look at the queue.
@@ -111,6 +127,7 @@ impl DeliveryQueue {
                 capacity: capacity.max(1),
                 index: None,
                 errors: 0,
+                wanted: usize::MAX,
                 conflated: 0,
                 closed: false,
             }),
@@ -126,20 +143,32 @@ impl DeliveryQueue {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Appends the rows (emptying `rows`), conflating if the queue is full.
-    /// Returns how many values have been conflated so far.
-    pub fn push_rows(&self, rows: &mut Vec<Row>) -> u64 {
-        let conflated = {
+    /// Appends the rows (emptying `rows`), conflating if the queue is full,
+    /// and wakes the consumers if as many rows wait as one of them needs.
+    pub fn push_rows(&self, rows: &mut Vec<Row>) -> Pushed {
+        let pushed = {
             let mut inner = self.lock();
             if inner.closed || rows.is_empty() {
                 rows.clear();
-                return inner.conflated;
+                return Pushed {
+                    conflated: inner.conflated,
+                    woke: false,
+                };
             }
             inner.push_rows(rows);
-            inner.conflated
+            let woke = inner.items.len() >= inner.wanted;
+            if woke {
+                inner.wanted = usize::MAX;
+            }
+            Pushed {
+                conflated: inner.conflated,
+                woke,
+            }
         };
-        self.ready.notify_waiters();
-        conflated
+        if pushed.woke {
+            self.ready.notify_waiters();
+        }
+        pushed
     }
 
     pub fn push_error(&self, error: ClientError) {
@@ -149,13 +178,18 @@ impl DeliveryQueue {
                 return;
             }
             inner.push(Item::Error(Box::new(error)));
+            inner.wanted = usize::MAX;
         }
         self.ready.notify_waiters();
     }
 
     /// No more items will come; what waits is still delivered.
     pub fn close(&self) {
-        self.lock().closed = true;
+        {
+            let mut inner = self.lock();
+            inner.closed = true;
+            inner.wanted = usize::MAX;
+        }
         self.ready.notify_waiters();
     }
 
@@ -174,12 +208,21 @@ impl DeliveryQueue {
         self.lock().take(max)
     }
 
-    /// Like [`take`](Self::take), waiting until something is there or
-    /// `timeout` passes (then no rows). Cancel-safe: items leave the queue
-    /// only in the synchronous `take`, so a dropped call loses nothing.
+    /// [`take`](Self::take) once `enough` rows wait (or half the queue's
+    /// capacity, since a fuller queue conflates), an error or the close;
+    /// before that, nothing, and a push of that many rows wakes [`next`](Self::next).
+    pub fn take_enough(&self, max: usize, enough: usize) -> Taken {
+        self.lock().take_enough(max, enough)
+    }
+
+    /// Like [`take_enough`](Self::take_enough), waiting until there is
+    /// enough or `timeout` passes (then whatever rows are there, however
+    /// few). Cancel-safe: items leave the queue only in the synchronous
+    /// takes, so a dropped call loses nothing.
     pub async fn next(
         &self,
         max: usize,
+        enough: usize,
         timeout: Option<Duration>,
     ) -> Result<Vec<Row>, ClientError> {
         let wait = async {
@@ -188,7 +231,7 @@ impl DeliveryQueue {
                 tokio::pin!(notified);
                 // Registered before looking, so a push in between still wakes us.
                 notified.as_mut().enable();
-                match self.take(max) {
+                match self.take_enough(max, enough) {
                     Taken::Rows(rows) => return Ok(rows),
                     Taken::Error(error) => return Err(error),
                     Taken::Closed => return Err(ClientError::Closed),
@@ -196,11 +239,17 @@ impl DeliveryQueue {
                 }
             }
         };
-        match timeout {
-            None => wait.await,
-            Some(limit) => tokio::time::timeout(limit, wait)
-                .await
-                .unwrap_or(Ok(Vec::new())),
+        let Some(limit) = timeout else {
+            return wait.await;
+        };
+        match tokio::time::timeout(limit, wait).await {
+            Ok(read) => read,
+            Err(_elapsed) => match self.take(max) {
+                Taken::Rows(rows) => Ok(rows),
+                Taken::Error(error) => Err(error),
+                // Closed: said by the next read.
+                Taken::Empty | Taken::Closed => Ok(Vec::new()),
+            },
         }
     }
 }
@@ -300,6 +349,15 @@ impl Inner {
         self.conflated += (before - self.items.len()) as u64;
         // Positions moved: number them again from the same head.
         self.index = Some(self.build_index());
+    }
+
+    fn take_enough(&mut self, max: usize, enough: usize) -> Taken {
+        let enough = enough.min(self.capacity / 2).max(1);
+        if self.items.len() >= enough || self.errors > 0 || self.closed {
+            return self.take(max);
+        }
+        self.wanted = self.wanted.min(enough);
+        Taken::Empty
     }
 
     fn take(&mut self, max: usize) -> Taken {

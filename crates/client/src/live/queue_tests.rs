@@ -160,14 +160,14 @@ fn errors_come_once_in_order_with_ticks_and_are_never_conflated() {
 #[tokio::test]
 async fn a_waiting_consumer_wakes_on_a_push_and_a_cancelled_wait_loses_nothing() {
     let queue = Arc::new(DeliveryQueue::new(10));
-    let timed_out = queue.next(10, Some(Duration::from_millis(20))).await;
+    let timed_out = queue.next(10, 1, Some(Duration::from_millis(20))).await;
     assert!(timed_out.unwrap().is_empty());
     // A wait that is abandoned before anything arrives.
-    let abandoned = tokio::time::timeout(Duration::from_millis(10), queue.next(10, None)).await;
+    let abandoned = tokio::time::timeout(Duration::from_millis(10), queue.next(10, 1, None)).await;
     assert!(abandoned.is_err());
     let waiter = {
         let queue = Arc::clone(&queue);
-        tokio::spawn(async move { queue.next(10, None).await })
+        tokio::spawn(async move { queue.next(10, 1, None).await })
     };
     tokio::time::sleep(Duration::from_millis(20)).await;
     queue.push_rows(&mut vec![tick("a", 1), tick("b", 2)]);
@@ -175,7 +175,56 @@ async fn a_waiting_consumer_wakes_on_a_push_and_a_cancelled_wait_loses_nothing()
     assert_eq!(names(&got), pairs(&[("a", 1), ("b", 2)]));
     queue.close();
     assert!(matches!(
-        queue.next(10, None).await,
+        queue.next(10, 1, None).await,
         Err(ClientError::Closed)
     ));
+}
+
+#[tokio::test]
+async fn a_consumer_waiting_for_many_rows_is_woken_once_they_are_there() {
+    let queue = Arc::new(DeliveryQueue::new(100));
+    let waiter = {
+        let queue = Arc::clone(&queue);
+        tokio::spawn(async move { queue.next(100, 5, None).await })
+    };
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let first = queue.push_rows(&mut vec![tick("a", 1), tick("b", 2)]);
+    assert!(!first.woke, "2 of the 5 rows wanted");
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    assert!(!waiter.is_finished());
+    let second = queue.push_rows(&mut (3..6).map(|at| tick("a", at)).collect());
+    assert!(second.woke);
+    let got = waiter.await.unwrap().unwrap();
+    assert_eq!(got.len(), 5);
+    // No one waits: a push wakes no one.
+    assert!(!queue.push_rows(&mut vec![tick("a", 6)]).woke);
+}
+
+#[tokio::test]
+async fn a_wait_for_many_rows_ends_with_those_there_at_its_timeout_or_at_an_error() {
+    let queue = DeliveryQueue::new(100);
+    queue.push_rows(&mut vec![tick("a", 1), tick("b", 2)]);
+    let timed_out = queue.next(100, 50, Some(Duration::from_millis(20))).await;
+    assert_eq!(names(&timed_out.unwrap()), pairs(&[("a", 1), ("b", 2)]));
+    // An error behind fewer rows than wanted: the rows, then the error.
+    queue.push_rows(&mut vec![tick("a", 3)]);
+    queue.push_error(ClientError::Auth("refused".into()));
+    let rows = queue.next(100, 50, None).await.unwrap();
+    assert_eq!(names(&rows), pairs(&[("a", 3)]));
+    assert!(matches!(
+        queue.next(100, 50, None).await,
+        Err(ClientError::Auth(_))
+    ));
+}
+
+#[tokio::test]
+async fn a_consumer_never_waits_for_more_than_half_the_queue() {
+    // More would be conflated before it came.
+    let queue = DeliveryQueue::new(8);
+    queue.push_rows(&mut (0..4).map(|at| tick("a", at)).collect());
+    let rows = tokio::time::timeout(Duration::from_secs(2), queue.next(100, 1_000, None))
+        .await
+        .expect("woken at half the queue");
+    assert_eq!(rows.unwrap().len(), 4);
+    assert_eq!(queue.conflated(), 0);
 }

@@ -87,13 +87,13 @@ impl Reader {
         max: usize,
         timeout: Option<Duration>,
     ) -> Result<Vec<Tick>, ClientError> {
-        let rows = self.read(checked_max(max)?, timeout).await?;
+        let rows = self.read(checked_max(max)?, 1, timeout).await?;
         Ok(self.delivered(&rows))
     }
 
     /// What is there now, up to `max`, without waiting (errors as in `ticks`).
     pub fn ready_ticks(&self, max: usize) -> Result<Vec<Tick>, ClientError> {
-        match self.ready(checked_max(max)?)? {
+        match self.ready(checked_max(max)?, 1)? {
             Ready::Rows(rows) => Ok(self.delivered(&rows)),
             Ready::Nothing => Ok(Vec::new()),
             Ready::Closed => Err(ClientError::Closed),
@@ -106,7 +106,7 @@ impl Reader {
         let first = match held {
             Some(row) => Some(row),
             None => {
-                let mut rows = self.read(CHUNK, timeout).await?.into_iter();
+                let mut rows = self.read(CHUNK, 1, timeout).await?.into_iter();
                 let first = rows.next();
                 self.give_back(rows.collect());
                 first
@@ -164,7 +164,11 @@ impl Reader {
         let mut deadline: Option<Instant> = None;
         loop {
             let wait = deadline.map(|at| at.saturating_duration_since(Instant::now()));
-            match self.read(max_rows - batch.rows.len(), wait).await {
+            let need = max_rows - batch.rows.len();
+            // Any row starts a batch; after the first, the rest of it is
+            // taken in one go once it is there (or when the time is up).
+            let enough = if batch.rows.is_empty() { 1 } else { need };
+            match self.read(need, enough, wait).await {
                 Ok(rows) => batch.rows.extend(rows),
                 Err(ClientError::Closed) if !batch.rows.is_empty() => break,
                 Err(error) if !batch.rows.is_empty() => {
@@ -188,19 +192,26 @@ impl Reader {
         Ok(batch.finish())
     }
 
-    /// Held rows first, then a deferred error, then the queue, waiting as
-    /// in [`ticks`](Self::ticks).
-    async fn read(&self, max: usize, timeout: Option<Duration>) -> Result<Vec<Row>, ClientError> {
-        match self.ready(max)? {
+    /// Held rows first, then a deferred error, then the queue's once
+    /// `enough` wait there, waiting as in [`ticks`](Self::ticks); when the
+    /// time is up, whatever rows are there.
+    async fn read(
+        &self,
+        max: usize,
+        enough: usize,
+        timeout: Option<Duration>,
+    ) -> Result<Vec<Row>, ClientError> {
+        let no_wait = timeout == Some(Duration::ZERO);
+        match self.ready(max, if no_wait { 1 } else { enough })? {
             Ready::Rows(rows) => return Ok(rows),
             Ready::Closed => return Err(ClientError::Closed),
-            Ready::Nothing if timeout == Some(Duration::ZERO) => return Ok(Vec::new()),
+            Ready::Nothing if no_wait => return Ok(Vec::new()),
             Ready::Nothing => {}
         }
-        self.shared.queue.next(max, timeout).await
+        self.shared.queue.next(max, enough, timeout).await
     }
 
-    fn ready(&self, max: usize) -> Result<Ready, ClientError> {
+    fn ready(&self, max: usize, enough: usize) -> Result<Ready, ClientError> {
         {
             let mut held = self.held();
             if !held.rows.is_empty() {
@@ -211,7 +222,7 @@ impl Reader {
                 return Err(error);
             }
         }
-        match self.shared.queue.take(max) {
+        match self.shared.queue.take_enough(max, enough) {
             Taken::Rows(rows) => Ok(Ready::Rows(rows)),
             Taken::Error(error) => Err(error),
             Taken::Empty => Ok(Ready::Nothing),

@@ -114,8 +114,15 @@ impl Session {
                 self.shared
                     .held_conflated
                     .store(self.book.conflated(), std::sync::atomic::Ordering::Relaxed);
-                let conflated = self.shared.queue.push_rows(&mut rows);
-                self.note_conflation(conflated);
+                let pushed = self.shared.queue.push_rows(&mut rows);
+                self.note_conflation(pushed.conflated);
+                if pushed.woke {
+                    // A reader's task woken from here waits on this worker
+                    // until this task yields, and on a busy feed the socket
+                    // always has a frame ready: let it run now, or it may
+                    // wait for a whole budget of reads while the queue fills.
+                    tokio::task::yield_now().await;
+                }
             }
             if let Err(reason) = step {
                 return Ended::Lost(reason);
