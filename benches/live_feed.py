@@ -1,15 +1,24 @@
-"""Live feed benchmark: throughput into Python and publish-to-callback latency.
+"""Live feed benchmark: throughput into Python, the client's CPU time per row,
+and publish-to-callback latency.
 
 Against the emulator's firehose (every subscribed tenor republished as fast
-as the emulator can), in one run:
+as the emulator can), served from a process of its own so that this
+process's CPU time is the client's alone, in one run:
 
 - the limit: the emulator's own rate, read by a Rust client that only counts
   frames (``marketcurves.testing.probe_live``);
-- the same Rust client reading each frame with the client's frame reader
-  (``probe_live(decode=True)``): what decoding alone, with no book, queue or
-  Python behind it, leaves of the limit;
+- the decoding reader: the same Rust client reading each frame with the
+  client's frame reader (``probe_live(decode=True)``), and nothing else: no
+  book, queue or Python behind it. Its CPU time per frame is the yardstick;
 - the baseline: plain Python as a user would write it, ``websockets`` + ``json``;
-- marketcurves: ticks/s through ``for tick in feed``, rows/s through ``feed.batches()``.
+- marketcurves: ticks/s through ``for tick in feed``, rows/s through
+  ``feed.batches()``, and the CPU time of this process (every thread:
+  the runtime's and Python's) per row ``batches()`` delivered.
+
+The target is a ratio that does not depend on the number of cores, where
+rates do (the emulator's writer shares the machine's cores with the reader):
+``batches()``'s CPU time per row within 1.5 times the decoding reader's CPU
+time per frame.
 
 Then latency from publication to the ``on_price`` callback, on an emulator
 whose clock runs 600 times real speed with ordinary publication (so that the
@@ -29,9 +38,13 @@ import argparse
 import datetime as dt
 import json
 import multiprocessing
+import os
 import statistics
 import time
-from typing import Any
+from collections import Counter
+from multiprocessing.managers import BaseManager
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from websockets.sync.client import connect
 
@@ -41,16 +54,56 @@ from marketcurves.testing import Emulator, probe_live
 LIVE_PATH = "/v2/customer/socket/websocket"
 
 
-def licensed_curves(emulator: Emulator, count: int) -> list[str]:
-    client = emulator.client()
+def licensed_curves(client: mc.Client, count: int) -> list[str]:
     curves = [c for c in client.catalogue() if c.quotation != "Sales"]
     return [c.id for c in curves[:count]]
 
 
-def plain_python_rate(emulator: Emulator, curve_ids: list[str], seconds: float) -> float:
+class CpuTime:
+    """CPU time (user + system) this process spends in a ``with`` block: the
+    sum over its threads, whatever the number of cores; by thread name too,
+    for the threads alive at both ends (Linux only)."""
+
+    seconds: float
+    by_thread: Counter[str]
+
+    def __enter__(self) -> CpuTime:
+        self._threads = thread_cpu()
+        self._began = time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds = time.process_time() - self._began
+        now = thread_cpu()
+        self.by_thread = Counter()
+        for (tid, name), seconds in now.items():
+            self.by_thread[name] += seconds - self._threads.get((tid, name), 0.0)
+
+
+def thread_cpu() -> dict[tuple[int, str], float]:
+    """Each thread's CPU time so far, by (id, name), from /proc."""
+    tasks = Path("/proc/self/task")
+    if not tasks.is_dir():
+        return {}
+    tick = os.sysconf("SC_CLK_TCK")
+    times = {}
+    for task in tasks.iterdir():
+        try:
+            stat = (task / "stat").read_text()
+        except FileNotFoundError:  # ended meanwhile
+            continue
+        # The name, in parentheses, may hold spaces: fields follow its end.
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        utime, stime = int(fields[11]), int(fields[12])
+        times[int(task.name), name] = (utime + stime) / tick
+    return times
+
+
+def plain_python_rate(live_url: str, token: str, curve_ids: list[str], seconds: float) -> float:
     """Messages per second read and decoded by websockets + json."""
-    with connect(emulator.live_url + LIVE_PATH, max_size=None) as socket:
-        socket.send(json.dumps({"type": "auth", "payload": emulator.token()}))
+    with connect(live_url + LIVE_PATH, max_size=None) as socket:
+        socket.send(json.dumps({"type": "auth", "payload": token}))
         for curve_id in curve_ids:
             payload = {"id": curve_id, "tenor": "*", "type": "price"}
             socket.send(json.dumps({"type": "subscribe", "payload": payload}))
@@ -80,42 +133,112 @@ def iterator_rate(client: mc.Client, curve_ids: list[str], seconds: float) -> fl
         return count / (time.perf_counter() - began)
 
 
-def batches_rate(client: mc.Client, curve_ids: list[str], seconds: float) -> tuple[float, float]:
-    """Rows per second through ``feed.batches()``, and the share of the
-    frames received that were conflated while the consumer fell behind."""
+class Batches(NamedTuple):
+    rows_per_second: float
+    #: This process's CPU time per row delivered, after the warm-up.
+    cpu_per_row: float
+    cpu_by_thread: Counter[str]
+    #: The share of the frames received after the warm-up that were
+    #: conflated while the consumer fell behind.
+    conflated: float
+
+
+#: Read before the measure: while a feed subscribes, one curve after the
+#: other, the firehose fills its queue with no one reading (conflating some).
+WARM_UP = 1.0
+
+
+def batches_run(client: mc.Client, curve_ids: list[str], seconds: float) -> Batches:
     with client.live(backfill=False) as feed:
         for curve_id in curve_ids:
             feed.subscribe(curve_id, "*")
-        rows = 0
-        began = time.perf_counter()
-        deadline = began + seconds
-        for batch in feed.batches(max_rows=20_000, timeout=0.05):
-            rows += batch.num_rows
-            if time.perf_counter() > deadline:
+        batches = feed.batches(max_rows=20_000, timeout=0.05)
+        warm_until = time.perf_counter() + WARM_UP
+        for _batch in batches:
+            if time.perf_counter() > warm_until:
                 break
-        rate = rows / (time.perf_counter() - began)
-        stats = feed.stats()
-        return rate, stats["conflated"] / max(1, stats["messages"])
+        before = feed.stats()
+        rows = 0
+        with CpuTime() as cpu:
+            began = time.perf_counter()
+            deadline = began + seconds
+            for batch in batches:
+                rows += batch.num_rows
+                if time.perf_counter() > deadline:
+                    break
+            rate = rows / (time.perf_counter() - began)
+        after = feed.stats()
+    messages = after["messages"] - before["messages"]
+    conflated = (after["conflated"] - before["conflated"]) / max(1, messages)
+    return Batches(rate, cpu.seconds / rows, cpu.by_thread, conflated)
 
 
-def throughput(seconds: float) -> dict[str, float]:
-    with Emulator(seed=0, time_scale=1.0) as emulator:
-        curve_ids = licensed_curves(emulator, 10)
+class Decoding(NamedTuple):
+    frames_per_second: float
+    cpu_per_frame: float
+    cpu_by_thread: Counter[str]
+
+
+def decoding_run(
+    live_url: str, token: str, subscriptions: list[tuple[str, str]], seconds: float
+) -> Decoding:
+    with CpuTime() as cpu:
+        rate = probe_live(live_url, token, subscriptions, seconds, decode=True)
+    # The probe reads for `seconds` from its subscriptions on, and overshoots
+    # by at most the few hundred frames between its looks at the clock.
+    frames = rate * seconds
+    return Decoding(rate, cpu.seconds / frames, cpu.by_thread)
+
+
+class EmulatorHost:
+    """The emulator, served from a process of its own: the few of its
+    controls the throughput run uses."""
+
+    def __init__(self) -> None:
+        self.emulator = Emulator(seed=0, time_scale=1.0)
+
+    def addresses(self) -> tuple[str, str, dict[str, str]]:
+        return self.emulator.base_url, self.emulator.live_url, self.emulator.credentials
+
+    def token(self) -> str:
+        return self.emulator.token()
+
+    def firehose(self, enabled: bool) -> None:
+        self.emulator.firehose(enabled)
+
+    def stop(self) -> None:
+        self.emulator.stop()
+
+
+class Host(BaseManager):
+    pass
+
+
+Host.register("EmulatorHost", EmulatorHost)
+
+
+def throughput(seconds: float) -> dict[str, Any]:
+    with Host(ctx=multiprocessing.get_context("spawn")) as host:
+        emulator = host.EmulatorHost()  # type: ignore[attr-defined]
+        base_url, live_url, credentials = emulator.addresses()
+        client = mc.Client(base_url=base_url, live_url=live_url, **credentials)
+        curve_ids = licensed_curves(client, 10)
         emulator.firehose(True)
-        client = emulator.client()
         token = emulator.token()
         subscriptions = [(c, "*") for c in curve_ids]
-        probe = probe_live(emulator.live_url, token, subscriptions, seconds)
-        decoding = probe_live(emulator.live_url, token, subscriptions, seconds, decode=True)
-        batches, conflated = batches_rate(client, curve_ids, seconds)
-        return {
+        probe = probe_live(live_url, token, subscriptions, seconds)
+        decoding = decoding_run(live_url, token, subscriptions, seconds)
+        batches = batches_run(client, curve_ids, seconds)
+        figures = {
             "limit": probe,
             "decoding": decoding,
-            "baseline": plain_python_rate(emulator, curve_ids, seconds),
+            "baseline": plain_python_rate(live_url, token, curve_ids, seconds),
             "iterator": iterator_rate(client, curve_ids, seconds),
             "batches": batches,
-            "batches_conflated": conflated,
         }
+        client.close()
+        emulator.stop()
+        return figures
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -203,7 +326,7 @@ def latency(seconds: float) -> dict[str, Any]:
     scale = 600.0
     processes = multiprocessing.get_context("spawn")
     with Emulator(seed=0, time_scale=scale, start="2025-06-11T09:00:00Z") as emulator:
-        curve_ids = licensed_curves(emulator, 10)
+        curve_ids = licensed_curves(emulator.client(), 10)
         clock = EmulatedClock.of(emulator)
         delays: list[float] = []
         ours: Arrivals = {}
@@ -235,19 +358,41 @@ def main() -> None:
     args = parser.parse_args()
 
     rates = throughput(args.seconds)
-    print(f"firehose, {args.seconds:.0f} s per reader, 10 curves x '*':")
-    print(f"  limit (Rust reader, counting)   {rates['limit']:>12,.0f} msg/s")
-    print(f"  Rust reader, decoding each      {rates['decoding']:>12,.0f} msg/s")
-    print(f"  baseline (websockets + json)    {rates['baseline']:>12,.0f} msg/s")
-    print(f"  marketcurves iterator           {rates['iterator']:>12,.0f} ticks/s")
-    print(f"  marketcurves batches()          {rates['batches']:>12,.0f} rows/s")
+    limit, baseline = rates["limit"], rates["baseline"]
+    decoding: Decoding = rates["decoding"]
+    batches: Batches = rates["batches"]
     print(
-        f"  batches: {rates['limit'] / rates['batches']:.2f}x below the limit (target <= 1.5), "
-        f"{rates['batches'] / rates['baseline']:.1f}x the baseline (target >= 10); "
-        f"{rates['batches_conflated']:.1%} of frames conflated while the consumer lagged"
+        f"firehose, {args.seconds:.0f} s per reader, 10 curves x '*', emulator in a process of its own:"
     )
-    print(f"  decoding alone: {rates['limit'] / rates['decoding']:.2f}x below the limit")
-    print(f"  iterator: {rates['iterator'] / rates['baseline']:.1f}x the baseline (target >= 3)")
+    print(f"  limit (Rust reader, counting)   {limit:>12,.0f} msg/s")
+    print(
+        f"  Rust reader, decoding each      {decoding.frames_per_second:>12,.0f} msg/s, "
+        f"{decoding.cpu_per_frame * 1e9:,.0f} ns CPU per frame"
+    )
+    print(f"  baseline (websockets + json)    {baseline:>12,.0f} msg/s")
+    print(f"  marketcurves iterator           {rates['iterator']:>12,.0f} ticks/s")
+    print(
+        f"  marketcurves batches()          {batches.rows_per_second:>12,.0f} rows/s, "
+        f"{batches.cpu_per_row * 1e9:,.0f} ns CPU per row"
+    )
+    print(
+        f"  batches() CPU per row / decoding reader CPU per frame: "
+        f"{batches.cpu_per_row / decoding.cpu_per_frame:.2f} (target <= 1.5)"
+    )
+    print(
+        f"  batches(): {batches.rows_per_second / baseline:.1f}x the baseline (target >= 10), "
+        f"{limit / batches.rows_per_second:.2f}x below the limit; "
+        f"{batches.conflated:.1%} of frames conflated while the consumer lagged"
+    )
+    print(f"  decoding alone: {limit / decoding.frames_per_second:.2f}x below the limit")
+    print(f"  iterator: {rates['iterator'] / baseline:.1f}x the baseline (target >= 3)")
+    for name, run in (("decoding reader", decoding), ("batches()", batches)):
+        threads = ", ".join(
+            f"{thread} {cpu:.2f} s"
+            for thread, cpu in run.cpu_by_thread.most_common()
+            if cpu >= 0.01
+        )
+        print(f"  CPU by thread, {name}: {threads}")
 
     delays = latency(args.seconds)
     for name, values in delays.items():

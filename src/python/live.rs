@@ -19,8 +19,7 @@ use super::client::PyRestClient;
 use super::errors::{client_error, invalid_request};
 use super::runtime::{runtime, wait_interruptibly};
 use client::live::{
-    ticks_to_batch, FeedEvent, LiveConfig, LiveFeed, Tick, CHUNK, DEFAULT_BATCH_ROWS,
-    DEFAULT_BATCH_TIMEOUT,
+    FeedEvent, LiveConfig, LiveFeed, Tick, CHUNK, DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TIMEOUT,
 };
 use client::ClientError;
 
@@ -327,12 +326,12 @@ impl PyLiveFeed {
     ) -> PyResult<Option<Py<PyAny>>> {
         let timeout = optional_duration("timeout", timeout)?;
         let inner = Arc::clone(&self.inner);
-        let rows = read(py, async move { inner.next_batch(max_rows, timeout).await })?;
-        let Some(rows) = unless_closed(py, rows.map(Some), None)? else {
+        let batch = read(py, async move {
+            inner.next_record_batch(max_rows, timeout).await
+        })?;
+        let Some(batch) = unless_closed(py, batch.map(Some), None)? else {
             return Ok(None);
         };
-        let batch = ticks_to_batch(&rows)
-            .map_err(|e| invalid_request(format!("cannot build the batch: {e}")))?;
         Ok(Some(PyRecordBatch::new(batch).into_pyarrow(py)?.unbind()))
     }
 

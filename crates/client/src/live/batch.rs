@@ -11,10 +11,11 @@ use arrow_array::types::Int8Type;
 use arrow_array::{ArrayRef, DictionaryArray, Int8Array, RecordBatch, StringArray};
 use arrow_schema::{ArrowError, SchemaRef};
 
-use super::tick::Tick;
+use super::names::{NamesRead, Row};
+use super::tick::{Tick, TickSource};
 use domain::arrow::{schema, TableKind};
 use domain::tenor::{Tenor, TenorKind};
-use domain::timestamp::days_since_epoch;
+use domain::timestamp::{days_since_epoch, Micros};
 
 pub fn live_schema() -> SchemaRef {
     schema(TableKind::Live)
@@ -30,25 +31,93 @@ struct TenorColumns {
 }
 
 pub fn ticks_to_batch(ticks: &[Tick]) -> Result<RecordBatch, ArrowError> {
-    let rows = ticks.len();
-    let text_bytes: usize = ticks.iter().map(|t| t.curve_id.len()).sum();
-    let mut curve_id = StringBuilder::with_capacity(rows, text_bytes);
-    let mut tenor = StringBuilder::with_capacity(rows, rows * 8);
-    let mut kind_keys = Vec::with_capacity(rows);
-    let mut start = Date32Builder::with_capacity(rows);
-    let mut end = Date32Builder::with_capacity(rows);
-    let mut generated_on = TimestampMicrosecondBuilder::with_capacity(rows).with_timezone("UTC");
-    let mut price = Float64Builder::with_capacity(rows);
-    let mut source = StringBuilder::with_capacity(rows, rows * 8);
-    // The kinds in the order they first appear, as a dictionary builder
-    // would make them, without hashing a string for every row.
-    let mut kinds: Vec<TenorKind> = Vec::new();
-    // A batch holds few distinct tenors, each one shared string for the
-    // life of the feed: found by address, each is parsed once.
-    let mut tenors: HashMap<*const u8, TenorColumns> = HashMap::new();
+    let mut columns = Columns::with_capacity(
+        ticks.len(),
+        ticks.iter().map(|t| t.curve_id.len()).sum(),
+        ticks.iter().map(|t| t.tenor.len()).sum(),
+    );
     for tick in ticks {
-        let columns = *tenors.entry(tick.tenor.as_ptr()).or_insert_with(|| {
-            let parsed = Tenor::parse_lenient(&tick.tenor);
+        columns.append(
+            &tick.curve_id,
+            &tick.tenor,
+            tick.generated_on,
+            tick.price,
+            tick.source,
+        );
+    }
+    columns.finish()
+}
+
+/// The rows of a feed, their names looked up in `names`.
+pub(crate) fn rows_to_batch(
+    rows: &[Row],
+    names: &NamesRead<'_>,
+) -> Result<RecordBatch, ArrowError> {
+    let (mut curve_bytes, mut tenor_bytes) = (0, 0);
+    for row in rows {
+        let pair = names.pair(row.key);
+        curve_bytes += pair.curve_id.len();
+        tenor_bytes += pair.tenor.len();
+    }
+    let mut columns = Columns::with_capacity(rows.len(), curve_bytes, tenor_bytes);
+    for row in rows {
+        let pair = names.pair(row.key);
+        columns.append(
+            &pair.curve_id,
+            &pair.tenor,
+            row.generated_on,
+            row.price,
+            row.source,
+        );
+    }
+    columns.finish()
+}
+
+/// The columns of a batch, filled row by row.
+struct Columns {
+    curve_id: StringBuilder,
+    tenor: StringBuilder,
+    kind_keys: Vec<i8>,
+    start: Date32Builder,
+    end: Date32Builder,
+    generated_on: TimestampMicrosecondBuilder,
+    price: Float64Builder,
+    source: StringBuilder,
+    /// The kinds in the order they first appear, as a dictionary builder
+    /// would make them, without hashing a string for every row.
+    kinds: Vec<TenorKind>,
+    /// A batch holds few distinct tenors, each one shared string for the
+    /// life of the feed: found by address, each is parsed once.
+    tenors: HashMap<*const u8, TenorColumns>,
+}
+
+impl Columns {
+    fn with_capacity(rows: usize, curve_bytes: usize, tenor_bytes: usize) -> Columns {
+        Columns {
+            curve_id: StringBuilder::with_capacity(rows, curve_bytes),
+            tenor: StringBuilder::with_capacity(rows, tenor_bytes),
+            kind_keys: Vec::with_capacity(rows),
+            start: Date32Builder::with_capacity(rows),
+            end: Date32Builder::with_capacity(rows),
+            generated_on: TimestampMicrosecondBuilder::with_capacity(rows).with_timezone("UTC"),
+            price: Float64Builder::with_capacity(rows),
+            source: StringBuilder::with_capacity(rows, rows * 8),
+            kinds: Vec::new(),
+            tenors: HashMap::new(),
+        }
+    }
+
+    fn append(
+        &mut self,
+        curve_id: &str,
+        tenor: &str,
+        generated_on: Micros,
+        price: f64,
+        source: TickSource,
+    ) {
+        let kinds = &mut self.kinds;
+        let columns = *self.tenors.entry(tenor.as_ptr()).or_insert_with(|| {
+            let parsed = Tenor::parse_lenient(tenor);
             let kind = parsed.kind();
             let kind_key = match kinds.iter().position(|k| *k == kind) {
                 Some(key) => key,
@@ -63,29 +132,34 @@ pub fn ticks_to_batch(ticks: &[Tick]) -> Result<RecordBatch, ArrowError> {
                 end: parsed.end().map(days_since_epoch),
             }
         });
-        curve_id.append_value(&tick.curve_id);
-        tenor.append_value(&tick.tenor);
-        kind_keys.push(columns.kind_key);
-        start.append_option(columns.start);
-        end.append_option(columns.end);
-        generated_on.append_value(tick.generated_on);
-        price.append_value(tick.price);
-        source.append_value(tick.source.as_str());
+        self.curve_id.append_value(curve_id);
+        self.tenor.append_value(tenor);
+        self.kind_keys.push(columns.kind_key);
+        self.start.append_option(columns.start);
+        self.end.append_option(columns.end);
+        self.generated_on.append_value(generated_on);
+        self.price.append_value(price);
+        self.source.append_value(source.as_str());
     }
-    let kind_names = StringArray::from_iter_values(kinds.iter().map(|k| k.as_str()));
-    let kind =
-        DictionaryArray::<Int8Type>::try_new(Int8Array::from(kind_keys), Arc::new(kind_names))?;
-    let columns: Vec<ArrayRef> = vec![
-        Arc::new(curve_id.finish()),
-        Arc::new(tenor.finish()),
-        Arc::new(kind),
-        Arc::new(start.finish()),
-        Arc::new(end.finish()),
-        Arc::new(generated_on.finish()),
-        Arc::new(price.finish()),
-        Arc::new(source.finish()),
-    ];
-    RecordBatch::try_new(live_schema(), columns)
+
+    fn finish(mut self) -> Result<RecordBatch, ArrowError> {
+        let kind_names = StringArray::from_iter_values(self.kinds.iter().map(|k| k.as_str()));
+        let kind = DictionaryArray::<Int8Type>::try_new(
+            Int8Array::from(self.kind_keys),
+            Arc::new(kind_names),
+        )?;
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(self.curve_id.finish()),
+            Arc::new(self.tenor.finish()),
+            Arc::new(kind),
+            Arc::new(self.start.finish()),
+            Arc::new(self.end.finish()),
+            Arc::new(self.generated_on.finish()),
+            Arc::new(self.price.finish()),
+            Arc::new(self.source.finish()),
+        ];
+        RecordBatch::try_new(live_schema(), columns)
+    }
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ mod feed;
 mod inflight;
 mod keepalive;
 mod merge;
+mod names;
 mod queue;
 mod reader;
 mod registry;

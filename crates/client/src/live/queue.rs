@@ -10,37 +10,68 @@
 //!
 //! Conflation needs to know where each tenor's latest value waits; that index
 //! is built only while the queue is full and dropped once it has drained to
-//! half, so the usual path costs no hashing.
+//! half. Tenors are named by the keys of the feed's names, so the index is a
+//! table by key, and a queue that is not full takes and gives rows in runs,
+//! a copy of a few words each.
+//!
+//! A waiting consumer says how many rows it needs (a batch: the rest of it)
+//! and is woken once that many wait, not at every push: a batch of thousands
+//! of rows is drained in one go, its consumer woken once or twice.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::collections::VecDeque;
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use super::tick::Tick;
+use super::names::{NameKey, Row};
 use crate::ClientError;
 
 pub(crate) enum Item {
-    Tick(Tick),
-    /// A failure surfaced to the consumer in order with the ticks.
-    Error(ClientError),
-}
-
-type Key = (Arc<str>, Arc<str>);
-
-fn key(tick: &Tick) -> Key {
-    (Arc::clone(&tick.curve_id), Arc::clone(&tick.tenor))
+    Row(Row),
+    /// A failure surfaced to the consumer in order with the rows; boxed, as
+    /// it is rare and a row is a few words.
+    Error(Box<ClientError>),
 }
 
 /// Where each tenor's latest waiting value is, by sequence number, among the
-/// ticks from `from` on (those behind the last error).
+/// rows from `from` on (those behind the last error).
 #[derive(Default)]
 struct Index {
     from: u64,
-    latest: HashMap<Key, u64>,
-    /// Waiting ticks that a later one of their tenor makes obsolete.
+    latest: Latest,
+    /// Waiting rows that a later one of their tenor makes obsolete.
     stale: usize,
+}
+
+/// Sequence numbers by tenor key; keys are small and dense, so a table.
+#[derive(Default)]
+struct Latest(Vec<u64>);
+
+impl Latest {
+    const NONE: u64 = u64::MAX;
+
+    fn get(&self, key: NameKey) -> Option<u64> {
+        self.0
+            .get(key.index())
+            .copied()
+            .filter(|&seq| seq != Latest::NONE)
+    }
+
+    /// Records `seq` as the key's latest; returns whether it had one.
+    fn insert(&mut self, key: NameKey, seq: u64) -> bool {
+        let index = key.index();
+        if index >= self.0.len() {
+            self.0.resize(index + 1, Latest::NONE);
+        }
+        std::mem::replace(&mut self.0[index], seq) != Latest::NONE
+    }
+
+    fn remove(&mut self, key: NameKey) {
+        if let Some(seq) = self.0.get_mut(key.index()) {
+            *seq = Latest::NONE;
+        }
+    }
 }
 
 struct Inner {
@@ -52,13 +83,28 @@ struct Inner {
     barrier: u64,
     capacity: usize,
     index: Option<Index>,
+    /// Errors waiting: while there are none, the rows at the front are
+    /// taken without looking at each.
+    errors: usize,
+    /// The fewest waiting rows that wake the consumers: the least one of
+    /// them waiting asked for (`usize::MAX`: none waits). Every waiter is
+    /// woken at once, and each says again what it needs if it waits on.
+    wanted: usize,
     conflated: u64,
     closed: bool,
 }
 
+/// What a push of rows did.
+pub(crate) struct Pushed {
+    /// Values conflated so far.
+    pub conflated: u64,
+    /// A waiting consumer was woken.
+    pub woke: bool,
+}
+
 /// What the consumer gets from one look at the queue.
 pub(crate) enum Taken {
-    Ticks(Vec<Tick>),
+    Rows(Vec<Row>),
     Error(ClientError),
     /// Nothing yet; more may come.
     Empty,
@@ -80,6 +126,8 @@ impl DeliveryQueue {
                 barrier: 0,
                 capacity: capacity.max(1),
                 index: None,
+                errors: 0,
+                wanted: usize::MAX,
                 conflated: 0,
                 closed: false,
             }),
@@ -95,22 +143,32 @@ impl DeliveryQueue {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Appends the ticks (emptying `ticks`), conflating if the queue is full.
-    /// Returns how many values have been conflated so far.
-    pub fn push_ticks(&self, ticks: &mut Vec<Tick>) -> u64 {
-        let conflated = {
+    /// Appends the rows (emptying `rows`), conflating if the queue is full,
+    /// and wakes the consumers if as many rows wait as one of them needs.
+    pub fn push_rows(&self, rows: &mut Vec<Row>) -> Pushed {
+        let pushed = {
             let mut inner = self.lock();
-            if inner.closed || ticks.is_empty() {
-                ticks.clear();
-                return inner.conflated;
+            if inner.closed || rows.is_empty() {
+                rows.clear();
+                return Pushed {
+                    conflated: inner.conflated,
+                    woke: false,
+                };
             }
-            for tick in ticks.drain(..) {
-                inner.push(Item::Tick(tick));
+            inner.push_rows(rows);
+            let woke = inner.items.len() >= inner.wanted;
+            if woke {
+                inner.wanted = usize::MAX;
             }
-            inner.conflated
+            Pushed {
+                conflated: inner.conflated,
+                woke,
+            }
         };
-        self.ready.notify_waiters();
-        conflated
+        if pushed.woke {
+            self.ready.notify_waiters();
+        }
+        pushed
     }
 
     pub fn push_error(&self, error: ClientError) {
@@ -119,14 +177,19 @@ impl DeliveryQueue {
             if inner.closed {
                 return;
             }
-            inner.push(Item::Error(error));
+            inner.push(Item::Error(Box::new(error)));
+            inner.wanted = usize::MAX;
         }
         self.ready.notify_waiters();
     }
 
     /// No more items will come; what waits is still delivered.
     pub fn close(&self) {
-        self.lock().closed = true;
+        {
+            let mut inner = self.lock();
+            inner.closed = true;
+            inner.wanted = usize::MAX;
+        }
         self.ready.notify_waiters();
     }
 
@@ -139,78 +202,102 @@ impl DeliveryQueue {
         self.lock().conflated
     }
 
-    /// Up to `max` ticks from the front, stopping before an error; an error
+    /// Up to `max` rows from the front, stopping before an error; an error
     /// at the front is taken alone.
     pub fn take(&self, max: usize) -> Taken {
         self.lock().take(max)
     }
 
-    /// Like [`take`](Self::take), waiting until something is there or
-    /// `timeout` passes (then no ticks). Cancel-safe: items leave the queue
-    /// only in the synchronous `take`, so a dropped call loses nothing.
+    /// [`take`](Self::take) once `enough` rows wait (or half the queue's
+    /// capacity, since a fuller queue conflates), an error or the close;
+    /// before that, nothing, and a push of that many rows wakes [`next`](Self::next).
+    pub fn take_enough(&self, max: usize, enough: usize) -> Taken {
+        self.lock().take_enough(max, enough)
+    }
+
+    /// Like [`take_enough`](Self::take_enough), waiting until there is
+    /// enough or `timeout` passes (then whatever rows are there, however
+    /// few). Cancel-safe: items leave the queue only in the synchronous
+    /// takes, so a dropped call loses nothing.
     pub async fn next(
         &self,
         max: usize,
+        enough: usize,
         timeout: Option<Duration>,
-    ) -> Result<Vec<Tick>, ClientError> {
+    ) -> Result<Vec<Row>, ClientError> {
         let wait = async {
             loop {
                 let notified = self.ready.notified();
                 tokio::pin!(notified);
                 // Registered before looking, so a push in between still wakes us.
                 notified.as_mut().enable();
-                match self.take(max) {
-                    Taken::Ticks(ticks) => return Ok(ticks),
+                match self.take_enough(max, enough) {
+                    Taken::Rows(rows) => return Ok(rows),
                     Taken::Error(error) => return Err(error),
                     Taken::Closed => return Err(ClientError::Closed),
                     Taken::Empty => notified.await,
                 }
             }
         };
-        match timeout {
-            None => wait.await,
-            Some(limit) => tokio::time::timeout(limit, wait)
-                .await
-                .unwrap_or(Ok(Vec::new())),
+        let Some(limit) = timeout else {
+            return wait.await;
+        };
+        match tokio::time::timeout(limit, wait).await {
+            Ok(read) => read,
+            Err(_elapsed) => match self.take(max) {
+                Taken::Rows(rows) => Ok(rows),
+                Taken::Error(error) => Err(error),
+                // Closed: said by the next read.
+                Taken::Empty | Taken::Closed => Ok(Vec::new()),
+            },
         }
     }
 }
 
 impl Inner {
+    fn push_rows(&mut self, rows: &mut Vec<Row>) {
+        if self.index.is_none() && self.items.len() + rows.len() <= self.capacity {
+            // Room for all, and no index to keep: what `push` would do, at once.
+            self.items.extend(rows.drain(..).map(Item::Row));
+            return;
+        }
+        for row in rows.drain(..) {
+            self.push(Item::Row(row));
+        }
+    }
+
     fn push(&mut self, item: Item) {
-        if let Item::Tick(tick) = &item {
-            if self.items.len() >= self.capacity && self.conflate(tick) {
-                let Item::Tick(tick) = item else {
-                    unreachable!()
-                };
-                self.replace_latest(tick);
+        if let Item::Row(row) = item {
+            if self.items.len() >= self.capacity && self.conflate(row.key) {
+                self.replace_latest(row);
                 return;
             }
         }
         let seq = self.head_seq + self.items.len() as u64;
         match (&item, self.index.as_mut()) {
-            (Item::Tick(tick), Some(index)) => {
-                if index.latest.insert(key(tick), seq).is_some() {
+            (Item::Row(row), Some(index)) => {
+                if index.latest.insert(row.key, seq) {
                     index.stale += 1;
                 }
             }
-            (Item::Tick(_), None) => {}
+            (Item::Row(_), None) => {}
             (Item::Error(_), _) => {
                 self.barrier = seq + 1;
                 self.index = None;
+                self.errors += 1;
             }
         }
         self.items.push_back(item);
     }
 
-    /// Whether a full queue makes `tick` replace its tenor's waiting value.
-    /// If not, room has been made where it could be.
-    fn conflate(&mut self, tick: &Tick) -> bool {
+    /// Whether a full queue makes a value of tenor `key` replace the one
+    /// waiting. If not, room has been made where it could be.
+    fn conflate(&mut self, key: NameKey) -> bool {
         if self.index.is_none() {
             self.index = Some(self.build_index());
         }
         let index = self.index.as_ref().expect("just built");
-        if index.latest.contains_key(&key(tick)) {
+        if index.latest.get(key).is_some() {
             return true;
         }
         if index.stale > 0 {
@@ -227,9 +314,9 @@ impl Inner {
         };
         let skip = (from - self.head_seq) as usize;
         for (offset, item) in self.items.iter().enumerate().skip(skip) {
-            if let Item::Tick(tick) = item {
+            if let Item::Row(row) = item {
                 let seq = self.head_seq + offset as u64;
-                if index.latest.insert(key(tick), seq).is_some() {
+                if index.latest.insert(row.key, seq) {
                     index.stale += 1;
                 }
             }
@@ -237,10 +324,10 @@ impl Inner {
         index
     }
 
-    fn replace_latest(&mut self, tick: Tick) {
+    fn replace_latest(&mut self, row: Row) {
         let index = self.index.as_ref().expect("conflating");
-        let seq = index.latest[&key(&tick)];
-        self.items[(seq - self.head_seq) as usize] = Item::Tick(tick);
+        let seq = index.latest.get(row.key).expect("conflated: it waits");
+        self.items[(seq - self.head_seq) as usize] = Item::Row(row);
         self.conflated += 1;
     }
 
@@ -255,7 +342,7 @@ impl Inner {
             let seq = head + offset;
             offset += 1;
             match item {
-                Item::Tick(tick) if seq >= index.from => index.latest.get(&key(tick)) == Some(&seq),
+                Item::Row(row) if seq >= index.from => index.latest.get(row.key) == Some(seq),
                 _ => true,
             }
         });
@@ -264,44 +351,75 @@ impl Inner {
         self.index = Some(self.build_index());
     }
 
+    fn take_enough(&mut self, max: usize, enough: usize) -> Taken {
+        let enough = enough.min(self.capacity / 2).max(1);
+        if self.items.len() >= enough || self.errors > 0 || self.closed {
+            return self.take(max);
+        }
+        self.wanted = self.wanted.min(enough);
+        Taken::Empty
+    }
+
     fn take(&mut self, max: usize) -> Taken {
         if matches!(self.items.front(), Some(Item::Error(_))) {
             let Some(Item::Error(error)) = self.pop_front() else {
                 unreachable!()
             };
-            return Taken::Error(error);
+            self.errors -= 1;
+            return Taken::Error(*error);
         }
-        let mut ticks = Vec::with_capacity(max.min(self.items.len()));
-        while ticks.len() < max && matches!(self.items.front(), Some(Item::Tick(_))) {
-            let Some(Item::Tick(tick)) = self.pop_front() else {
-                unreachable!()
-            };
-            ticks.push(tick);
-        }
+        // The rows in front of the first error, up to `max`.
+        let count = if self.errors == 0 {
+            max.min(self.items.len())
+        } else {
+            self.items
+                .iter()
+                .take(max)
+                .take_while(|item| matches!(item, Item::Row(_)))
+                .count()
+        };
+        let rows: Vec<Row> = if self.index.is_none() {
+            self.head_seq += count as u64;
+            self.items.drain(..count).map(Item::into_row).collect()
+        } else {
+            (0..count)
+                .filter_map(|_| self.pop_front().map(Item::into_row))
+                .collect()
+        };
         if self.index.is_some() && self.items.len() <= self.capacity / 2 {
             self.index = None;
         }
-        match (ticks.is_empty(), self.closed) {
-            (false, _) => Taken::Ticks(ticks),
+        match (rows.is_empty(), self.closed) {
+            (false, _) => Taken::Rows(rows),
             (true, false) => Taken::Empty,
             (true, true) => Taken::Closed,
         }
     }
 
+    /// The front item, keeping the conflation index.
     fn pop_front(&mut self) -> Option<Item> {
         let item = self.items.pop_front()?;
         let seq = self.head_seq;
         self.head_seq += 1;
         let indexed = self.index.as_mut().filter(|index| seq >= index.from);
-        if let (Some(index), Item::Tick(tick)) = (indexed, &item) {
-            let key = key(tick);
-            if index.latest.get(&key) == Some(&seq) {
-                index.latest.remove(&key);
+        if let (Some(index), Item::Row(row)) = (indexed, &item) {
+            if index.latest.get(row.key) == Some(seq) {
+                index.latest.remove(row.key);
             } else {
                 index.stale -= 1;
             }
         }
         Some(item)
+    }
+}
+
+impl Item {
+    /// The row of an item known to be one.
+    fn into_row(self) -> Row {
+        match self {
+            Item::Row(row) => row,
+            Item::Error(_) => unreachable!("only rows are counted in"),
+        }
     }
 }
 

@@ -6,15 +6,20 @@
 //! queue per few thousand ticks. A batch is returned when it is full, or a
 //! while after its first row arrived; an error met while gathering it waits
 //! until the rows gathered before it are delivered. Every read is
-//! cancel-safe: ticks leave the reader only in a returned value, and the rows
-//! of an abandoned batch go back to the front.
+//! cancel-safe: rows leave the reader only in a returned value, and the rows
+//! of an abandoned batch go back to the front. Rows become [`Tick`]s (or an
+//! Arrow batch) only as they are handed out, their names looked up once per
+//! read.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use arrow_array::RecordBatch;
 use tokio::time::Instant;
 
+use super::batch::rows_to_batch;
+use super::names::Row;
 use super::queue::Taken;
 use super::shared::Shared;
 use super::stats::Counters;
@@ -34,7 +39,7 @@ pub const MAX_BATCH_ROWS: usize = 10_000_000;
 #[derive(Default)]
 struct Held {
     /// Taken from the queue, not yet handed out, oldest first.
-    ticks: VecDeque<Tick>,
+    rows: VecDeque<Row>,
     /// An error met while a batch was gathered, for the next read, so that
     /// the rows gathered before it are delivered first.
     deferred: Option<ClientError>,
@@ -47,7 +52,7 @@ pub(crate) struct Reader {
 
 /// What a read found without waiting.
 enum Ready {
-    Ticks(Vec<Tick>),
+    Rows(Vec<Row>),
     Nothing,
     /// Closed, and everything was handed out.
     Closed,
@@ -70,7 +75,7 @@ impl Reader {
 
     /// Ticks taken from the queue and not yet handed out.
     pub fn held_len(&self) -> usize {
-        self.held().ticks.len()
+        self.held().rows.len()
     }
 
     /// Up to `max` ticks in delivery order, waiting until one is there or
@@ -82,14 +87,14 @@ impl Reader {
         max: usize,
         timeout: Option<Duration>,
     ) -> Result<Vec<Tick>, ClientError> {
-        let ticks = self.read(checked_max(max)?, timeout).await?;
-        Ok(self.delivered(ticks))
+        let rows = self.read(checked_max(max)?, 1, timeout).await?;
+        Ok(self.delivered(&rows))
     }
 
     /// What is there now, up to `max`, without waiting (errors as in `ticks`).
     pub fn ready_ticks(&self, max: usize) -> Result<Vec<Tick>, ClientError> {
-        match self.ready(checked_max(max)?)? {
-            Ready::Ticks(ticks) => Ok(self.delivered(ticks)),
+        match self.ready(checked_max(max)?, 1)? {
+            Ready::Rows(rows) => Ok(self.delivered(&rows)),
             Ready::Nothing => Ok(Vec::new()),
             Ready::Closed => Err(ClientError::Closed),
         }
@@ -97,18 +102,18 @@ impl Reader {
 
     /// The next tick, or `None` if `timeout` passes first (errors as in `ticks`).
     pub async fn tick(&self, timeout: Option<Duration>) -> Result<Option<Tick>, ClientError> {
-        let held = self.held().ticks.pop_front();
+        let held = self.held().rows.pop_front();
         let first = match held {
-            Some(tick) => Some(tick),
+            Some(row) => Some(row),
             None => {
-                let mut ticks = self.read(CHUNK, timeout).await?.into_iter();
-                let first = ticks.next();
-                self.give_back(ticks.collect());
+                let mut rows = self.read(CHUNK, 1, timeout).await?.into_iter();
+                let first = rows.next();
+                self.give_back(rows.collect());
                 first
             }
         };
         self.count_delivered(usize::from(first.is_some()));
-        Ok(first)
+        Ok(first.map(|row| self.shared.names.read().tick(&row)))
     }
 
     /// Up to `max_rows` ticks, at least one: returned once `max_rows` are
@@ -120,6 +125,28 @@ impl Reader {
         max_rows: usize,
         timeout: Option<Duration>,
     ) -> Result<Vec<Tick>, ClientError> {
+        let rows = self.batch_rows(max_rows, timeout).await?;
+        Ok(self.delivered(&rows))
+    }
+
+    /// [`batch`](Self::batch) as an Arrow record batch, built from the rows
+    /// and the names without a [`Tick`] in between.
+    pub async fn record_batch(
+        &self,
+        max_rows: usize,
+        timeout: Option<Duration>,
+    ) -> Result<RecordBatch, ClientError> {
+        let rows = self.batch_rows(max_rows, timeout).await?;
+        self.count_delivered(rows.len());
+        rows_to_batch(&rows, &self.shared.names.read())
+            .map_err(|e| ClientError::InvalidRequest(format!("cannot build the batch: {e}")))
+    }
+
+    async fn batch_rows(
+        &self,
+        max_rows: usize,
+        timeout: Option<Duration>,
+    ) -> Result<Vec<Row>, ClientError> {
         if !(1..=MAX_BATCH_ROWS).contains(&max_rows) {
             return Err(ClientError::InvalidRequest(format!(
                 "max_rows must be from 1 to {MAX_BATCH_ROWS}, not {max_rows}"
@@ -137,8 +164,12 @@ impl Reader {
         let mut deadline: Option<Instant> = None;
         loop {
             let wait = deadline.map(|at| at.saturating_duration_since(Instant::now()));
-            match self.read(max_rows - batch.rows.len(), wait).await {
-                Ok(ticks) => batch.rows.extend(ticks),
+            let need = max_rows - batch.rows.len();
+            // Any row starts a batch; after the first, the rest of it is
+            // taken in one go once it is there (or when the time is up).
+            let enough = if batch.rows.is_empty() { 1 } else { need };
+            match self.read(need, enough, wait).await {
+                Ok(rows) => batch.rows.extend(rows),
                 Err(ClientError::Closed) if !batch.rows.is_empty() => break,
                 Err(error) if !batch.rows.is_empty() => {
                     self.held().deferred = Some(error);
@@ -158,54 +189,62 @@ impl Reader {
                 break;
             }
         }
-        Ok(self.delivered(batch.finish()))
+        Ok(batch.finish())
     }
 
-    /// Held ticks first, then a deferred error, then the queue, waiting as
-    /// in [`ticks`](Self::ticks).
-    async fn read(&self, max: usize, timeout: Option<Duration>) -> Result<Vec<Tick>, ClientError> {
-        match self.ready(max)? {
-            Ready::Ticks(ticks) => return Ok(ticks),
+    /// Held rows first, then a deferred error, then the queue's once
+    /// `enough` wait there, waiting as in [`ticks`](Self::ticks); when the
+    /// time is up, whatever rows are there.
+    async fn read(
+        &self,
+        max: usize,
+        enough: usize,
+        timeout: Option<Duration>,
+    ) -> Result<Vec<Row>, ClientError> {
+        let no_wait = timeout == Some(Duration::ZERO);
+        match self.ready(max, if no_wait { 1 } else { enough })? {
+            Ready::Rows(rows) => return Ok(rows),
             Ready::Closed => return Err(ClientError::Closed),
-            Ready::Nothing if timeout == Some(Duration::ZERO) => return Ok(Vec::new()),
+            Ready::Nothing if no_wait => return Ok(Vec::new()),
             Ready::Nothing => {}
         }
-        self.shared.queue.next(max, timeout).await
+        self.shared.queue.next(max, enough, timeout).await
     }
 
-    fn ready(&self, max: usize) -> Result<Ready, ClientError> {
+    fn ready(&self, max: usize, enough: usize) -> Result<Ready, ClientError> {
         {
             let mut held = self.held();
-            if !held.ticks.is_empty() {
-                let n = held.ticks.len().min(max);
-                return Ok(Ready::Ticks(held.ticks.drain(..n).collect()));
+            if !held.rows.is_empty() {
+                let n = held.rows.len().min(max);
+                return Ok(Ready::Rows(held.rows.drain(..n).collect()));
             }
             if let Some(error) = held.deferred.take() {
                 return Err(error);
             }
         }
-        match self.shared.queue.take(max) {
-            Taken::Ticks(ticks) => Ok(Ready::Ticks(ticks)),
+        match self.shared.queue.take_enough(max, enough) {
+            Taken::Rows(rows) => Ok(Ready::Rows(rows)),
             Taken::Error(error) => Err(error),
             Taken::Empty => Ok(Ready::Nothing),
             Taken::Closed => Ok(Ready::Closed),
         }
     }
 
-    /// Puts ticks taken and not handed out back in front of those held.
-    fn give_back(&self, ticks: Vec<Tick>) {
-        if ticks.is_empty() {
+    /// Puts rows taken and not handed out back in front of those held.
+    fn give_back(&self, rows: Vec<Row>) {
+        if rows.is_empty() {
             return;
         }
         let mut held = self.held();
-        for tick in ticks.into_iter().rev() {
-            held.ticks.push_front(tick);
+        for row in rows.into_iter().rev() {
+            held.rows.push_front(row);
         }
     }
 
-    fn delivered(&self, ticks: Vec<Tick>) -> Vec<Tick> {
-        self.count_delivered(ticks.len());
-        ticks
+    /// The rows handed out, as ticks.
+    fn delivered(&self, rows: &[Row]) -> Vec<Tick> {
+        self.count_delivered(rows.len());
+        self.shared.names.read().ticks(rows)
     }
 
     fn count_delivered(&self, n: usize) {
@@ -224,11 +263,11 @@ fn checked_max(max: usize) -> Result<usize, ClientError> {
 /// read was cancelled), it gives them back, so nothing taken is lost.
 struct Gathering<'a> {
     reader: &'a Reader,
-    rows: Vec<Tick>,
+    rows: Vec<Row>,
 }
 
 impl Gathering<'_> {
-    fn finish(mut self) -> Vec<Tick> {
+    fn finish(mut self) -> Vec<Row> {
         std::mem::take(&mut self.rows)
     }
 }

@@ -1,16 +1,21 @@
 use std::sync::atomic::Ordering::Relaxed;
 
 use super::*;
+use crate::live::names::NameKey;
 use crate::live::tick::TickSource;
 
 /// Long enough that a test would hang on a wrong wait, short enough to keep
 /// the suite quick.
 const LONG: Duration = Duration::from_secs(3600);
 
-fn tick(at: i64) -> Tick {
-    Tick {
-        curve_id: Arc::from("c"),
-        tenor: Arc::from("Jan 26"),
+/// The key of the one tenor of the tests: the first named.
+fn the_tenor() -> NameKey {
+    NameKey::from_index(0)
+}
+
+fn row(at: i64) -> Row {
+    Row {
+        key: the_tenor(),
         generated_on: at,
         price: at as f64,
         source: TickSource::Update,
@@ -20,13 +25,15 @@ fn tick(at: i64) -> Tick {
 fn reader() -> (Arc<Shared>, Reader) {
     // Room for every tick of a test: none conflated.
     let shared = Arc::new(Shared::new(100_000));
+    let key = shared.names.add(&Arc::from("c"), &Arc::from("Jan 26"));
+    assert_eq!(key, the_tenor());
     let reader = Reader::new(Arc::clone(&shared));
     (shared, reader)
 }
 
 fn push(shared: &Shared, times: impl IntoIterator<Item = i64>) {
-    let mut ticks: Vec<Tick> = times.into_iter().map(tick).collect();
-    shared.queue.push_ticks(&mut ticks);
+    let mut rows: Vec<Row> = times.into_iter().map(row).collect();
+    shared.queue.push_rows(&mut rows);
 }
 
 /// Pushes `times` after `delay`, from a task of its own.
@@ -203,4 +210,27 @@ async fn bad_sizes_and_timeouts_are_refused_naming_them_and_take_nothing() {
         assert!(error.to_string().contains(name), "{error}");
     }
     assert_eq!(shared.queue.len(), 1);
+}
+
+#[tokio::test]
+async fn a_record_batch_holds_the_rows_of_a_batch_under_their_names() {
+    let (shared, reader) = reader();
+    let other = Row {
+        key: shared.names.add(&Arc::from("d"), &Arc::from("Q3 26")),
+        source: TickSource::Snapshot,
+        ..row(3)
+    };
+    push(&shared, [1, 2]);
+    shared.queue.push_rows(&mut vec![other]);
+    push(&shared, [4]);
+    let batch = promptly(reader.record_batch(3, None)).await.unwrap();
+    assert_eq!(shared.counters.ticks_delivered.load(Relaxed), 3);
+    // The batch of the same rows handed out as ticks.
+    let ticks = shared.names.read().ticks(&[row(1), row(2), other]);
+    assert_eq!((&*ticks[2].curve_id, &*ticks[2].tenor), ("d", "Q3 26"));
+    assert_eq!((&*ticks[0].curve_id, &*ticks[0].tenor), ("c", "Jan 26"));
+    assert_eq!(batch, crate::live::ticks_to_batch(&ticks).unwrap());
+    // The fourth waits for the next read.
+    let next = promptly(reader.record_batch(10, Some(Duration::from_millis(1))));
+    assert_eq!(next.await.unwrap().num_rows(), 1);
 }

@@ -1,10 +1,12 @@
 //! What the feed handle and the session task share: the delivery queue, the
-//! counters, the subscription set, and the requests the handle sends.
+//! names its rows refer to, the counters, the subscription set, and the
+//! requests the handle sends.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::inflight::Reply;
+use super::names::Names;
 use super::queue::DeliveryQueue;
 use super::registry::SubscriptionSet;
 use super::stats::{Counters, FeedStats};
@@ -38,6 +40,8 @@ impl Stopping {
 
 pub(crate) struct Shared {
     pub queue: DeliveryQueue,
+    /// Written by the session's book, read by the reader.
+    pub names: Arc<Names>,
     pub counters: Counters,
     registry: Mutex<SubscriptionSet>,
     /// Closed by the caller, or ended by a fatal error: nothing more will come.
@@ -61,6 +65,7 @@ impl Shared {
     pub fn new(queue_size: usize) -> Shared {
         Shared {
             queue: DeliveryQueue::new(queue_size),
+            names: Arc::default(),
             counters: Counters::new(),
             registry: Mutex::new(SubscriptionSet::default()),
             closed: AtomicBool::new(false),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{Book, Gap, TenorState};
 use crate::live::merge::merge_gap;
-use crate::live::tick::Tick;
+use crate::live::names::Row;
 use domain::live::Subscription;
 use domain::timestamp::Micros;
 
@@ -95,10 +95,9 @@ impl Book {
         curve_id: &str,
         tenor: &str,
         backfill: Option<Vec<(Micros, f64)>>,
-        out: &mut Vec<Tick>,
+        out: &mut Vec<Row>,
     ) -> Option<GapReport> {
         let curve = self.curves.get_mut(curve_id)?;
-        let curve_arc = Arc::clone(&curve.id);
         let state = curve.tenors.get_mut(tenor)?;
         if state.gap.as_ref().is_none_or(|g| g.id != id || !g.started) {
             return None;
@@ -111,9 +110,8 @@ impl Book {
             .first()
             .zip(backfilled.last())
             .map(|(first, last)| (first.at, last.at));
-        out.extend(merged.values.iter().map(|value| Tick {
-            curve_id: Arc::clone(&curve_arc),
-            tenor: Arc::clone(&state.name),
+        out.extend(merged.values.iter().map(|value| Row {
+            key: state.key,
             generated_on: value.at,
             price: value.price,
             source: value.source,

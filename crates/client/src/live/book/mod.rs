@@ -4,8 +4,9 @@
 //! gap is backfilled.
 //!
 //! Curve and tenor names are interned here: one `Arc<str>` each for the life
-//! of the feed, shared by every tick. Look-ups borrow the frame's `&str`, so
-//! the hot path allocates nothing.
+//! of the feed, and each (curve, tenor) named by a [`NameKey`] of the feed's
+//! [`Names`], which its values carry. Look-ups borrow the frame's `&str`, so
+//! the hot path allocates nothing and touches no reference count.
 
 mod gaps;
 
@@ -14,7 +15,8 @@ use std::sync::Arc;
 use ahash::AHashMap as HashMap;
 
 use super::merge::{Value, Watermark};
-use super::tick::{Tick, TickSource};
+use super::names::{NameKey, Names, Row};
+use super::tick::TickSource;
 use domain::live::Subscription;
 use domain::timestamp::Micros;
 
@@ -41,6 +43,7 @@ struct Gap {
 
 struct TenorState {
     name: Arc<str>,
+    key: NameKey,
     explicit: bool,
     /// An explicit subscribe was sent and its snapshot has not come yet.
     snapshot_pending: bool,
@@ -55,8 +58,10 @@ struct TenorState {
 }
 
 impl TenorState {
-    fn new(name: Arc<str>) -> TenorState {
+    /// A tenor seen for the first time: named in `names`.
+    fn new(curve_id: &Arc<str>, name: Arc<str>, names: &Names) -> TenorState {
         TenorState {
+            key: names.add(curve_id, &name),
             name,
             explicit: false,
             snapshot_pending: false,
@@ -80,10 +85,11 @@ struct CurveState {
 }
 
 impl CurveState {
-    fn tenor(&mut self, name: &str) -> &mut TenorState {
+    fn tenor(&mut self, name: &str, names: &Names) -> &mut TenorState {
         if !self.tenors.contains_key(name) {
             let name: Arc<str> = Arc::from(name);
-            self.tenors.insert(Arc::clone(&name), TenorState::new(name));
+            let state = TenorState::new(&self.id, Arc::clone(&name), names);
+            self.tenors.insert(name, state);
         }
         self.tenors.get_mut(name).expect("just inserted")
     }
@@ -98,21 +104,20 @@ struct HoldBack {
 }
 
 /// What a price's curve says about it.
-struct PriceContext<'a> {
-    curve_id: &'a Arc<str>,
+struct PriceContext {
     all_tenors: bool,
     /// The open snapshot round of a `*` subscribe, if any.
     round: Option<u64>,
 }
 
-impl PriceContext<'_> {
+impl PriceContext {
     fn take(
         &self,
         state: &mut TenorState,
         at: Micros,
         price: f64,
         hold: &mut HoldBack,
-        out: &mut Vec<Tick>,
+        out: &mut Vec<Row>,
     ) -> Arrival {
         if !(state.explicit || self.all_tenors) {
             return Arrival::Uncovered;
@@ -144,9 +149,8 @@ impl PriceContext<'_> {
         if !state.mark.admit(at) {
             return Arrival::Duplicate;
         }
-        out.push(Tick {
-            curve_id: Arc::clone(self.curve_id),
-            tenor: Arc::clone(&state.name),
+        out.push(Row {
+            key: state.key,
             generated_on: at,
             price,
             source,
@@ -157,14 +161,17 @@ impl PriceContext<'_> {
 
 pub(crate) struct Book {
     curves: HashMap<Arc<str>, CurveState>,
+    /// Shared with the readers, which look the keys of the rows up.
+    names: Arc<Names>,
     next_gap: u64,
     hold: HoldBack,
 }
 
 impl Book {
-    pub fn new(buffer_limit: usize) -> Book {
+    pub fn new(buffer_limit: usize, names: Arc<Names>) -> Book {
         Book {
             curves: HashMap::new(),
+            names,
             next_gap: 0,
             hold: HoldBack {
                 held: 0,
@@ -174,8 +181,10 @@ impl Book {
         }
     }
 
-    fn curve(&mut self, id: &str) -> &mut CurveState {
-        if !self.curves.contains_key(id) {
+    /// A curve's state, made on first sight (a function of the map alone,
+    /// so that the names can be borrowed beside it).
+    fn curve_in<'a>(curves: &'a mut HashMap<Arc<str>, CurveState>, id: &str) -> &'a mut CurveState {
+        if !curves.contains_key(id) {
             let id: Arc<str> = Arc::from(id);
             let state = CurveState {
                 id: Arc::clone(&id),
@@ -184,9 +193,9 @@ impl Book {
                 snapshots_open: 0,
                 tenors: HashMap::new(),
             };
-            self.curves.insert(id, state);
+            curves.insert(id, state);
         }
-        self.curves.get_mut(id).expect("just inserted")
+        curves.get_mut(id).expect("just inserted")
     }
 
     /// Makes the subscriptions the ones that decide what is delivered. A
@@ -199,11 +208,11 @@ impl Book {
             }
         }
         for sub in subscriptions {
-            let curve = self.curve(&sub.curve_id);
+            let curve = Book::curve_in(&mut self.curves, &sub.curve_id);
             if sub.is_all_tenors() {
                 curve.all_tenors = true;
             } else {
-                curve.tenor(&sub.tenor).explicit = true;
+                curve.tenor(&sub.tenor, &self.names).explicit = true;
             }
         }
         let mut released = 0;
@@ -224,7 +233,7 @@ impl Book {
     /// earlier run): later values only are delivered, and once its
     /// subscription is confirmed, those published since are backfilled.
     pub fn resume(&mut self, curve_id: &str, tenor: &str, at: Micros) {
-        let state = self.curve(curve_id).tenor(tenor);
+        let state = Book::curve_in(&mut self.curves, curve_id).tenor(tenor, &self.names);
         state.mark = Watermark::default();
         state.mark.admit(at);
         state.resumed = true;
@@ -232,22 +241,22 @@ impl Book {
 
     /// A subscribe is being sent: the next value of what it covers is a snapshot.
     pub fn expect_snapshot(&mut self, sub: &Subscription) {
-        let curve = self.curve(&sub.curve_id);
+        let curve = Book::curve_in(&mut self.curves, &sub.curve_id);
         if sub.is_all_tenors() {
             curve.snapshot_round += 1;
             curve.snapshots_open += 1;
         } else {
-            curve.tenor(&sub.tenor).snapshot_pending = true;
+            curve.tenor(&sub.tenor, &self.names).snapshot_pending = true;
         }
     }
 
     /// The service has answered the subscribe: its snapshots have all come.
     pub fn snapshot_done(&mut self, sub: &Subscription) {
-        let curve = self.curve(&sub.curve_id);
+        let curve = Book::curve_in(&mut self.curves, &sub.curve_id);
         if sub.is_all_tenors() {
             curve.snapshots_open = curve.snapshots_open.saturating_sub(1);
         } else {
-            curve.tenor(&sub.tenor).snapshot_pending = false;
+            curve.tenor(&sub.tenor, &self.names).snapshot_pending = false;
         }
     }
 
@@ -259,13 +268,12 @@ impl Book {
         tenor: &str,
         at: Micros,
         price: f64,
-        out: &mut Vec<Tick>,
+        out: &mut Vec<Row>,
     ) -> Arrival {
         let Some(curve) = self.curves.get_mut(curve_id) else {
             return Arrival::Uncovered;
         };
         let context = PriceContext {
-            curve_id: &curve.id,
             all_tenors: curve.all_tenors,
             round: (curve.snapshots_open > 0).then_some(curve.snapshot_round),
         };
@@ -274,7 +282,7 @@ impl Book {
             Some(state) => context.take(state, at, price, hold, out),
             None if context.all_tenors => {
                 let name: Arc<str> = Arc::from(tenor);
-                let mut state = TenorState::new(Arc::clone(&name));
+                let mut state = TenorState::new(&curve.id, Arc::clone(&name), &self.names);
                 let arrival = context.take(&mut state, at, price, hold, out);
                 curve.tenors.insert(name, state);
                 arrival

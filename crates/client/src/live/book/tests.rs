@@ -7,22 +7,26 @@ fn sub(curve: &str, tenor: &str) -> Subscription {
     Subscription::new(curve, tenor)
 }
 
-fn take(book: &mut Book, curve: &str, tenor: &str, at: Micros) -> (Arrival, Vec<Tick>) {
+fn book(buffer_limit: usize) -> Book {
+    Book::new(buffer_limit, Arc::default())
+}
+
+fn take(book: &mut Book, curve: &str, tenor: &str, at: Micros) -> (Arrival, Vec<Row>) {
     let mut out = Vec::new();
     let arrival = book.on_price(curve, tenor, at, at as f64, &mut out);
     (arrival, out)
 }
 
-fn sources(ticks: &[Tick]) -> Vec<(String, TickSource)> {
-    ticks
-        .iter()
-        .map(|t| (t.tenor.to_string(), t.source))
+fn sources(book: &Book, rows: &[Row]) -> Vec<(String, TickSource)> {
+    let names = book.names.read();
+    rows.iter()
+        .map(|r| (names.pair(r.key).tenor.to_string(), r.source))
         .collect()
 }
 
 #[test]
 fn only_covered_tenors_are_delivered() {
-    let mut book = Book::new(100);
+    let mut book = book(100);
     book.cover(&[sub("a", "Jan 26"), sub("b", "*")]);
     assert_eq!(take(&mut book, "a", "Jan 26", T0).0, Arrival::Delivered);
     assert_eq!(take(&mut book, "a", "Feb 26", T0).0, Arrival::Uncovered);
@@ -36,18 +40,30 @@ fn only_covered_tenors_are_delivered() {
 }
 
 #[test]
-fn strings_are_shared_between_ticks_of_a_tenor() {
-    let mut book = Book::new(100);
-    book.cover(&[sub("a", "*")]);
+fn a_tenor_is_named_by_one_key_for_the_life_of_the_feed() {
+    let mut book = book(100);
+    book.cover(&[sub("a", "*"), sub("b", "Jan 26")]);
     let (_, first) = take(&mut book, "a", "Jan 26", T0);
     let (_, second) = take(&mut book, "a", "Jan 26", T0 + MS);
-    assert!(Arc::ptr_eq(&first[0].tenor, &second[0].tenor));
-    assert!(Arc::ptr_eq(&first[0].curve_id, &second[0].curve_id));
+    let (_, other_curve) = take(&mut book, "b", "Jan 26", T0);
+    book.connection_lost();
+    let (_, after) = take(&mut book, "a", "Jan 26", T0 + 2 * MS);
+    assert_eq!(first[0].key, second[0].key);
+    assert_eq!(first[0].key, after[0].key);
+    assert_ne!(first[0].key, other_curve[0].key);
+    let names = book.names.read();
+    let (a, b) = (names.pair(first[0].key), names.pair(other_curve[0].key));
+    assert_eq!((&*a.curve_id, &*a.tenor), ("a", "Jan 26"));
+    assert_eq!((&*b.curve_id, &*b.tenor), ("b", "Jan 26"));
+    // One string per name, shared by every tick made of it.
+    let ticks = names.ticks(&[first[0], second[0]]);
+    assert!(Arc::ptr_eq(&ticks[0].tenor, &ticks[1].tenor));
+    assert!(Arc::ptr_eq(&ticks[0].curve_id, &ticks[1].curve_id));
 }
 
 #[test]
 fn the_first_value_after_a_subscribe_is_its_snapshot_and_repeats_are_dropped() {
-    let mut book = Book::new(100);
+    let mut book = book(100);
     let jan = sub("a", "Jan 26");
     let all = sub("b", "*");
     book.cover(&[jan.clone(), all.clone()]);
@@ -65,7 +81,10 @@ fn the_first_value_after_a_subscribe_is_its_snapshot_and_repeats_are_dropped() {
     book.snapshot_done(&jan);
     book.snapshot_done(&all);
     let (_, t) = take(&mut book, "b", "Mar 26", T0);
-    assert_eq!(sources(&t), vec![("Mar 26".to_owned(), TickSource::Update)]);
+    assert_eq!(
+        sources(&book, &t),
+        vec![("Mar 26".to_owned(), TickSource::Update)]
+    );
     // Subscribing again resends the snapshot, which was delivered already.
     book.expect_snapshot(&jan);
     assert_eq!(
@@ -78,7 +97,7 @@ fn the_first_value_after_a_subscribe_is_its_snapshot_and_repeats_are_dropped() {
 
 #[test]
 fn a_gap_holds_live_values_back_until_its_backfill_then_merges_them() {
-    let mut book = Book::new(100);
+    let mut book = book(100);
     let jan = sub("a", "Jan 26");
     book.cover(&[jan.clone(), sub("a", "Feb 26")]);
     take(&mut book, "a", "Jan 26", T0);
@@ -132,7 +151,7 @@ fn a_gap_holds_live_values_back_until_its_backfill_then_merges_them() {
 
 #[test]
 fn a_lost_connection_or_an_unsubscribe_drops_the_gap_and_its_held_values() {
-    let mut book = Book::new(100);
+    let mut book = book(100);
     let all = sub("a", "*");
     book.cover(std::slice::from_ref(&all));
     take(&mut book, "a", "Jan 26", T0);
@@ -157,7 +176,7 @@ fn a_lost_connection_or_an_unsubscribe_drops_the_gap_and_its_held_values() {
 
 #[test]
 fn held_back_values_are_bounded_by_conflating_to_the_latest() {
-    let mut book = Book::new(3);
+    let mut book = book(3);
     let jan = sub("a", "Jan 26");
     book.cover(std::slice::from_ref(&jan));
     take(&mut book, "a", "Jan 26", T0);
@@ -178,7 +197,7 @@ fn held_back_values_are_bounded_by_conflating_to_the_latest() {
 
 #[test]
 fn a_resumed_tenor_delivers_only_later_values_and_opens_a_gap_when_covered() {
-    let mut book = Book::new(100);
+    let mut book = book(100);
     book.resume("a", "Jan 26", T0 + 400);
     book.resume("b", "Feb 26", T0);
     book.cover(&[sub("a", "Jan 26")]);
@@ -201,7 +220,7 @@ fn a_resumed_tenor_delivers_only_later_values_and_opens_a_gap_when_covered() {
 
 #[test]
 fn a_resumed_tenor_covered_only_once_connected_opens_its_gap_then() {
-    let mut book = Book::new(100);
+    let mut book = book(100);
     book.resume("a", "Jan 26", T0);
     book.resume("b", "Feb 26", T0);
     let (all_a, all_b) = (sub("a", "*"), sub("b", "*"));

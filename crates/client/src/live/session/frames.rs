@@ -1,5 +1,5 @@
 //! Frames from the service: read in batches (after one frame, those already
-//! received are taken without waiting, up to [`BATCH`], and their ticks go to
+//! received are taken without waiting, up to [`BATCH`], and their rows go to
 //! the queue under one lock), prices into the book, pongs and errors to the
 //! commands waiting for them.
 
@@ -14,12 +14,12 @@ use crate::live::book::Arrival;
 use crate::live::connection::describe_close;
 use crate::live::event::{FeedEvent, TARGET};
 use crate::live::inflight::Refusal;
+use crate::live::names::Row;
 use crate::live::stats::Counters;
-use crate::live::tick::Tick;
 use crate::live::wire::{read_frame, Frame};
 use domain::live::ServerMessage;
 
-/// Frames read before their ticks are handed to the queue.
+/// Frames read before their rows are handed to the queue.
 pub(super) const BATCH: usize = 512;
 
 impl Session {
@@ -28,15 +28,15 @@ impl Session {
         &mut self,
         link: &mut Link,
         first: Option<Result<Message, WsError>>,
-        ticks: &mut Vec<Tick>,
+        rows: &mut Vec<Row>,
     ) -> Result<(), String> {
-        let mut outcome = self.on_message(link, first, ticks).await;
+        let mut outcome = self.on_message(link, first, rows).await;
         let mut frames: u64 = 1;
         while outcome.is_ok() && (frames as usize) < BATCH {
             let Some(next) = link.socket.next().now_or_never() else {
                 break;
             };
-            outcome = self.on_message(link, next, ticks).await;
+            outcome = self.on_message(link, next, rows).await;
             frames += 1;
         }
         let counters = &self.shared.counters;
@@ -50,7 +50,7 @@ impl Session {
         &mut self,
         link: &mut Link,
         message: Option<Result<Message, WsError>>,
-        ticks: &mut Vec<Tick>,
+        rows: &mut Vec<Row>,
     ) -> Result<(), String> {
         match message {
             None => Err(link
@@ -61,7 +61,7 @@ impl Session {
                 Some(reason) => reason,
                 None => format!("connection error: {}", link.scrub(&error.to_string())),
             }),
-            Some(Ok(Message::Text(text))) => self.on_text(link, &text, ticks).await,
+            Some(Ok(Message::Text(text))) => self.on_text(link, &text, rows).await,
             Some(Ok(Message::Close(frame))) => {
                 // The stream ends right after; the reason is reported then.
                 link.close_reason = Some(describe_close(frame.as_ref()));
@@ -79,7 +79,7 @@ impl Session {
         &mut self,
         link: &mut Link,
         text: &str,
-        ticks: &mut Vec<Tick>,
+        rows: &mut Vec<Row>,
     ) -> Result<(), String> {
         let message = match read_frame(text) {
             Ok(Frame::Price {
@@ -89,7 +89,7 @@ impl Session {
                 price,
             }) => {
                 self.gaps.saw_service_time(at);
-                let arrival = self.book.on_price(&curve_id, &tenor, at, price, ticks);
+                let arrival = self.book.on_price(&curve_id, &tenor, at, price, rows);
                 if arrival == Arrival::Duplicate {
                     Counters::add(&self.shared.counters.duplicates_dropped, 1);
                 }

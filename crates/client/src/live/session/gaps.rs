@@ -12,9 +12,9 @@ use tokio::task::JoinError;
 use super::Session;
 use crate::live::book::GapRequest;
 use crate::live::event::FeedEvent;
+use crate::live::names::Row;
 use crate::live::sources::GapSpan;
 use crate::live::stats::Counters;
-use crate::live::tick::Tick;
 use crate::ClientError;
 use domain::live::Subscription;
 use domain::timestamp::Micros;
@@ -128,11 +128,7 @@ impl Session {
     }
 
     /// Merges a finished backfill into the deliveries.
-    pub(super) fn gap_done(
-        &mut self,
-        joined: Result<GapOutcome, JoinError>,
-        ticks: &mut Vec<Tick>,
-    ) {
+    pub(super) fn gap_done(&mut self, joined: Result<GapOutcome, JoinError>, rows: &mut Vec<Row>) {
         // An aborted backfill belonged to a lost connection.
         let Ok((request, result)) = joined else {
             return;
@@ -155,7 +151,7 @@ impl Session {
         let failed = backfill.is_none();
         let Some(report) = self
             .book
-            .fill_gap(request.id, curve_id, tenor, backfill, ticks)
+            .fill_gap(request.id, curve_id, tenor, backfill, rows)
         else {
             return;
         };

@@ -93,7 +93,7 @@ impl Session {
         requests: mpsc::UnboundedReceiver<Request>,
         stopping: Stopping,
     ) -> Session {
-        let mut book = Book::new(config.queue_size);
+        let mut book = Book::new(config.queue_size, Arc::clone(&shared.names));
         for point in &config.resume {
             book.resume(&point.curve_id, &point.tenor, point.after);
         }

@@ -14,8 +14,8 @@ use super::{Ended, Session};
 use crate::live::connection::Socket;
 use crate::live::inflight::Purpose;
 use crate::live::keepalive::{Due, KeepAlive};
+use crate::live::names::Row;
 use crate::live::shared::Request;
-use crate::live::tick::Tick;
 use crate::live::wire::scrub;
 use crate::Secret;
 use domain::live::Command;
@@ -86,7 +86,7 @@ impl Session {
             Ok(()) => {}
             Err(reason) => return Ended::Lost(reason),
         }
-        let mut ticks: Vec<Tick> = Vec::with_capacity(BATCH);
+        let mut rows: Vec<Row> = Vec::with_capacity(BATCH);
         let timer = tokio::time::sleep_until(Instant::now().into());
         tokio::pin!(timer);
         loop {
@@ -102,20 +102,27 @@ impl Session {
                     None => return Ended::Closing,
                 },
                 Some(joined) = self.backfills.join_next(), if !self.backfills.is_empty() => {
-                    self.gap_done(joined, &mut ticks);
+                    self.gap_done(joined, &mut rows);
                     Ok(())
                 }
                 _ = &mut timer => self.on_timer(&mut link).await,
-                message = link.socket.next() => self.read_batch(&mut link, message, &mut ticks).await,
+                message = link.socket.next() => self.read_batch(&mut link, message, &mut rows).await,
             };
-            if !ticks.is_empty() {
-                // Published before the ticks: a reader that finds the count
+            if !rows.is_empty() {
+                // Published before the rows: a reader that finds the count
                 // unchanged after taking them knows none follows a lost value.
                 self.shared
                     .held_conflated
                     .store(self.book.conflated(), std::sync::atomic::Ordering::Relaxed);
-                let conflated = self.shared.queue.push_ticks(&mut ticks);
-                self.note_conflation(conflated);
+                let pushed = self.shared.queue.push_rows(&mut rows);
+                self.note_conflation(pushed.conflated);
+                if pushed.woke {
+                    // A reader's task woken from here waits on this worker
+                    // until this task yields, and on a busy feed the socket
+                    // always has a frame ready: let it run now, or it may
+                    // wait for a whole budget of reads while the queue fills.
+                    tokio::task::yield_now().await;
+                }
             }
             if let Err(reason) = step {
                 return Ended::Lost(reason);
