@@ -9,6 +9,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from marketcurves import __version__
+
 
 def _emulator(args: argparse.Namespace) -> int:
     from marketcurves.testing import Emulator
@@ -153,6 +155,7 @@ def _storage_option(text: str) -> tuple[str, str]:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="marketcurves", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     emulator = commands.add_parser("emulator", help="run the service emulator on loopback")
     emulator.add_argument(
