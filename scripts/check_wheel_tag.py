@@ -1,0 +1,80 @@
+"""Checks that a Linux wheel carries a platform tag a package index accepts,
+no newer than manylinux_2_28, and that its binaries keep what the tag
+promises, as auditwheel reads them (the glibc symbol versions they
+reference, the libraries they link).
+
+Usage: ``python scripts/check_wheel_tag.py WHEEL``, with auditwheel installed
+in that python (scripts/dist does both).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+#: The newest glibc a published wheel may need: manylinux_2_28 runs on RHEL 8,
+#: Debian 10, Ubuntu 18.10 and later.
+NEWEST = (2, 28)
+
+#: The legacy names of manylinux tags, and the glibc each stands for (PEP 600).
+LEGACY = {"manylinux1": (2, 5), "manylinux2010": (2, 12), "manylinux2014": (2, 17)}
+
+TAG = re.compile(r"(?P<name>manylinux|musllinux)_(?P<major>\d+)_(?P<minor>\d+)_\w+")
+
+
+def libc_version(tag: str) -> tuple[str, tuple[int, int]] | None:
+    """``("manylinux", (2, 28))`` for ``manylinux_2_28_x86_64``; None for a
+    tag an index refuses (``linux_x86_64``)."""
+    for legacy, version in LEGACY.items():
+        if tag.startswith(legacy + "_"):
+            return "manylinux", version
+    match = TAG.fullmatch(tag)
+    if match is None:
+        return None
+    return match["name"], (int(match["major"]), int(match["minor"]))
+
+
+def main(wheel: Path) -> int:
+    # name-version(-build)?-python-abi-platform.whl; the platform may be
+    # several tags joined by dots.
+    platform_tags = wheel.stem.split("-")[-1].split(".")
+    claimed = [(tag, libc_version(tag)) for tag in platform_tags]
+    refused = [tag for tag, version in claimed if version is None]
+    if refused:
+        print(f"error: {wheel.name}: {', '.join(refused)} is not a tag an index accepts")
+        return 1
+    families = {version[0] for _, version in claimed if version}
+    oldest = min(version[1] for _, version in claimed if version)
+    newest = max(version[1] for _, version in claimed if version)
+    if families == {"manylinux"} and newest > NEWEST:
+        print(f"error: {wheel.name} needs glibc {newest}, newer than {NEWEST} (manylinux_2_28)")
+        return 1
+
+    shown = subprocess.run(
+        [sys.executable, "-m", "auditwheel", "show", "--json", str(wheel)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = json.loads(shown.stdout)
+    audited = libc_version(report["overall_tag"])
+    if audited is None or audited[0] not in families or audited[1] > oldest:
+        print(
+            f"error: {wheel.name} claims {'.'.join(platform_tags)}, "
+            f"but auditwheel finds its binaries need {report['overall_tag']}"
+        )
+        return 1
+    print(
+        f"{wheel.name}: tagged {'.'.join(platform_tags)}; "
+        f"auditwheel finds it needs no more than {report['overall_tag']}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    sys.exit(main(Path(sys.argv[1])))
