@@ -1,19 +1,28 @@
-"""Checks that a Linux wheel carries a platform tag a package index accepts,
-no newer than manylinux_2_28, and that its binaries keep what the tag
-promises, as auditwheel reads them (the glibc symbol versions they
-reference, the libraries they link).
+"""Checks a Linux wheel before it is published:
 
-Usage: ``python scripts/check_wheel_tag.py WHEEL``, with auditwheel installed
-in that python (scripts/dist does both).
+- its platform tag is one a package index accepts, no newer than
+  manylinux_2_28, and its binaries keep what the tag promises, as auditwheel
+  reads them (the glibc symbol versions they reference, the libraries they
+  link);
+- its extension modules carry no symbol table and no debug information,
+  which users never need: the release profile strips them, and this keeps
+  a change of profile or linker from bringing them back unseen.
+
+Usage: ``python scripts/check_wheel.py WHEEL``, with auditwheel (and so
+pyelftools) installed in that python (scripts/dist does both).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
+
+from elftools.elf.elffile import ELFFile
 
 #: The newest glibc a published wheel may need: manylinux_2_28 runs on RHEL 8,
 #: Debian 10, Ubuntu 18.10 and later.
@@ -37,7 +46,7 @@ def libc_version(tag: str) -> tuple[str, tuple[int, int]] | None:
     return match["name"], (int(match["major"]), int(match["minor"]))
 
 
-def main(wheel: Path) -> int:
+def check_tag(wheel: Path) -> int:
     # name-version(-build)?-python-abi-platform.whl; the platform may be
     # several tags joined by dots.
     platform_tags = wheel.stem.split("-")[-1].split(".")
@@ -50,7 +59,10 @@ def main(wheel: Path) -> int:
     oldest = min(version[1] for _, version in claimed if version)
     newest = max(version[1] for _, version in claimed if version)
     if families == {"manylinux"} and newest > NEWEST:
-        print(f"error: {wheel.name} needs glibc {newest}, newer than {NEWEST} (manylinux_2_28)")
+        print(
+            f"error: {wheel.name} claims glibc {'.'.join(map(str, newest))}, "
+            f"newer than {'.'.join(map(str, NEWEST))} (manylinux_2_28)"
+        )
         return 1
 
     shown = subprocess.run(
@@ -72,6 +84,32 @@ def main(wheel: Path) -> int:
         f"auditwheel finds it needs no more than {report['overall_tag']}"
     )
     return 0
+
+
+def check_stripped(wheel: Path) -> int:
+    failures = 0
+    with zipfile.ZipFile(wheel) as archive:
+        for member in archive.infolist():
+            if not member.filename.endswith(".so"):
+                continue
+            elf = ELFFile(io.BytesIO(archive.read(member)))
+            kept = [
+                section.name
+                for section in elf.iter_sections()
+                if section.name == ".symtab" or section.name.startswith(".debug")
+            ]
+            if kept:
+                print(f"error: {member.filename} is not stripped: it has {', '.join(kept)}")
+                failures += 1
+            else:
+                print(f"{member.filename}: stripped, {member.file_size:,} bytes")
+    return failures
+
+
+def main(wheel: Path) -> int:
+    failures = check_tag(wheel) + check_stripped(wheel)
+    print(f"{wheel.name}: {wheel.stat().st_size:,} bytes")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
