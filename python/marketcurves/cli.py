@@ -10,6 +10,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from marketcurves import __version__
 from marketcurves._commands import COMMANDS
 
 #: Exit codes, as ``--help`` documents them.
@@ -47,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.add(commands)
