@@ -93,6 +93,26 @@ def storage_options(args: argparse.Namespace) -> dict[str, str] | None:
     return dict(args.storage_options or []) or None
 
 
+def add_subscriptions(parser: argparse.ArgumentParser) -> None:
+    """``--curve`` (one or more) and ``--tenor``: what the live feed or the
+    recorder subscribes to."""
+    parser.add_argument(
+        "--curve",
+        action="append",
+        dest="curves",
+        required=True,
+        metavar="CURVE_ID",
+        help="a curve id (repeat)",
+    )
+    parser.add_argument(
+        "--tenor",
+        action="append",
+        dest="tenors",
+        metavar="TENOR",
+        help="a tenor of every curve given (repeat); default '*', every tenor",
+    )
+
+
 def add_keepalive(parser: argparse.ArgumentParser) -> None:
     """The live feed's keep-alive, for an emulator running faster than real time."""
     parser.add_argument(

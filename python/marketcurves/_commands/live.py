@@ -12,6 +12,7 @@ from marketcurves._commands import output
 from marketcurves._commands._common import (
     Commands,
     add_keepalive,
+    add_subscriptions,
     client,
     command,
     keepalive,
@@ -41,21 +42,7 @@ def add(commands: Commands) -> None:
         "restarts, use the record command.",
         EXAMPLES,
     )
-    parser.add_argument(
-        "--curve",
-        action="append",
-        dest="curves",
-        required=True,
-        metavar="CURVE_ID",
-        help="a curve id (repeat)",
-    )
-    parser.add_argument(
-        "--tenor",
-        action="append",
-        dest="tenors",
-        metavar="TENOR",
-        help="a tenor of every curve given (repeat); default '*', every tenor",
-    )
+    add_subscriptions(parser)
     parser.add_argument(
         "--duration", type=positive_seconds, metavar="SECONDS", help="stop after this long"
     )

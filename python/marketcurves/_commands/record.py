@@ -10,6 +10,7 @@ from marketcurves._commands._common import (
     Commands,
     add_keepalive,
     add_storage_options,
+    add_subscriptions,
     client,
     command,
     keepalive,
@@ -38,21 +39,7 @@ def add(commands: Commands) -> None:
     parser.add_argument(
         "--dest", required=True, help="folder, or an object store URL (s3://bucket/prefix, …)"
     )
-    parser.add_argument(
-        "--curve",
-        action="append",
-        dest="curves",
-        required=True,
-        metavar="CURVE_ID",
-        help="a curve id (repeat)",
-    )
-    parser.add_argument(
-        "--tenor",
-        action="append",
-        dest="tenors",
-        metavar="TENOR",
-        help="a tenor of every curve given (repeat); default '*', every tenor",
-    )
+    add_subscriptions(parser)
     parser.add_argument("--rotate", help="close files this often (default 5min)")
     parser.add_argument("--rotate-rows", type=int, help="or at this many ticks (default 1,000,000)")
     parser.add_argument(
