@@ -91,6 +91,9 @@ mod _core {
     #[pymodule_export]
     use crate::python::tables::{decode_table, table_schema};
 
+    #[pymodule_export]
+    use crate::python::live::ticks_batch;
+
     #[pymodule_init]
     fn init(module: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
         use pyo3::types::PyModuleMethods;

@@ -37,6 +37,7 @@ __all__ = [
     "_decode_table",
     "_probe_live",
     "_table_schema",
+    "_ticks_batch",
     "bulk_download",
     "bulk_download_job",
     "bulk_status",
@@ -142,6 +143,9 @@ class Tenor:
     def __reduce__(self) -> tuple[object, tuple[str, bool]]: ...
 
 # Helpers for tests and benchmarks, public as marketcurves.testing.*.
+
+def _ticks_batch(ticks: list[Tick]) -> pyarrow.RecordBatch:
+    """Ticks as a batch of the live feed's schema, built as ``next_batch``'s are."""
 
 def _table_schema(kind: Literal["prices", "settlements", "assessments", "live"]) -> pyarrow.Schema:
     """The schema of a table kind: ``prices`` (last settlement, intraday),

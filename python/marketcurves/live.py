@@ -392,19 +392,5 @@ class LiveFeed:
 
 def _held_batch(held: deque[Tick], max_rows: int) -> pyarrow.RecordBatch:
     """Up to ``max_rows`` held ticks, taken off ``held``, as a batch of the
-    feed's schema."""
-    import pyarrow as pa
-
-    ticks = [held.popleft() for _ in range(min(max_rows, len(held)))]
-    tenors = [_core.Tenor.parse(t.tenor, strict=False) for t in ticks]
-    columns = {
-        "curve_id": [t.curve_id for t in ticks],
-        "tenor": [t.tenor for t in ticks],
-        "tenor_kind": [t.kind for t in tenors],
-        "tenor_start": [t.start for t in tenors],
-        "tenor_end": [t.end for t in tenors],
-        "generated_on": [t.generated_on for t in ticks],
-        "price": [t.price for t in ticks],
-        "source": [t.source for t in ticks],
-    }
-    return pa.RecordBatch.from_pydict(columns, schema=_core._table_schema("live"))
+    feed's schema (built by the core, as ``next_batch``'s are)."""
+    return _core._ticks_batch([held.popleft() for _ in range(min(max_rows, len(held)))])

@@ -27,6 +27,18 @@ use client::ClientError;
 #[pyclass(frozen, name = "Tick", module = "marketcurves._core")]
 pub struct PyTick(Tick);
 
+/// Ticks as a batch of the feed's schema, built as the core builds
+/// `next_batch`'s: for the ticks `LiveFeed.batches()` hands out after an
+/// iteration left with `break` kept the rest of its chunk.
+#[pyfunction]
+#[pyo3(name = "_ticks_batch")]
+pub fn ticks_batch(py: Python<'_>, ticks: Vec<PyRef<'_, PyTick>>) -> PyResult<Py<PyAny>> {
+    let ticks: Vec<Tick> = ticks.iter().map(|tick| tick.0.clone()).collect();
+    let batch = client::live::ticks_to_batch(&ticks)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    Ok(PyRecordBatch::new(batch).into_pyarrow(py)?.unbind())
+}
+
 #[pymethods]
 impl PyTick {
     #[getter]
