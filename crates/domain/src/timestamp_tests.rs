@@ -66,3 +66,30 @@ fn dates_count_days_from_the_epoch() {
     assert_eq!(days_since_epoch(parse_date("2025-06-15").unwrap()), 20_254);
     assert!(parse_date("2025-02-30").is_err());
 }
+
+#[test]
+fn reads_as_chrono_reads_its_format_strings() {
+    // The pre-read layouts must accept and refuse exactly what
+    // `parse_from_str` with the same format strings does.
+    let cases = [
+        "2025-06-15T14:30:00",
+        "2025-06-15 14:30:00.5",
+        "2025-06-15T14:30:60",
+        "2025-06-15T14:30:00.",
+        "2025-6-15T14:30:00",
+        "+2025-06-15T14:30:00",
+        "12025-06-15T14:30:00",
+        "2025-02-29T00:00:00",
+        "2024-02-29T23:59:59.999999999",
+        "2025-06-15T14:30",
+        "2025-06-15T14:30:00 ",
+        "2025-06-15t14:30:00",
+    ];
+    for text in cases {
+        let expected = NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f")
+            .or_else(|_| NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S%.f"))
+            .map(|t| t.and_utc().timestamp_micros())
+            .ok();
+        assert_eq!(parse_timestamp(text).ok(), expected, "{text:?}");
+    }
+}

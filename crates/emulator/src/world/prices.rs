@@ -3,8 +3,9 @@
 //! asks: a settlement at 15:30:00 UTC equals the intraday value published then.
 
 use std::f64::consts::TAU;
+use std::fmt::Write;
 
-use chrono::{DateTime, Datelike, Duration, NaiveDate};
+use chrono::{DateTime, Datelike, Duration, NaiveDate, Timelike};
 use serde::Serialize;
 
 use super::curves::Curve;
@@ -30,7 +31,18 @@ impl Stamp {
     /// `2025-06-13T15:30:00.12`: UTC, no suffix, `digits` fractional digits.
     pub fn format(self) -> String {
         let time = DateTime::from_timestamp_micros(self.at).expect("in range");
-        let mut text = time.format("%Y-%m-%dT%H:%M:%S").to_string();
+        // Written field by field: a strftime string is read again on each
+        // call, and every record of every page has a time.
+        let mut text = String::with_capacity(26);
+        write!(
+            text,
+            "{}T{:02}:{:02}:{:02}",
+            time.date_naive(),
+            time.hour(),
+            time.minute(),
+            time.second()
+        )
+        .expect("writing to a String");
         if self.digits > 0 {
             let micros = format!("{:06}", self.at.rem_euclid(1_000_000));
             text.push('.');
@@ -194,7 +206,8 @@ fn metadata(curve: &Curve, tenor: &Tenor, at: Micros) -> Vec<MetadataOut> {
         None => return Vec::new(),
     };
     let delivery = load + Duration::days(curve.profile.transit_days);
-    let iso = |d: NaiveDate| format!("{}T00:00:00.000Z", d.format("%Y-%m-%d"));
+    // `NaiveDate` displays as `%Y-%m-%d`, without reading a format string.
+    let iso = |d: NaiveDate| format!("{d}T00:00:00.000Z");
     vec![
         MetadataOut {
             name: "loadDate",

@@ -24,6 +24,15 @@ fn stamps_print_exactly_the_instant_they_carry() {
 }
 
 #[test]
+fn stamps_print_every_field_zero_padded() {
+    let at = parse_timestamp("2025-01-02T03:04:05.123456").unwrap();
+    let text = |digits| Stamp { at, digits }.format();
+    assert_eq!(text(0), "2025-01-02T03:04:05");
+    assert_eq!(text(2), "2025-01-02T03:04:05.12");
+    assert_eq!(text(6), "2025-01-02T03:04:05.123456");
+}
+
+#[test]
 fn prices_are_deterministic_and_plausible() {
     let curves = generate(5);
     let tenor = Tenor::parse("Aug 25").unwrap();
