@@ -8,6 +8,7 @@ pub mod decode;
 mod lenient;
 pub mod live;
 pub mod month;
+pub mod price_page;
 pub mod records;
 pub mod redact;
 pub mod rows;

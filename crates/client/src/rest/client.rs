@@ -15,7 +15,7 @@ use tokio::sync::Mutex;
 
 use super::expired::{expired_tenors, Skipped};
 use super::http::{Http, HttpConfig};
-use super::paging::{all_pages, pages_of_each, Paged};
+use super::paging::{all_pages, pages_of_each, DecodedPage, Paged};
 use super::progress::Progress;
 use super::query::{CatalogueQuery, Contracts, HistoryQuery, PriceQuery, TenorQuery};
 use super::windows::{split, MAX_INTRADAY_DAYS};
@@ -24,8 +24,9 @@ use crate::cache::{Cache, CacheMode};
 use crate::closing::Closing;
 use crate::error::ClientError;
 use domain::arrow::{build_batch, merge_slice, schema, Table, TableKind};
-use domain::decode::{decode_price_rows, page_rows, PriceEndpoint, RequestContext};
-use domain::records::{CurveQuotation, PriceRecord};
+use domain::decode::{decode_price_rows, DecodeError, PriceEndpoint, RequestContext};
+use domain::price_page::{decode_price_page, PageError};
+use domain::records::CurveQuotation;
 use domain::rows::PriceRow;
 use domain::tenor::{Tenor, TenorKind};
 
@@ -241,7 +242,7 @@ impl RestClient {
         slices: Vec<(&str, Vec<(&'static str, String)>)>,
         progress: &Progress,
     ) -> Result<Vec<RecordBatch>, ClientError> {
-        // Owned: pages are decoded on the blocking pool (`paging`).
+        // Owned: each page is decoded by a task of its own (`paging`).
         let tenors: Vec<String> = slices.iter().map(|(t, _)| t.to_string()).collect();
         let resources: Vec<Paged> = slices
             .into_iter()
@@ -251,13 +252,25 @@ impl RestClient {
             })
             .collect();
         let owned_curve_id = curve_id.to_owned();
-        let to_batch = move |slice: usize, records: Vec<PriceRecord>| {
+        let to_batch = move |slice: usize, what: &str, body: &[u8]| {
             let request = RequestContext {
                 curve_id: &owned_curve_id,
                 tenor: Some(&tenors[slice]),
             };
-            let rows = page_rows(endpoint, Some(records), request)?;
-            Ok(vec![batch(TableKind::Prices, rows)?])
+            let page = decode_price_page(endpoint, body, request).map_err(|error| match error {
+                // Named with its page, as every paged endpoint's errors are.
+                PageError::Decode(error) => ClientError::from(DecodeError {
+                    endpoint: what.to_owned(),
+                    ..error
+                }),
+                PageError::Arrow(error) => arrow_error(error),
+            })?;
+            Ok(DecodedPage {
+                items: vec![page.batch],
+                records: page.records,
+                next: page.next,
+                last: page.last,
+            })
         };
         let merge = |_: usize, pages: Vec<RecordBatch>| {
             merge_slice(schema(TableKind::Prices), &pages).map_err(arrow_error)

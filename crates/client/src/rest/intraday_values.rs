@@ -53,7 +53,7 @@ impl RestClient {
         after: Micros,
     ) -> Result<IntradayValues, ClientError> {
         let progress = Progress::default();
-        // Shared and owned: pages are decoded on the blocking pool (`paging`).
+        // Shared and owned: each page is decoded by a task of its own (`paging`).
         let earliest = Arc::new(AtomicI64::new(Micros::MAX));
         let after = truncate_to_millis(after);
         let fetch = |endpoint: PriceEndpoint, query: Vec<(&'static str, String)>| {

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use bytes::Bytes;
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
 
@@ -37,11 +38,15 @@ fn link_paging(link: &str) -> Option<(usize, Option<usize>)> {
     Some((page?, size))
 }
 
-/// One page, its items already converted.
-struct Fetched<U> {
-    items: Vec<U>,
-    next: Option<String>,
-    last: Option<String>,
+/// One page as its decoder gives it: its items in the caller's form, and
+/// what paging reads of it.
+pub struct DecodedPage<U> {
+    pub items: Vec<U>,
+    /// How many records the page held: none ends a walk of `next` links
+    /// (whatever `items` kept of them).
+    pub records: usize,
+    pub next: Option<String>,
+    pub last: Option<String>,
 }
 
 /// One paged resource: a path and its query (without `page` and `pageSize`).
@@ -71,17 +76,27 @@ where
         path: path.to_owned(),
         query: query.to_vec(),
     }];
-    let convert = move |_: usize, items: Vec<T>| convert(items);
+    let decode = move |_: usize, what: &str, body: &[u8]| {
+        let page: Page<T> = decode_json(what, body)?;
+        let items = page.items.unwrap_or_default();
+        Ok(DecodedPage {
+            records: items.len(),
+            items: convert(items)?,
+            next: page.next,
+            last: page.last,
+        })
+    };
     let keep = |_: usize, items: Vec<U>| Ok(items);
-    let mut all = pages_of_each(http, endpoint, &one, concurrency, progress, convert, keep).await?;
+    let mut all = pages_of_each(http, endpoint, &one, concurrency, progress, decode, keep).await?;
     Ok(all.pop().unwrap_or_default())
 }
 
 /// Every page of several paged resources (the slices of one table: a tenor
-/// and window each), `concurrency` requests at a time. Each page's items go
-/// through `convert` (with the resource's index) as they arrive; each
-/// resource's converted items, in page order, go to `finish` as soon as its
-/// last page is in. The results come back in the order of `resources`.
+/// and window each), `concurrency` requests at a time. Each page's body is
+/// decoded by `decode` (given the resource's index and a name for errors)
+/// as it arrives; each resource's items, in page order, go to `finish` as
+/// soon as its last page is in. The results come back in the order of
+/// `resources`.
 ///
 /// The first pages of all resources go out together, and their `last` links
 /// say how many pages follow; those are then asked for resource by resource.
@@ -90,72 +105,73 @@ where
 /// before `finish` turns them into their final form, not every resource's
 /// at once. Without a usable `last`, a resource's `next` links are walked
 /// one by one.
-pub async fn pages_of_each<T, U, V, F, G>(
+pub async fn pages_of_each<U, V, F, G>(
     http: &Http,
     endpoint: &str,
     resources: &[Paged<'_>],
     concurrency: usize,
     progress: &Progress,
-    convert: F,
+    decode: F,
     finish: G,
 ) -> Result<Vec<V>, ClientError>
 where
-    T: DeserializeOwned + Send + 'static,
     U: Send + 'static,
-    F: Fn(usize, Vec<T>) -> Result<Vec<U>, ClientError> + Send + Sync + 'static,
+    F: Fn(usize, &str, &[u8]) -> Result<DecodedPage<U>, ClientError> + Send + Sync + 'static,
     G: Fn(usize, Vec<U>) -> Result<V, ClientError>,
 {
-    let convert = Arc::new(convert);
+    let decode = Arc::new(decode);
     let finish = &finish;
     let concurrency = concurrency.max(1);
-    let fetch = |resource: usize, page: usize, size: usize| {
-        let convert = Arc::clone(&convert);
+    // A page's request holds one of the `concurrency` slots only until its
+    // body is in: its decoding then runs while the slot's next request is
+    // on the wire, not before it is sent.
+    let get = |resource: usize, page: usize, size: usize| async move {
+        let Paged { path, query } = &resources[resource];
+        let mut query = query.clone();
+        query.push(("page", page.to_string()));
+        query.push(("pageSize", size.to_string()));
+        let body = http.get(endpoint, path, &query).await?;
+        Ok::<_, ClientError>((resource, page, body))
+    };
+    let decoded = |(resource, page, body): (usize, usize, Bytes)| {
+        let decode = Arc::clone(&decode);
+        let what = format!("{endpoint} (page {page})");
+        // Decoding is most of a page's CPU time. As futures of this task,
+        // pages would take turns on one thread; as tasks of their own they
+        // use every worker of the runtime. (Not the blocking pool: a thread
+        // per page in flight, each with its own malloc arena, kept the
+        // pull's memory higher.)
+        let decoding = tokio::spawn(async move { decode(resource, &what, &body) });
         async move {
-            let Paged { path, query } = &resources[resource];
-            let mut query = query.clone();
-            query.push(("page", page.to_string()));
-            query.push(("pageSize", size.to_string()));
-            let body = http.get(endpoint, path, &query).await?;
-            let what = format!("{endpoint} (page {page})");
-            // Decoding is most of a page's CPU time. The pages in flight
-            // are futures of one task, so decoded there they would take
-            // turns on one thread, each holding up the responses behind it;
-            // as tasks of their own they use every worker of the runtime.
-            // (Not the blocking pool: a thread per page in flight, each with
-            // its own malloc arena, kept the pull's memory higher.)
-            let decoding = tokio::spawn(async move {
-                let parsed: Page<T> = decode_json(&what, &body)?;
-                Ok::<Fetched<U>, ClientError>(Fetched {
-                    items: convert(resource, parsed.items.unwrap_or_default())?,
-                    next: parsed.next,
-                    last: parsed.last,
-                })
-            });
-            let fetched = match decoding.await {
-                Ok(fetched) => fetched?,
+            let decoded = match decoding.await {
+                Ok(decoded) => decoded?,
                 Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
                 // Cancelled only when the runtime shuts down, with the client.
                 Err(_) => return Err(ClientError::ClientClosed),
             };
             progress.finish(1);
-            Ok::<Fetched<U>, ClientError>(fetched)
+            Ok::<_, ClientError>((resource, page, decoded))
         }
     };
+    let fetch = |resource: usize, page: usize, size: usize| async move {
+        let (_, _, decoded) = decoded(get(resource, page, size).await?).await?;
+        Ok::<DecodedPage<U>, ClientError>(decoded)
+    };
     progress.plan(resources.len() as u64);
-    let mut firsts: Vec<(usize, Fetched<U>)> = stream::iter(0..resources.len())
-        .map(|resource| async move {
-            Ok::<_, ClientError>((resource, fetch(resource, 1, PAGE_SIZE).await?))
-        })
+    let mut firsts: Vec<(usize, usize, DecodedPage<U>)> = stream::iter(0..resources.len())
+        .map(|resource| get(resource, 1, PAGE_SIZE))
         .buffer_unordered(concurrency)
+        .map_ok(decoded)
+        .try_buffer_unordered(concurrency)
         .try_collect()
         .await?;
-    firsts.sort_by_key(|(resource, _)| *resource);
+    firsts.sort_by_key(|(resource, _, _)| *resource);
 
     let mut results: Vec<Option<V>> = resources.iter().map(|_| None).collect();
     let mut gathering: Vec<Option<Gathering<U>>> = resources.iter().map(|_| None).collect();
     let mut requests: Vec<(usize, usize, usize)> = Vec::new();
-    let mut walks: Vec<(usize, Fetched<U>)> = Vec::new();
-    for (resource, first) in firsts {
+    let mut walks: Vec<(usize, DecodedPage<U>)> = Vec::new();
+    for (resource, _, first) in firsts {
         match first.last.as_deref().and_then(link_paging) {
             Some((last_page, size)) if last_page <= MAX_PAGES => {
                 if last_page <= 1 {
@@ -172,10 +188,10 @@ where
     }
     // Unordered, so one slow page does not hold back the requests behind it.
     let mut pages = stream::iter(requests)
-        .map(|(resource, page, size)| async move {
-            Ok::<_, ClientError>((resource, page, fetch(resource, page, size).await?))
-        })
-        .buffer_unordered(concurrency);
+        .map(|(resource, page, size)| get(resource, page, size))
+        .buffer_unordered(concurrency)
+        .map_ok(decoded)
+        .try_buffer_unordered(concurrency);
     while let Some((resource, page, fetched)) = pages.try_next().await? {
         let slot = gathering[resource]
             .as_mut()
@@ -242,12 +258,12 @@ impl<U> Gathering<U> {
 /// The items of a resource whose pages are found by following `next` links
 /// one by one, from its first page; an empty page ends it.
 async fn walk_next<U, Fut>(
-    first: Fetched<U>,
+    first: DecodedPage<U>,
     fetch: impl Fn(usize, usize) -> Fut,
     progress: &Progress,
 ) -> Result<Vec<U>, ClientError>
 where
-    Fut: std::future::Future<Output = Result<Fetched<U>, ClientError>>,
+    Fut: std::future::Future<Output = Result<DecodedPage<U>, ClientError>>,
 {
     let mut items = first.items;
     let mut next = first.next;
@@ -259,7 +275,7 @@ where
         }
         progress.plan(1);
         let fetched = fetch(page, size.unwrap_or(PAGE_SIZE)).await?;
-        let empty = fetched.items.is_empty();
+        let empty = fetched.records == 0;
         items.extend(fetched.items);
         next = if empty { None } else { fetched.next };
     }

@@ -60,7 +60,7 @@ pub fn build_batch(kind: TableKind, mut rows: Vec<PriceRow>) -> Result<RecordBat
     RecordBatch::try_new(schema, columns)
 }
 
-fn strings<'a>(values: impl Iterator<Item = Option<&'a str>>) -> ArrayRef {
+pub(crate) fn strings<'a>(values: impl Iterator<Item = Option<&'a str>>) -> ArrayRef {
     let mut builder = StringBuilder::new();
     for value in values {
         builder.append_option(value);
@@ -68,7 +68,7 @@ fn strings<'a>(values: impl Iterator<Item = Option<&'a str>>) -> ArrayRef {
     Arc::new(builder.finish())
 }
 
-fn dates(values: impl Iterator<Item = Option<chrono::NaiveDate>>) -> ArrayRef {
+pub(crate) fn dates(values: impl Iterator<Item = Option<chrono::NaiveDate>>) -> ArrayRef {
     let mut builder = Date32Builder::new();
     for value in values {
         builder.append_option(value.map(days_since_epoch));
@@ -77,9 +77,14 @@ fn dates(values: impl Iterator<Item = Option<chrono::NaiveDate>>) -> ArrayRef {
 }
 
 fn tenor_kinds(rows: &[PriceRow]) -> ArrayRef {
+    tenor_kind_column(rows.iter().map(|r| r.tenor.kind().as_str()))
+}
+
+/// The `tenor_kind` column: a dictionary of the kinds that occur.
+pub(crate) fn tenor_kind_column<'a>(kinds: impl Iterator<Item = &'a str>) -> ArrayRef {
     let mut builder = StringDictionaryBuilder::<Int8Type>::new();
-    for row in rows {
-        builder.append_value(row.tenor.kind().as_str());
+    for kind in kinds {
+        builder.append_value(kind);
     }
     Arc::new(builder.finish())
 }
@@ -123,8 +128,18 @@ pub fn dependency_lists(lists: &[Option<&[Dependency]>]) -> Result<ArrayRef, Arr
         strings(items().map(|d| d.units.as_deref())),
         strings(items().map(|d| d.tenor_name.as_deref())),
     ];
+    dependency_column(&lens, children)
+}
+
+/// The `dependencies` column from each row's number of dependencies (None
+/// for null) and the columns of all of them: id, name, value, units,
+/// tenor_name.
+pub(crate) fn dependency_column(
+    lens: &[Option<usize>],
+    children: Vec<ArrayRef>,
+) -> Result<ArrayRef, ArrowError> {
     let values = StructArray::try_new(dependency_fields(), children, None)?;
-    let (offsets, nulls) = list_layout(&lens);
+    let (offsets, nulls) = list_layout(lens);
     Ok(Arc::new(ListArray::try_new(
         dependency_item(),
         offsets,
@@ -137,12 +152,20 @@ pub fn dependency_lists(lists: &[Option<&[Dependency]>]) -> Result<ArrayRef, Arr
 pub fn metadata_maps(maps: &[Option<&[MetadataPair]>]) -> Result<ArrayRef, ArrowError> {
     let lens: Vec<Option<usize>> = maps.iter().map(|m| m.map(<[_]>::len)).collect();
     let entries = || maps.iter().flat_map(|m| m.iter().flat_map(|e| e.iter()));
-    let children: Vec<ArrayRef> = vec![
-        strings(entries().map(|(key, _)| Some(key.as_str()))),
-        strings(entries().map(|(_, value)| value.as_deref())),
-    ];
-    let entries = StructArray::try_new(metadata_entry_fields(), children, None)?;
-    let (offsets, nulls) = list_layout(&lens);
+    let keys = strings(entries().map(|(key, _)| Some(key.as_str())));
+    let values = strings(entries().map(|(_, value)| value.as_deref()));
+    metadata_column(&lens, keys, values)
+}
+
+/// The `metadata` column from each row's number of entries (None for
+/// null) and the keys and values of all of them.
+pub(crate) fn metadata_column(
+    lens: &[Option<usize>],
+    keys: ArrayRef,
+    values: ArrayRef,
+) -> Result<ArrayRef, ArrowError> {
+    let entries = StructArray::try_new(metadata_entry_fields(), vec![keys, values], None)?;
+    let (offsets, nulls) = list_layout(lens);
     Ok(Arc::new(MapArray::try_new(
         metadata_entry(),
         offsets,

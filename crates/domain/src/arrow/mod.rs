@@ -6,6 +6,7 @@ mod merge;
 mod schema;
 
 pub use build::{build_batch, dependency_lists, metadata_maps, MetadataPair};
+pub(crate) use build::{dates, dependency_column, metadata_column, strings, tenor_kind_column};
 pub use dictionary::compact_dictionaries;
 pub use merge::merge_slice;
 pub use schema::{schema, TableKind};
