@@ -81,7 +81,7 @@ fn a_month_reads_back_with_the_schema_and_every_record() {
     assert_eq!(meta["curveId"], first.curve.id.as_str());
     assert_eq!(meta["curveName"], first.curve.name.as_str());
     for entry in &record.metadata {
-        assert_eq!(meta[entry.name], entry.value.as_str());
+        assert_eq!(meta[entry.name], &*entry.value);
     }
     let deps: Value =
         serde_json::from_str(column::<StringArray>(batch, "dependencies").value(0)).unwrap();

@@ -61,9 +61,9 @@ fn tenor(curve: &Curve, name: &str) -> Result<Tenor, ApiError> {
 }
 
 #[derive(Serialize)]
-struct SettlementOut {
+struct SettlementOut<'a> {
     date: String,
-    value: PriceRecordOut,
+    value: PriceRecordOut<'a>,
 }
 
 pub async fn historical_settlements(
@@ -171,13 +171,13 @@ struct Intraday<'a> {
     tenor: &'a Tenor,
 }
 
-impl Intraday<'_> {
+impl<'a> Intraday<'a> {
     fn page(
         &self,
         first: NaiveDate,
         last: NaiveDate,
         paging: &Paging,
-    ) -> (Vec<PriceRecordOut>, usize) {
+    ) -> (Vec<PriceRecordOut<'a>>, usize) {
         let now = self.state.clock.now();
         let world = self.world;
         let counts: Vec<(NaiveDate, usize)> = days(first, last)
@@ -214,12 +214,12 @@ struct Items<T: Serialize> {
     items: Vec<T>,
 }
 
-fn settlement_today(
+fn settlement_today<'a>(
     state: &AppState,
-    world: &World,
-    curve: &Curve,
-    tenor: &Tenor,
-) -> Option<PriceRecordOut> {
+    world: &'a World,
+    curve: &'a Curve,
+    tenor: &'a Tenor,
+) -> Option<PriceRecordOut<'a>> {
     let now = state.clock.now();
     let stamp = world.snapshot(curve, tenor, day_of(now), Snapshot::London, now)?;
     Some(world.record(curve, tenor, stamp))
@@ -252,7 +252,8 @@ pub async fn last_settlement_all(
     let world = state.world();
     let curve = curve(&world, &caller, &id)?;
     let today = day_of(state.clock.now());
-    let items = contracts(curve, today)
+    let tenors = contracts(curve, today);
+    let items = tenors
         .iter()
         .filter_map(|tenor| settlement_today(&state, &world, curve, tenor))
         .collect();
@@ -261,29 +262,29 @@ pub async fn last_settlement_all(
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct AssessmentSetOut {
+struct AssessmentSetOut<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    tenor: Option<String>,
-    singapore_snapshot: Option<PriceRecordOut>,
-    london_snapshot: Option<PriceRecordOut>,
-    new_york_snapshot: Option<PriceRecordOut>,
+    tenor: Option<&'a str>,
+    singapore_snapshot: Option<PriceRecordOut<'a>>,
+    london_snapshot: Option<PriceRecordOut<'a>>,
+    new_york_snapshot: Option<PriceRecordOut<'a>>,
 }
 
 /// Today's assessments of a tenor that are published; None if none is yet.
-fn assessments_today(
+fn assessments_today<'a>(
     state: &AppState,
-    world: &World,
-    curve: &Curve,
-    tenor: &Tenor,
+    world: &'a World,
+    curve: &'a Curve,
+    tenor: &'a Tenor,
     with_tenor: bool,
-) -> Option<AssessmentSetOut> {
+) -> Option<AssessmentSetOut<'a>> {
     let now = state.clock.now();
     let snapshot = |which| {
         let stamp = world.snapshot(curve, tenor, day_of(now), which, now)?;
         Some(world.record(curve, tenor, stamp))
     };
     let set = AssessmentSetOut {
-        tenor: with_tenor.then(|| tenor.name().to_owned()),
+        tenor: with_tenor.then(|| tenor.name()),
         singapore_snapshot: snapshot(Snapshot::Singapore),
         london_snapshot: snapshot(Snapshot::London),
         new_york_snapshot: snapshot(Snapshot::NewYork),
@@ -321,7 +322,8 @@ pub async fn last_assessments_all(
     let world = state.world();
     let curve = curve(&world, &caller, &id)?;
     let today = day_of(state.clock.now());
-    let items = contracts(curve, today)
+    let tenors = contracts(curve, today);
+    let items = tenors
         .iter()
         .filter_map(|tenor| assessments_today(&state, &world, curve, tenor, true))
         .collect();

@@ -59,7 +59,12 @@ impl World {
         self.by_id.get(id).map(|&i| &self.curves[i])
     }
 
-    pub fn record(&self, curve: &Curve, tenor: &Tenor, stamp: Stamp) -> PriceRecordOut {
+    pub fn record<'a>(
+        &'a self,
+        curve: &'a Curve,
+        tenor: &'a Tenor,
+        stamp: Stamp,
+    ) -> PriceRecordOut<'a> {
         prices::record(self.seed, &self.curves, curve, tenor, stamp)
     }
 

@@ -2,6 +2,7 @@
 //! that carry them. The same instant gives the same price whichever endpoint
 //! asks: a settlement at 15:30:00 UTC equals the intraday value published then.
 
+use std::borrow::Cow;
 use std::f64::consts::TAU;
 use std::fmt::Write;
 
@@ -111,47 +112,49 @@ fn months_out(tenor: &Tenor, at: Micros) -> f64 {
     }
 }
 
+/// A record as the service writes it. Names are borrowed from the world:
+/// every page writes a hundred of them.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PriceRecordOut {
+pub struct PriceRecordOut<'a> {
     pub generated_on: String,
     pub price: f64,
     pub units: &'static str,
-    pub tenor: String,
-    pub dependencies: Vec<DependencyOut>,
+    pub tenor: &'a str,
+    pub dependencies: Vec<DependencyOut<'a>>,
     pub metadata: Vec<MetadataOut>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct DependencyOut {
-    pub id: String,
-    pub name: String,
+pub struct DependencyOut<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
     pub value: f64,
     pub units: &'static str,
-    pub tenor_name: String,
+    pub tenor_name: Cow<'a, str>,
 }
 
 #[derive(Serialize)]
 pub struct MetadataOut {
     pub name: &'static str,
-    pub value: String,
+    pub value: Cow<'static, str>,
 }
 
 /// The full record of a value published at `stamp`.
-pub fn record(
+pub fn record<'a>(
     seed: u64,
-    curves: &[Curve],
-    curve: &Curve,
-    tenor: &Tenor,
+    curves: &'a [Curve],
+    curve: &'a Curve,
+    tenor: &'a Tenor,
     stamp: Stamp,
-) -> PriceRecordOut {
+) -> PriceRecordOut<'a> {
     // A window's components are quoted on the window's month.
-    let component_tenor = match (tenor.kind(), tenor.start()) {
-        (TenorKind::Window, Some(start)) => {
-            Tenor::parse(&Tenor::month_name(start.year(), start.month())).expect("valid")
-        }
-        _ => tenor.clone(),
+    let component_tenor: Cow<'a, Tenor> = match (tenor.kind(), tenor.start()) {
+        (TenorKind::Window, Some(start)) => Cow::Owned(
+            Tenor::parse(&Tenor::month_name(start.year(), start.month())).expect("valid"),
+        ),
+        _ => Cow::Borrowed(tenor),
     };
     let dependencies = curve
         .components
@@ -159,11 +162,14 @@ pub fn record(
         .map(|&i| {
             let component = &curves[i];
             DependencyOut {
-                id: component.id.clone(),
-                name: component.name.clone(),
+                id: &component.id,
+                name: &component.name,
                 value: price(seed, component, &component_tenor, stamp.at),
                 units: component.units,
-                tenor_name: component_tenor.name().to_owned(),
+                tenor_name: match &component_tenor {
+                    Cow::Borrowed(tenor) => Cow::Borrowed(tenor.name()),
+                    Cow::Owned(tenor) => Cow::Owned(tenor.name().to_owned()),
+                },
             }
         })
         .collect();
@@ -171,11 +177,15 @@ pub fn record(
         generated_on: stamp.format(),
         price: price(seed, curve, tenor, stamp.at),
         units: curve.units,
-        tenor: tenor.name().to_owned(),
+        tenor: tenor.name(),
         dependencies,
         metadata: metadata(curve, tenor, stamp.at),
     }
 }
+
+const MONTH_NUMBERS: [&str; 12] = [
+    "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
+];
 
 const MONTH_NAMES: [&str; 12] = [
     "January",
@@ -211,19 +221,19 @@ fn metadata(curve: &Curve, tenor: &Tenor, at: Micros) -> Vec<MetadataOut> {
     vec![
         MetadataOut {
             name: "loadDate",
-            value: iso(load),
+            value: Cow::Owned(iso(load)),
         },
         MetadataOut {
             name: "deliveryDate",
-            value: iso(delivery),
+            value: Cow::Owned(iso(delivery)),
         },
         MetadataOut {
             name: "monthName",
-            value: MONTH_NAMES[load.month0() as usize].to_owned(),
+            value: Cow::Borrowed(MONTH_NAMES[load.month0() as usize]),
         },
         MetadataOut {
             name: "monthNumber",
-            value: load.month().to_string(),
+            value: Cow::Borrowed(MONTH_NUMBERS[load.month0() as usize]),
         },
     ]
 }
