@@ -98,7 +98,7 @@ fn day_batch<'a>(
         let out = world.record(record.curve, &record.tenor, record.stamp);
         id.append_value(record.id());
         generated_on.append_value(record.stamp.at);
-        tenor_name.append_value(&out.tenor);
+        tenor_name.append_value(out.tenor);
         price.append_value(out.price);
         meta_data.append_value(json(&MetaData {
             entries: &out.metadata,
