@@ -73,7 +73,7 @@ impl Params {
 pub fn json_response<T: Serialize>(value: &T) -> Response {
     // A page of a hundred records is about 56 kB: starting from serde_json's
     // 128 bytes, it was copied nine times as it grew.
-    let mut body = Vec::with_capacity(16 * 1024);
+    let mut body = Vec::with_capacity(64 * 1024);
     match serde_json::to_writer(&mut body, value) {
         Ok(()) => ([(CONTENT_TYPE, "application/json")], body).into_response(),
         Err(e) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),

@@ -3,6 +3,7 @@
 
 pub(crate) mod contracts;
 pub(crate) mod curves;
+pub(crate) mod iso_text;
 pub(crate) mod prices;
 pub(crate) mod published;
 pub(crate) mod variants;

@@ -4,12 +4,12 @@
 
 use std::borrow::Cow;
 use std::f64::consts::TAU;
-use std::fmt::Write;
 
-use chrono::{DateTime, Datelike, Duration, NaiveDate, Timelike};
+use chrono::{DateTime, Datelike, Duration, NaiveDate};
 use serde::Serialize;
 
 use super::curves::Curve;
+use super::iso_text::{push_date, push_timestamp};
 use crate::calendar::{start_of, MICROS_PER_DAY, MICROS_PER_MINUTE};
 use crate::hash::{combine, of_str, unit};
 use domain::tenor::{Tenor, TenorKind};
@@ -32,23 +32,8 @@ impl Stamp {
     /// `2025-06-13T15:30:00.12`: UTC, no suffix, `digits` fractional digits.
     pub fn format(self) -> String {
         let time = DateTime::from_timestamp_micros(self.at).expect("in range");
-        // Written field by field: a strftime string is read again on each
-        // call, and every record of every page has a time.
         let mut text = String::with_capacity(26);
-        write!(
-            text,
-            "{}T{:02}:{:02}:{:02}",
-            time.date_naive(),
-            time.hour(),
-            time.minute(),
-            time.second()
-        )
-        .expect("writing to a String");
-        if self.digits > 0 {
-            let micros = format!("{:06}", self.at.rem_euclid(1_000_000));
-            text.push('.');
-            text.push_str(&micros[..usize::from(self.digits)]);
-        }
+        push_timestamp(&mut text, time, self.digits);
         text
     }
 }
@@ -216,8 +201,12 @@ fn metadata(curve: &Curve, tenor: &Tenor, at: Micros) -> Vec<MetadataOut> {
         None => return Vec::new(),
     };
     let delivery = load + Duration::days(curve.profile.transit_days);
-    // `NaiveDate` displays as `%Y-%m-%d`, without reading a format string.
-    let iso = |d: NaiveDate| format!("{d}T00:00:00.000Z");
+    let iso = |d: NaiveDate| {
+        let mut text = String::with_capacity(24);
+        push_date(&mut text, d);
+        text.push_str("T00:00:00.000Z");
+        text
+    };
     vec![
         MetadataOut {
             name: "loadDate",
