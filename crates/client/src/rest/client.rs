@@ -15,6 +15,7 @@ use tokio::sync::Mutex;
 
 use super::expired::{expired_tenors, Skipped};
 use super::http::{Http, HttpConfig};
+use super::own_task::in_own_task;
 use super::paging::{all_pages, pages_of_each, DecodedPage, Paged};
 use super::progress::Progress;
 use super::query::{CatalogueQuery, Contracts, HistoryQuery, PriceQuery, TenorQuery};
@@ -387,10 +388,18 @@ impl RestClient {
             ("endDate", last.to_string()),
         ];
         let endpoint = PriceEndpoint::HistoricalSettlements;
-        let rows = self
-            .get_rows(endpoint, curve_id, Some(tenor.name()), &query)
-            .await?;
-        batch(TableKind::Settlements, rows)
+        let path = price_path(endpoint, curve_id, Some(tenor.name()));
+        let body = self.http.get(endpoint.describe(), &path, &query).await?;
+        let (curve_id, tenor) = (curve_id.to_owned(), tenor.name().to_owned());
+        in_own_task(move || {
+            let request = RequestContext {
+                curve_id: &curve_id,
+                tenor: Some(&tenor),
+            };
+            let rows = decode_price_rows(endpoint, &body, request)?;
+            batch(TableKind::Settlements, rows)
+        })
+        .await
     }
 
     /// The intraday values of each tenor in each of its windows of at most

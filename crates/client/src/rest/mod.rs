@@ -9,6 +9,7 @@ pub(crate) mod client;
 pub(crate) mod expired;
 pub(crate) mod http;
 pub(crate) mod intraday_values;
+mod own_task;
 pub(crate) mod paging;
 pub(crate) mod progress;
 pub(crate) mod query;

@@ -12,6 +12,7 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
 
 use super::http::Http;
+use super::own_task::in_own_task;
 use super::progress::Progress;
 use crate::error::ClientError;
 use domain::decode::decode_json;
@@ -136,19 +137,8 @@ where
     let decoded = |(resource, page, body): (usize, usize, Bytes)| {
         let decode = Arc::clone(&decode);
         let what = format!("{endpoint} (page {page})");
-        // Decoding is most of a page's CPU time. As futures of this task,
-        // pages would take turns on one thread; as tasks of their own they
-        // use every worker of the runtime. (Not the blocking pool: a thread
-        // per page in flight, each with its own malloc arena, kept the
-        // pull's memory higher.)
-        let decoding = tokio::spawn(async move { decode(resource, &what, &body) });
         async move {
-            let decoded = match decoding.await {
-                Ok(decoded) => decoded?,
-                Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
-                // Cancelled only when the runtime shuts down, with the client.
-                Err(_) => return Err(ClientError::ClientClosed),
-            };
+            let decoded = in_own_task(move || decode(resource, &what, &body)).await?;
             progress.finish(1);
             Ok::<_, ClientError>((resource, page, decoded))
         }
