@@ -14,6 +14,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use tokio::sync::Mutex;
 
 use super::expired::{expired_tenors, Skipped};
+use super::give_back;
 use super::http::{Http, HttpConfig};
 use super::own_task::in_own_task;
 use super::paging::{all_pages, pages_of_each, DecodedPage, Paged};
@@ -277,7 +278,7 @@ impl RestClient {
             merge_slice(schema(TableKind::Prices), &pages).map_err(arrow_error)
         };
         let name = endpoint.describe();
-        pages_of_each(
+        let batches = pages_of_each(
             &self.http,
             name,
             &resources,
@@ -286,7 +287,9 @@ impl RestClient {
             to_batch,
             merge,
         )
-        .await
+        .await?;
+        give_back::after_pull(&batches);
+        Ok(batches)
     }
 
     pub async fn last_settlement(&self, query: &PriceQuery) -> Result<Table, ClientError> {

@@ -7,6 +7,7 @@ mod cached_catalogue;
 mod cached_keep;
 pub(crate) mod client;
 pub(crate) mod expired;
+mod give_back;
 pub(crate) mod http;
 pub(crate) mod intraday_values;
 mod own_task;
