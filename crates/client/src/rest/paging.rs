@@ -246,7 +246,8 @@ impl<U> Gathering<U> {
 }
 
 /// The items of a resource whose pages are found by following `next` links
-/// one by one, from its first page; an empty page ends it.
+/// one by one, from its first page; a page without records ends it (one
+/// whose records the decoder kept none of does not).
 async fn walk_next<U, Fut>(
     first: DecodedPage<U>,
     fetch: impl Fn(usize, usize) -> Fut,

@@ -15,3 +15,49 @@ fn reads_page_and_size_from_links() {
     assert_eq!(link_paging("https://svc/v2/catalogue"), None);
     assert_eq!(link_paging("https://svc/v2/catalogue?page=x"), None);
 }
+
+/// A page of a walk: `records` records, of which the decoder kept `kept`.
+fn walked(records: usize, kept: &[u32], next: Option<usize>) -> DecodedPage<u32> {
+    DecodedPage {
+        items: kept.to_vec(),
+        records,
+        next: next.map(|page| format!("https://svc/v2/x?page={page}&pageSize=100")),
+        last: None,
+    }
+}
+
+fn walk(pages: Vec<DecodedPage<u32>>) -> Vec<u32> {
+    let pages = std::sync::Mutex::new(pages.into_iter());
+    let fetch = |_page: usize, _size: usize| {
+        let page = pages
+            .lock()
+            .unwrap()
+            .next()
+            .expect("no page asked beyond the last");
+        async move { Ok(page) }
+    };
+    let first = walked(1, &[1], Some(2));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime
+        .block_on(walk_next(first, fetch, &Progress::default()))
+        .unwrap()
+}
+
+#[test]
+fn a_walk_goes_on_past_pages_whose_records_were_all_left_out() {
+    // A backfill keeps only values after a time: early pages keep none.
+    let pages = vec![
+        walked(100, &[], Some(3)),
+        walked(100, &[4], Some(4)),
+        walked(3, &[5, 6], None),
+    ];
+    assert_eq!(walk(pages), [1, 4, 5, 6]);
+}
+
+#[test]
+fn a_walk_ends_at_a_page_without_records_whatever_its_next_link() {
+    let pages = vec![walked(100, &[2], Some(3)), walked(0, &[], Some(4))];
+    assert_eq!(walk(pages), [1, 2]);
+}
