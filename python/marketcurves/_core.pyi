@@ -707,8 +707,10 @@ class LiveFeed:
         past its size are dropped, oldest first (every event is logged)."""
     def stats(self) -> FeedStats:
         """Counters: ``messages``, ``ticks_delivered``, ``reconnects``,
-        ``gaps_filled``, ``backfilled``, ``conflated``, ``duplicates_dropped``,
-        ``last_message``, ``subscriptions``, ``connected``, ``queued``."""
+        ``gaps_filled``, ``backfilled``, ``backfill_requests``,
+        ``backfill_failures``, ``gaps_skipped``, ``conflated``,
+        ``duplicates_dropped``, ``last_message``, ``subscriptions``,
+        ``connected``, ``queued``."""
     def subscriptions(self) -> list[tuple[str, str]]: ...
     @property
     def closed(self) -> bool: ...

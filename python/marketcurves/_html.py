@@ -141,6 +141,8 @@ def live_feed(value: LiveFeed) -> str:
         ("reconnects", stats["reconnects"]),
         ("gaps filled", stats["gaps_filled"]),
         ("backfilled", _number(stats["backfilled"])),
+        ("backfill requests", _number(stats["backfill_requests"])),
+        ("gaps skipped", _number(stats["gaps_skipped"])),
         ("conflated", _number(stats["conflated"])),
         ("duplicates dropped", _number(stats["duplicates_dropped"])),
         ("callback errors", stats["callback_errors"]),

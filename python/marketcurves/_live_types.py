@@ -26,6 +26,14 @@ class FeedStats(TypedDict):
     gaps_filled: int
     #: Values delivered from backfills.
     backfilled: int
+    #: REST requests sent by backfills.
+    backfill_requests: int
+    #: Backfills that failed after the REST client's retries: values
+    #: published while disconnected are missing (an ``error`` event says which).
+    backfill_failures: int
+    #: Gaps closed with no request: after a reconnect the tenor's snapshot was
+    #: the last value delivered, so nothing was published while the feed was away.
+    gaps_skipped: int
     #: Values replaced by newer ones of the same tenor for a slow consumer.
     conflated: int
     #: Values not delivered because one as recent was already delivered.

@@ -351,7 +351,10 @@ class LiveFeed:
     def stats(self) -> LiveStats:
         """Counters: ``messages`` received, ``ticks_delivered``, ``reconnects``,
         ``gaps_filled`` (reconnects after which values were backfilled),
-        ``backfilled`` (values), ``conflated``, ``duplicates_dropped``,
+        ``backfilled`` (values), ``backfill_requests`` (REST requests they
+        took), ``backfill_failures``, ``gaps_skipped`` (tenors whose snapshot
+        after a reconnect showed nothing was missed), ``conflated``,
+        ``duplicates_dropped``,
         ``callback_errors``, ``queued``, ``subscriptions``, ``connected`` and
         ``last_message`` (UTC datetime of the last frame, or None); see
         :class:`LiveStats`."""

@@ -375,6 +375,9 @@ impl PyLiveFeed {
         dict.set_item("reconnects", stats.reconnects)?;
         dict.set_item("gaps_filled", stats.gaps_filled)?;
         dict.set_item("backfilled", stats.backfilled)?;
+        dict.set_item("backfill_requests", stats.backfill_requests)?;
+        dict.set_item("backfill_failures", stats.backfill_failures)?;
+        dict.set_item("gaps_skipped", stats.gaps_skipped)?;
         dict.set_item("conflated", stats.conflated)?;
         dict.set_item("duplicates_dropped", stats.duplicates_dropped)?;
         let last = stats.last_message.and_then(DateTime::from_timestamp_micros);

@@ -3,6 +3,8 @@
 //! the values of a tenor published since a given time (the gap backfill).
 //! [`RestClient`] provides both.
 
+use std::sync::atomic::AtomicU64;
+
 use chrono::{DateTime, NaiveDate};
 use futures_util::future::BoxFuture;
 
@@ -26,6 +28,9 @@ pub struct GapSpan {
     /// The earliest time a missing value can have (at or after `after`); it
     /// chooses the days to ask for.
     pub from: Micros,
+    /// The newest missing value, when the tenor's snapshot told it: later
+    /// ones come live.
+    pub until: Option<Micros>,
     /// The service's "now", as far as the feed has shown it.
     pub now: Micros,
 }
@@ -34,12 +39,14 @@ pub struct GapSpan {
 pub trait Backfiller: Send + Sync + 'static {
     /// `(generatedOn, price)` of the values of one tenor published in `gap`,
     /// in any order. It may hold values at or before `gap.after` as well;
-    /// the caller keeps those later than what it delivered.
+    /// the caller keeps those later than what it delivered. Each request it
+    /// sends is counted in `requests`.
     fn published_since<'a>(
         &'a self,
         curve_id: &'a str,
         tenor: &'a str,
         gap: GapSpan,
+        requests: &'a AtomicU64,
     ) -> BoxFuture<'a, Result<Vec<(Micros, f64)>, ClientError>>;
 }
 
@@ -55,18 +62,25 @@ impl Backfiller for RestClient {
         curve_id: &'a str,
         tenor: &'a str,
         gap: GapSpan,
+        requests: &'a AtomicU64,
     ) -> BoxFuture<'a, Result<Vec<(Micros, f64)>, ClientError>> {
         Box::pin(async move {
-            // Today first: the day its values carry tells which days only the
-            // history still holds. Both calls keep only the gap's values as
-            // pages arrive, so a backfill late in the day holds no more than
-            // one early in it.
-            let today = self.intraday_values(curve_id, tenor, None, gap.after).await;
+            // Today first: if it reaches back to the gap's start, the gap is
+            // all there; if not, the day its values carry tells which days
+            // only the history still holds. Both read only the pages that
+            // hold the gap, where the pages' order allows it.
+            let today = self
+                .intraday_values(curve_id, tenor, None, gap.after, requests)
+                .await;
             let today = none_if_unknown(today)?;
             let mut values = today.values;
-            if let Some(days) = historical_days(gap.from, gap.now, today.earliest) {
+            if today.reaches_back {
+                return Ok(values);
+            }
+            let now = gap.until.map_or(gap.now, |until| until.min(gap.now));
+            if let Some(days) = historical_days(gap.from, now, today.earliest) {
                 let history = self
-                    .intraday_values(curve_id, tenor, Some(days), gap.after)
+                    .intraday_values(curve_id, tenor, Some(days), gap.after, requests)
                     .await;
                 values.extend(none_if_unknown(history)?.values);
             }

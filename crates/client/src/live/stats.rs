@@ -32,6 +32,11 @@ pub struct FeedStats {
     /// Backfills that failed after the REST client's retries (their gap stays
     /// unfilled; the live values were delivered).
     pub backfill_failures: u64,
+    /// REST requests sent by backfills.
+    pub backfill_requests: u64,
+    /// Gaps closed with no request: after a reconnect, the tenor's snapshot
+    /// was the last value delivered, so nothing was published meanwhile.
+    pub gaps_skipped: u64,
 }
 
 /// The counters the session updates as it goes.
@@ -45,6 +50,8 @@ pub(crate) struct Counters {
     pub duplicates_dropped: AtomicU64,
     pub undecodable: AtomicU64,
     pub backfill_failures: AtomicU64,
+    pub backfill_requests: AtomicU64,
+    pub gaps_skipped: AtomicU64,
     /// Micros of the last frame; `i64::MIN` before the first one.
     last_message: AtomicI64,
     pub connected: AtomicBool,
@@ -84,6 +91,8 @@ impl Counters {
             duplicates_dropped: self.duplicates_dropped.load(Relaxed),
             undecodable: self.undecodable.load(Relaxed),
             backfill_failures: self.backfill_failures.load(Relaxed),
+            backfill_requests: self.backfill_requests.load(Relaxed),
+            gaps_skipped: self.gaps_skipped.load(Relaxed),
             last_message: self.last_message(),
             connected: self.connected.load(Relaxed),
             ..FeedStats::default()

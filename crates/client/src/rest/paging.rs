@@ -21,10 +21,10 @@ use domain::records::Page;
 /// The interface observes intraday pages of 100.
 pub const PAGE_SIZE: usize = 100;
 /// A guard against a server whose `next` never ends.
-const MAX_PAGES: usize = 100_000;
+pub(super) const MAX_PAGES: usize = 100_000;
 
 /// `page` and `pageSize` of a link.
-fn link_paging(link: &str) -> Option<(usize, Option<usize>)> {
+pub(super) fn link_paging(link: &str) -> Option<(usize, Option<usize>)> {
     let query = link.split_once('?')?.1;
     let query = query.split('#').next().unwrap_or(query);
     let mut page = None;

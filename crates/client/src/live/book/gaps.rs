@@ -1,13 +1,16 @@
-//! The gaps of the book: after a reconnect each tenor delivered before holds
-//! its live values back until its backfill is in, then both are merged.
+//! The gaps of the book: after a reconnect each tenor delivered before
+//! waits for its snapshot, which says whether anything was published while
+//! the feed was away (live rule 1). If so, the tenor holds its live values
+//! back until its backfill is in, then both are merged.
 
+use std::cmp::Ordering;
 use std::sync::Arc;
 
 use super::{Book, Gap, TenorState};
 use crate::live::merge::merge_gap;
 use crate::live::names::Row;
 use domain::live::Subscription;
-use domain::timestamp::Micros;
+use domain::timestamp::{truncate_to_millis, Micros};
 
 /// A backfill to run: the values of a tenor published after `since`.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,6 +19,66 @@ pub(crate) struct GapRequest {
     pub curve_id: Arc<str>,
     pub tenor: Arc<str>,
     pub since: Micros,
+    /// The newest value missed, when the snapshot told it; None when no
+    /// snapshot came, or one older than `since`.
+    pub until: Option<Micros>,
+}
+
+/// Gaps decided by the first value of their tenor after a resubscription,
+/// waiting for the session to start their backfills or count them.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Decided {
+    pub ready: Vec<GapRequest>,
+    /// Gaps closed with no request: the snapshot was the last value delivered.
+    pub skipped: usize,
+}
+
+impl Decided {
+    /// Decides the gap of `state`, if it waits for its snapshot, on the
+    /// first value since the resubscription; false if that value is no
+    /// later than the last one delivered (a duplicate).
+    ///
+    /// A resubscription sends each tenor's last published value, however old
+    /// (live rule 1). A snapshot whose time, truncated to milliseconds as
+    /// the feed prints it (rule 5), is that of the last value delivered
+    /// proves that nothing was published in between: the gap closes with no
+    /// request. A later value means values may lie between: they are
+    /// backfilled, up to it. A snapshot older than the last value delivered
+    /// means the feed's memory went back (a restart of the service that lost
+    /// its latest values): its word is not taken, and the gap is backfilled
+    /// from the intraday endpoints, the service's record, with no upper
+    /// bound. An update no later than the last value (a repeat) decides
+    /// nothing.
+    pub(super) fn first_value(
+        &mut self,
+        curve_id: &Arc<str>,
+        state: &mut TenorState,
+        at: Micros,
+        snapshot: bool,
+    ) -> bool {
+        let Some(gap) = state.gap.as_mut().filter(|gap| !gap.started) else {
+            return true;
+        };
+        let until = match (snapshot, truncate_to_millis(at).cmp(&gap.since)) {
+            (true, Ordering::Equal) => {
+                state.gap = None;
+                self.skipped += 1;
+                return false;
+            }
+            (_, Ordering::Greater) => Some(at),
+            (true, Ordering::Less) => None,
+            (false, _) => return false,
+        };
+        gap.started = true;
+        self.ready.push(GapRequest {
+            id: gap.id,
+            curve_id: Arc::clone(curve_id),
+            tenor: Arc::clone(&state.name),
+            since: gap.since,
+            until,
+        });
+        true
+    }
 }
 
 /// What filling a gap delivered.
@@ -62,10 +125,18 @@ impl Book {
         opened
     }
 
-    /// The gaps a confirmed subscription lets us fill: from now on the
-    /// service pushes every new value of its tenors, so what the endpoints
-    /// return, fetched after this, leaves nothing out.
-    pub fn gaps_to_fill(&mut self, sub: &Subscription) -> Vec<GapRequest> {
+    /// The gaps decided by their tenors' first values since the session
+    /// last asked.
+    pub fn take_decided(&mut self) -> Decided {
+        std::mem::take(&mut self.decided)
+    }
+
+    /// The gaps of a confirmed subscription whose tenors sent no snapshot
+    /// (live rule 2: a tenor with no value sends nothing; an expired
+    /// contract, say), to be backfilled, or closed on a 404. The service
+    /// pushes every new value of its tenors from the confirmation on, so
+    /// what the endpoints return, fetched after it, leaves nothing out.
+    pub fn gaps_without_snapshot(&mut self, sub: &Subscription) -> Vec<GapRequest> {
         let Some(curve) = self.curves.get_mut(sub.curve_id.as_str()) else {
             return Vec::new();
         };
@@ -81,6 +152,7 @@ impl Book {
                     curve_id: Arc::clone(&curve.id),
                     tenor: Arc::clone(&tenor.name),
                     since: gap.since,
+                    until: None,
                 });
             }
         }

@@ -1,7 +1,7 @@
 //! The session's record of every tenor it has seen: whether a subscription
 //! covers it, whether its next value is a snapshot, the last time delivered
-//! (for dedupe), and, after a reconnect, the live values held back while its
-//! gap is backfilled.
+//! (for dedupe), and, after a reconnect, whether its gap needs a backfill
+//! (its snapshot decides) and the live values held back while it runs.
 //!
 //! Curve and tenor names are interned here: one `Arc<str>` each for the life
 //! of the feed, and each (curve, tenor) named by a [`NameKey`] of the feed's
@@ -20,6 +20,7 @@ use super::tick::TickSource;
 use domain::live::Subscription;
 use domain::timestamp::Micros;
 
+use gaps::Decided;
 pub(crate) use gaps::GapRequest;
 
 /// What became of a price from the feed.
@@ -36,7 +37,10 @@ pub(crate) enum Arrival {
 
 struct Gap {
     id: u64,
+    /// The last value delivered, truncated to milliseconds.
     since: Micros,
+    /// Its backfill has been asked for. Until then the gap waits for the
+    /// tenor's snapshot, which tells whether anything was missed.
     started: bool,
     buffer: Vec<Value>,
 }
@@ -104,21 +108,23 @@ struct HoldBack {
 }
 
 /// What a price's curve says about it.
-struct PriceContext {
+struct PriceContext<'a> {
+    curve_id: &'a Arc<str>,
     all_tenors: bool,
     /// The open snapshot round of a `*` subscribe, if any.
     round: Option<u64>,
 }
 
-impl PriceContext {
+impl PriceContext<'_> {
     fn take(
         &self,
         state: &mut TenorState,
         at: Micros,
         price: f64,
-        hold: &mut HoldBack,
+        held: (&mut HoldBack, &mut Decided),
         out: &mut Vec<Row>,
     ) -> Arrival {
+        let (hold, decided) = held;
         if !(state.explicit || self.all_tenors) {
             return Arrival::Uncovered;
         }
@@ -132,6 +138,9 @@ impl PriceContext {
         } else {
             TickSource::Update
         };
+        if !decided.first_value(self.curve_id, state, at, snapshot) {
+            return Arrival::Duplicate;
+        }
         if let Some(gap) = state.gap.as_mut() {
             let value = Value { at, price, source };
             match gap.buffer.last_mut() {
@@ -165,6 +174,8 @@ pub(crate) struct Book {
     names: Arc<Names>,
     next_gap: u64,
     hold: HoldBack,
+    /// Gaps decided by their snapshots since the session last looked.
+    decided: Decided,
 }
 
 impl Book {
@@ -178,6 +189,7 @@ impl Book {
                 limit: buffer_limit.max(1),
                 conflated: 0,
             },
+            decided: Decided::default(),
         }
     }
 
@@ -273,18 +285,26 @@ impl Book {
         let Some(curve) = self.curves.get_mut(curve_id) else {
             return Arrival::Uncovered;
         };
+        let CurveState {
+            id,
+            all_tenors,
+            snapshot_round,
+            snapshots_open,
+            tenors,
+        } = curve;
         let context = PriceContext {
-            all_tenors: curve.all_tenors,
-            round: (curve.snapshots_open > 0).then_some(curve.snapshot_round),
+            curve_id: id,
+            all_tenors: *all_tenors,
+            round: (*snapshots_open > 0).then_some(*snapshot_round),
         };
-        let hold = &mut self.hold;
-        match curve.tenors.get_mut(tenor) {
-            Some(state) => context.take(state, at, price, hold, out),
+        let held = (&mut self.hold, &mut self.decided);
+        match tenors.get_mut(tenor) {
+            Some(state) => context.take(state, at, price, held, out),
             None if context.all_tenors => {
                 let name: Arc<str> = Arc::from(tenor);
-                let mut state = TenorState::new(&curve.id, Arc::clone(&name), &self.names);
-                let arrival = context.take(&mut state, at, price, hold, out);
-                curve.tenors.insert(name, state);
+                let mut state = TenorState::new(id, Arc::clone(&name), &self.names);
+                let arrival = context.take(&mut state, at, price, held, out);
+                tenors.insert(name, state);
                 arrival
             }
             None => Arrival::Uncovered,
@@ -303,6 +323,7 @@ impl Book {
             }
         }
         self.hold.held = 0;
+        self.decided = Decided::default();
     }
 
     /// Held-back values replaced by newer ones of their tenor so far.

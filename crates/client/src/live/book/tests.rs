@@ -116,10 +116,13 @@ fn a_gap_holds_live_values_back_until_its_backfill_then_merges_them() {
     // Feb 26 has no gap: delivered at once.
     assert_eq!(take(&mut book, "a", "Feb 26", T0).0, Arrival::Delivered);
     book.snapshot_done(&jan);
-    let requests = book.gaps_to_fill(&jan);
+    // The snapshot, newer than the last value delivered, asked for the backfill.
+    let requests = book.take_decided().ready;
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].since, T0);
-    assert!(book.gaps_to_fill(&jan).is_empty(), "started once");
+    assert_eq!(requests[0].until, Some(T0 + 3 * MS));
+    assert!(book.gaps_without_snapshot(&jan).is_empty(), "started once");
+    assert_eq!(book.take_decided(), Decided::default());
     let mut out = Vec::new();
     let backfill = vec![
         (T0 + 2 * MS + 5, 2.0),
@@ -158,7 +161,8 @@ fn a_lost_connection_or_an_unsubscribe_drops_the_gap_and_its_held_values() {
     take(&mut book, "a", "Feb 26", T0);
     assert_eq!(book.open_gaps(), 2);
     take(&mut book, "a", "Jan 26", T0 + MS);
-    let requests = book.gaps_to_fill(&all);
+    let mut requests = book.take_decided().ready;
+    requests.extend(book.gaps_without_snapshot(&all));
     assert_eq!(requests.len(), 2);
     book.connection_lost();
     let mut out = Vec::new();
@@ -188,7 +192,7 @@ fn held_back_values_are_bounded_by_conflating_to_the_latest() {
         );
     }
     assert_eq!(book.conflated(), 7);
-    let request = book.gaps_to_fill(&jan).remove(0);
+    let request = book.take_decided().ready.remove(0);
     let mut out = Vec::new();
     book.fill_gap(request.id, "a", "Jan 26", None, &mut out);
     let times: Vec<Micros> = out.iter().map(|t| t.generated_on).collect();
@@ -204,7 +208,7 @@ fn a_resumed_tenor_delivers_only_later_values_and_opens_a_gap_when_covered() {
     // Compared truncated to milliseconds: T0 + 900 µs is the resumed value.
     assert_eq!(book.open_gaps(), 1, "only the covered tenor has a gap");
     let jan = sub("a", "Jan 26");
-    let requests = book.gaps_to_fill(&jan);
+    let requests = book.gaps_without_snapshot(&jan);
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].since, T0);
     let mut out = Vec::new();
@@ -243,7 +247,7 @@ fn a_resumed_tenor_covered_only_once_connected_opens_its_gap_then() {
         "the snapshot waits for the backfill"
     );
     book.snapshot_done(&all_b);
-    let requests = book.gaps_to_fill(&all_b);
+    let requests = book.take_decided().ready;
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].since, T0);
     let mut out = Vec::new();
@@ -255,4 +259,125 @@ fn a_resumed_tenor_covered_only_once_connected_opens_its_gap_then() {
     book.cover(std::slice::from_ref(&all_a));
     book.cover(&[all_a, all_b.clone()]);
     assert_eq!(book.open_resumed_gaps(&all_b), 0);
+}
+
+/// A tenor delivered up to T0 whose gap the reconnect opened, its
+/// subscription sent again.
+fn reconnected(tenor: &str) -> (Book, Subscription) {
+    let mut book = book(100);
+    let jan = sub("a", tenor);
+    book.cover(std::slice::from_ref(&jan));
+    take(&mut book, "a", tenor, T0 + 250);
+    book.connection_lost();
+    assert_eq!(book.open_gaps(), 1);
+    book.expect_snapshot(&jan);
+    (book, jan)
+}
+
+#[test]
+fn a_snapshot_that_is_the_last_value_delivered_closes_the_gap_with_no_request() {
+    let (mut book, jan) = reconnected("Jan 26");
+    // Truncated to milliseconds, as the feed prints it (live rule 5).
+    assert_eq!(take(&mut book, "a", "Jan 26", T0).0, Arrival::Duplicate);
+    let decided = book.take_decided();
+    assert_eq!(decided.skipped, 1);
+    assert!(decided.ready.is_empty());
+    assert_eq!(book.open_gap_count(), 0);
+    book.snapshot_done(&jan);
+    assert!(book.gaps_without_snapshot(&jan).is_empty());
+    // The tenor is live again at once.
+    assert_eq!(
+        take(&mut book, "a", "Jan 26", T0 + MS).0,
+        Arrival::Delivered
+    );
+}
+
+#[test]
+fn a_newer_snapshot_asks_for_the_values_up_to_it() {
+    let (mut book, _) = reconnected("Jan 26");
+    assert_eq!(
+        take(&mut book, "a", "Jan 26", T0 + 9 * MS).0,
+        Arrival::Buffered
+    );
+    let decided = book.take_decided();
+    assert_eq!(decided.skipped, 0);
+    let [request] = &decided.ready[..] else {
+        panic!("one request: {decided:?}");
+    };
+    assert_eq!((&*request.curve_id, &*request.tenor), ("a", "Jan 26"));
+    assert_eq!((request.since, request.until), (T0, Some(T0 + 9 * MS)));
+}
+
+#[test]
+fn a_missing_snapshot_is_backfilled_once_its_grace_is_over() {
+    let (mut book, jan) = reconnected("Jan 26");
+    book.snapshot_done(&jan);
+    assert_eq!(book.take_decided(), Decided::default());
+    let requests = book.gaps_without_snapshot(&jan);
+    assert_eq!(requests.len(), 1);
+    assert_eq!((requests[0].since, requests[0].until), (T0, None));
+    // A value coming later is held back until that backfill is in.
+    assert_eq!(take(&mut book, "a", "Jan 26", T0 + MS).0, Arrival::Buffered);
+    assert_eq!(book.take_decided(), Decided::default());
+}
+
+#[test]
+fn a_snapshot_older_than_the_last_value_delivered_is_not_believed() {
+    // The service's feed went back (a restart that lost its latest values):
+    // the intraday endpoints are asked, with no upper bound.
+    let (mut book, _) = reconnected("Jan 26");
+    assert_eq!(
+        take(&mut book, "a", "Jan 26", T0 - 5 * MS).0,
+        Arrival::Buffered
+    );
+    let decided = book.take_decided();
+    assert_eq!(decided.ready.len(), 1);
+    assert_eq!((decided.ready[0].since, decided.ready[0].until), (T0, None));
+    let mut out = Vec::new();
+    book.fill_gap(decided.ready[0].id, "a", "Jan 26", Some(vec![]), &mut out);
+    assert!(out.is_empty(), "the old snapshot is not delivered again");
+}
+
+#[test]
+fn a_repeat_that_is_no_snapshot_decides_nothing() {
+    let (mut book, jan) = reconnected("Jan 26");
+    book.snapshot_done(&jan);
+    assert_eq!(take(&mut book, "a", "Jan 26", T0).0, Arrival::Duplicate);
+    assert_eq!(book.take_decided(), Decided::default());
+    assert_eq!(book.open_gap_count(), 1, "still waiting");
+}
+
+#[test]
+fn star_snapshots_decide_each_tenor_on_its_own() {
+    let mut book = book(100);
+    let all = sub("a", "*");
+    book.cover(std::slice::from_ref(&all));
+    for tenor in ["Jan 26", "Feb 26", "Mar 26"] {
+        take(&mut book, "a", tenor, T0);
+    }
+    book.connection_lost();
+    assert_eq!(book.open_gaps(), 3);
+    book.expect_snapshot(&all);
+    assert_eq!(take(&mut book, "a", "Jan 26", T0).0, Arrival::Duplicate);
+    assert_eq!(take(&mut book, "a", "Feb 26", T0 + MS).0, Arrival::Buffered);
+    // Feb's next value, an update, waits with it; Jan's is live.
+    assert_eq!(
+        take(&mut book, "a", "Feb 26", T0 + 2 * MS).0,
+        Arrival::Buffered
+    );
+    assert_eq!(
+        take(&mut book, "a", "Jan 26", T0 + 2 * MS).0,
+        Arrival::Delivered
+    );
+    book.snapshot_done(&all);
+    let decided = book.take_decided();
+    assert_eq!(decided.skipped, 1);
+    let asked: Vec<&str> = decided.ready.iter().map(|r| &*r.tenor).collect();
+    assert_eq!(asked, vec!["Feb 26"]);
+    let silent: Vec<Arc<str>> = book
+        .gaps_without_snapshot(&all)
+        .into_iter()
+        .map(|r| r.tenor)
+        .collect();
+    assert_eq!(silent, vec![Arc::from("Mar 26")]);
 }

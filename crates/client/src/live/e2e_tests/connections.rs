@@ -85,6 +85,73 @@ async fn an_abrupt_drop_reconnects_with_a_fresh_token_resubscribes_and_backfills
 }
 
 #[tokio::test]
+async fn a_reconnect_whose_snapshot_is_the_last_value_delivered_sends_no_request() {
+    let mut h = harness(|_| {}).await;
+    let mut conn = h.server.next_connection().await;
+    conn.authenticate().await;
+    let first = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
+    let (subscribed, _) = tokio::join!(
+        h.feed.subscribe(CURVE, "*"),
+        conn.accept_subscribe(vec![first])
+    );
+    subscribed.unwrap();
+    take(&h.feed, 1).await;
+    conn.drop_abruptly();
+    let mut conn = h.server.next_connection().await;
+    conn.authenticate().await;
+    // Live rule 1: the snapshot is the last value published. Intraday times
+    // carry microseconds, the feed milliseconds: the same value.
+    let again = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
+    conn.accept_subscribe(vec![again]).await;
+    conn.send(price(CURVE, "Jan 26", "2025-06-13T10:00:01.000", 71.0))
+        .await;
+    let ticks = take(&h.feed, 1).await;
+    assert_eq!(
+        summary(&ticks),
+        vec![(at("2025-06-13T10:00:01"), 71.0, TickSource::Update)]
+    );
+    let stats = h.feed.stats();
+    assert_eq!(stats.gaps_skipped, 1);
+    assert_eq!(stats.backfill_requests, 0);
+    assert!(h.backfill.calls.lock().unwrap().is_empty());
+    h.feed.close().await;
+}
+
+#[tokio::test]
+async fn a_tenor_whose_snapshot_never_comes_is_backfilled_after_its_grace() {
+    let mut h = harness(|_| {}).await;
+    let mut conn = h.server.next_connection().await;
+    conn.authenticate().await;
+    let first = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
+    let (subscribed, _) = tokio::join!(
+        h.feed.subscribe(CURVE, "Jan 26"),
+        conn.accept_subscribe(vec![first])
+    );
+    subscribed.unwrap();
+    take(&h.feed, 1).await;
+    h.backfill
+        .answers
+        .lock()
+        .unwrap()
+        .push_back(Ok(vec![(at("2025-06-13T10:00:02"), 72.0)]));
+    conn.drop_abruptly();
+    let mut conn = h.server.next_connection().await;
+    conn.authenticate().await;
+    // An expired contract, say: live rule 2, no value and no error.
+    conn.accept_subscribe(vec![]).await;
+    let ticks = take(&h.feed, 1).await;
+    assert_eq!(
+        summary(&ticks),
+        vec![(at("2025-06-13T10:00:02"), 72.0, TickSource::Backfill)]
+    );
+    let calls = h.backfill.calls.lock().unwrap().clone();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].2.until, None);
+    assert_eq!(h.feed.stats().backfill_requests, 1);
+    h.feed.close().await;
+}
+
+#[tokio::test]
 async fn a_failed_backfill_is_reported_and_the_live_values_still_come() {
     let mut h = harness(|_| {}).await;
     let mut conn = h.server.next_connection().await;

@@ -48,7 +48,9 @@ impl Backfiller for ScriptedBackfill {
         curve_id: &'a str,
         tenor: &'a str,
         gap: GapSpan,
+        requests: &'a std::sync::atomic::AtomicU64,
     ) -> BoxFuture<'a, Result<Vec<(Micros, f64)>, ClientError>> {
+        requests.fetch_add(1, Ordering::SeqCst);
         self.calls
             .lock()
             .unwrap()

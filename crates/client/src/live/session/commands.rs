@@ -71,7 +71,7 @@ impl Session {
                 let _ = reply.send(Ok(()));
             }
             if purpose == Purpose::Subscribe {
-                self.start_gaps(&subscription);
+                self.await_snapshots(subscription);
             }
             return Ok(());
         };

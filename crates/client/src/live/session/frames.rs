@@ -43,6 +43,7 @@ impl Session {
         Counters::add(&counters.messages, frames);
         counters.set_last_message(Session::now_micros());
         link.keep().last_received = Instant::now();
+        self.start_decided_gaps();
         outcome
     }
 

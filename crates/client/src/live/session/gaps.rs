@@ -1,10 +1,19 @@
 //! Backfilling the gaps a disconnection leaves: after a reconnect, each
-//! tenor delivered before holds its live values back (see the book) until
-//! the values published since its last delivered time are fetched, then
-//! both are merged and delivered in order, each once.
+//! tenor delivered before waits for its snapshot (see the book). One that
+//! shows a newer value holds its live values back until the values
+//! published since its last delivered time are fetched, then both are
+//! merged and delivered in order, each once. One whose snapshot is its last
+//! delivered value needs nothing; one that sends no snapshot within
+//! [`SNAPSHOT_GRACE`] of its subscription's confirmation is backfilled.
+//!
+//! Backfills run as tasks, each of whose requests takes one of the REST
+//! client's `max_concurrency` slots: a reconnect of thousands of tenors
+//! never has more requests in flight than that, and shares them fairly with
+//! the user's own calls.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use futures_util::FutureExt;
 use tokio::task::JoinError;
@@ -26,6 +35,12 @@ pub(super) type GapOutcome = (GapRequest, Result<Vec<(Micros, f64)>, ClientError
 /// would have arrived on it; earlier days need no request.
 const GAP_MARGIN: Micros = 15 * 60 * 1_000_000;
 
+/// How long after a subscription's confirmation its tenors' snapshots may
+/// still come (the interface does not say they precede the answer to the
+/// marker ping that confirms it); a gap whose snapshot has not come by then
+/// is backfilled.
+pub(super) const SNAPSHOT_GRACE: Duration = Duration::from_secs(1);
+
 /// The gaps opened by the last reconnect.
 ///
 /// Days are chosen on the service's clock, read from the `generatedOn` of
@@ -44,6 +59,9 @@ pub(super) struct GapRound {
     failed: bool,
     /// Some value was backfilled (the statistics count a gap once per reconnect).
     filled: bool,
+    /// Confirmed subscriptions whose tenors' snapshots may still come, and
+    /// until when, oldest first.
+    graces: Vec<(Instant, Subscription)>,
 }
 
 impl GapRound {
@@ -66,6 +84,18 @@ impl GapRound {
         self.open = 0;
         self.failed = false;
         self.filled = false;
+        self.graces.clear();
+    }
+
+    /// When the oldest grace ends.
+    pub fn grace_ends(&self) -> Option<Instant> {
+        self.graces.first().map(|(at, _)| *at)
+    }
+
+    /// The subscriptions whose graces have ended by `now`.
+    fn graces_ended(&mut self, now: Instant) -> Vec<Subscription> {
+        let ended = self.graces.partition_point(|(at, _)| *at <= now);
+        self.graces.drain(..ended).map(|(_, sub)| sub).collect()
     }
 
     pub fn opened(&mut self, count: usize) {
@@ -95,36 +125,65 @@ impl GapRound {
 }
 
 impl Session {
-    /// Starts the backfills a confirmed subscription allows.
-    pub(super) fn start_gaps(&mut self, subscription: &Subscription) {
-        for request in self.book.gaps_to_fill(subscription) {
-            let from = self.gaps.since(request.since);
-            let gap = GapSpan {
-                after: request.since,
-                from,
-                now: self.gaps.service_now(from),
-            };
-            let backfiller = Arc::clone(&self.backfiller);
-            let slots = Arc::clone(&self.backfill_slots);
-            self.backfills.spawn(async move {
-                let fetch = async {
-                    let _slot = slots.acquire_owned().await.ok();
-                    let (curve_id, tenor) = (&request.curve_id, &request.tenor);
-                    backfiller.published_since(curve_id, tenor, gap).await
-                };
-                // A panic must still close the gap, or its tenor would stall.
-                let result = AssertUnwindSafe(fetch).catch_unwind().await;
-                let result = result.unwrap_or_else(|_| {
-                    Err(ClientError::Service {
-                        endpoint: "live feed backfill".into(),
-                        status: None,
-                        attempts: 1,
-                        message: "the backfill panicked".into(),
-                    })
-                });
-                (request, result)
-            });
+    /// A subscription is confirmed: its tenors that have not sent their
+    /// snapshot yet get [`SNAPSHOT_GRACE`] to do so.
+    pub(super) fn await_snapshots(&mut self, subscription: Subscription) {
+        let ends = Instant::now() + SNAPSHOT_GRACE;
+        self.gaps.graces.push((ends, subscription));
+    }
+
+    /// Backfills the gaps whose snapshots did not come in their grace.
+    pub(super) fn graces_ended(&mut self) {
+        for subscription in self.gaps.graces_ended(Instant::now()) {
+            for request in self.book.gaps_without_snapshot(&subscription) {
+                self.start_backfill(request);
+            }
         }
+    }
+
+    /// Starts the backfills that snapshots asked for, and closes the gaps
+    /// they showed to be empty.
+    pub(super) fn start_decided_gaps(&mut self) {
+        let decided = self.book.take_decided();
+        Counters::add(&self.shared.counters.gaps_skipped, decided.skipped as u64);
+        for _ in 0..decided.skipped {
+            self.gaps.closed(false);
+        }
+        for request in decided.ready {
+            self.start_backfill(request);
+        }
+    }
+
+    fn start_backfill(&mut self, request: GapRequest) {
+        let from = self.gaps.since(request.since);
+        let gap = GapSpan {
+            after: request.since,
+            from,
+            until: request.until,
+            now: self.gaps.service_now(from),
+        };
+        let backfiller = Arc::clone(&self.backfiller);
+        let shared = Arc::clone(&self.shared);
+        self.backfills.spawn(async move {
+            let fetch = async {
+                let (curve_id, tenor) = (&request.curve_id, &request.tenor);
+                let requests = &shared.counters.backfill_requests;
+                backfiller
+                    .published_since(curve_id, tenor, gap, requests)
+                    .await
+            };
+            // A panic must still close the gap, or its tenor would stall.
+            let result = AssertUnwindSafe(fetch).catch_unwind().await;
+            let result = result.unwrap_or_else(|_| {
+                Err(ClientError::Service {
+                    endpoint: "live feed backfill".into(),
+                    status: None,
+                    attempts: 1,
+                    message: "the backfill panicked".into(),
+                })
+            });
+            (request, result)
+        });
     }
 
     /// Merges a finished backfill into the deliveries.

@@ -10,8 +10,8 @@
 //! Channels: requests come from the handle on an unbounded channel (each
 //! carries a oneshot for its answer); ticks and surfaced errors go to the
 //! delivery queue, which never blocks this task; events go to the event
-//! sink; backfills run as tasks of a `JoinSet`, at most
-//! [`BACKFILL_CONCURRENCY`] at a time, and their results come back here.
+//! sink; backfills run as tasks of a `JoinSet` (their requests bounded by
+//! the REST client's concurrency), and their results come back here.
 
 mod between;
 mod commands;
@@ -23,7 +23,7 @@ mod reports;
 use std::sync::Arc;
 use std::time::Instant;
 
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::backoff::Backoff;
@@ -39,8 +39,6 @@ use domain::live::Subscription;
 use domain::redact::redact_url;
 use domain::timestamp::Micros;
 
-/// Backfills running at once after a reconnect.
-pub(crate) const BACKFILL_CONCURRENCY: usize = 8;
 /// Refused authentications in a row that end the feed.
 const AUTH_REFUSALS_FATAL: u32 = 2;
 
@@ -57,7 +55,6 @@ pub(crate) struct Session {
     /// Subscribe calls waiting for a connection.
     parked: Vec<(Subscription, Reply)>,
     backfills: JoinSet<gaps::GapOutcome>,
-    backfill_slots: Arc<Semaphore>,
     gaps: gaps::GapRound,
     /// Values conflated so far (queue and held back), those already reported
     /// by an event, and when.
@@ -109,7 +106,6 @@ impl Session {
             inflight: Inflight::default(),
             parked: Vec::new(),
             backfills: JoinSet::new(),
-            backfill_slots: Arc::new(Semaphore::new(BACKFILL_CONCURRENCY)),
             gaps: gaps::GapRound::default(),
             conflation_total: 0,
             conflation_reported: 0,

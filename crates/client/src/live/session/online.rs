@@ -197,12 +197,14 @@ impl Session {
     /// The earliest instant something may be due.
     fn deadline(&self, link: &mut Link) -> Instant {
         let oldest = self.inflight.oldest();
-        let report = self.conflation_report_due();
         let keep = match link.keep().check(Instant::now(), oldest) {
             Due::Wait(at) => at,
             Due::Ping | Due::Dead(_) => Instant::now(),
         };
-        report.map_or(keep, |at| at.min(keep))
+        [self.conflation_report_due(), self.gaps.grace_ends()]
+            .into_iter()
+            .flatten()
+            .fold(keep, Instant::min)
     }
 
     async fn on_timer(&mut self, link: &mut Link) -> Result<(), String> {
@@ -212,6 +214,7 @@ impl Session {
         {
             self.report_conflation();
         }
+        self.graces_ended();
         match link.keep().check(Instant::now(), self.inflight.oldest()) {
             Due::Wait(_) => Ok(()),
             Due::Dead(reason) => Err(reason),

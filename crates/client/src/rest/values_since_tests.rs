@@ -1,0 +1,165 @@
+use std::cell::RefCell;
+
+use super::*;
+
+const MS: Micros = 1_000;
+
+/// A paged resource of `count` values a millisecond apart (and 1 µs past
+/// it, as intraday times carry microseconds), in pages of `size`.
+struct Server {
+    values: Vec<(Micros, f64)>,
+    size: usize,
+    with_last: bool,
+    asked: RefCell<Vec<usize>>,
+}
+
+impl Server {
+    fn new(count: i64, size: usize, newest_first: bool, with_last: bool) -> Server {
+        let mut values: Vec<(Micros, f64)> = (1..=count).map(|i| (i * MS + 1, i as f64)).collect();
+        if newest_first {
+            values.reverse();
+        }
+        Server {
+            values,
+            size,
+            with_last,
+            asked: RefCell::default(),
+        }
+    }
+
+    fn link(&self, page: usize) -> String {
+        format!("https://x/v2/p?page={page}&pageSize={}", self.size)
+    }
+
+    /// Page `page` as the service would serve it (any page size asked for
+    /// is answered with the server's own).
+    fn page(&self, page: usize) -> TimedPage {
+        self.asked.borrow_mut().push(page);
+        let pages = self.values.len().div_ceil(self.size).max(1);
+        let start = (page - 1) * self.size;
+        let values: Vec<_> = self
+            .values
+            .iter()
+            .skip(start)
+            .take(self.size)
+            .copied()
+            .collect();
+        TimedPage {
+            records: values.len(),
+            values,
+            next: (page < pages).then(|| self.link(page + 1)),
+            last: self.with_last.then(|| self.link(pages)),
+        }
+    }
+
+    fn read(&self, after: Micros) -> Since {
+        let fetch = |page: usize, _size: usize| {
+            let page = self.page(page);
+            async move { Ok(page) }
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(values_since(after, fetch)).unwrap()
+    }
+
+    fn asked(&self) -> Vec<usize> {
+        self.asked.borrow().clone()
+    }
+}
+
+fn times(since: &Since) -> Vec<Micros> {
+    let mut times: Vec<Micros> = since.values.iter().map(|(at, _)| at / MS).collect();
+    times.sort();
+    times
+}
+
+#[test]
+fn oldest_first_pages_are_read_from_the_last_back_to_the_gap() {
+    let server = Server::new(1_000, 100, false, true);
+    let since = server.read(985 * MS);
+    assert_eq!(times(&since), (985..=1_000).collect::<Vec<_>>());
+    assert_eq!(server.asked(), vec![1, 10], "the first page, then the last");
+    assert!(since.reaches_back);
+    assert_eq!(since.earliest, Some(MS + 1));
+
+    // A gap across a page boundary reads the page before the last too.
+    let server = Server::new(1_000, 100, false, true);
+    let since = server.read(880 * MS);
+    assert_eq!(times(&since), (880..=1_000).collect::<Vec<_>>());
+    assert_eq!(server.asked(), vec![1, 10, 9]);
+}
+
+#[test]
+fn newest_first_pages_are_walked_until_one_reaches_back() {
+    let server = Server::new(1_000, 100, true, true);
+    let since = server.read(950 * MS);
+    assert_eq!(times(&since), (950..=1_000).collect::<Vec<_>>());
+    assert_eq!(server.asked(), vec![1], "the newest page holds the gap");
+
+    let server = Server::new(1_000, 100, true, false);
+    let since = server.read(850 * MS);
+    assert_eq!(times(&since), (850..=1_000).collect::<Vec<_>>());
+    assert_eq!(server.asked(), vec![1, 2]);
+}
+
+#[test]
+fn a_gap_older_than_every_value_reads_every_page_and_does_not_reach_back() {
+    for newest_first in [false, true] {
+        let server = Server::new(250, 100, newest_first, true);
+        let since = server.read(0);
+        assert_eq!(times(&since), (1..=250).collect::<Vec<_>>());
+        assert_eq!(server.asked().len(), 3);
+        assert!(!since.reaches_back);
+    }
+}
+
+#[test]
+fn oldest_first_without_a_last_link_walks_every_page() {
+    let server = Server::new(250, 100, false, false);
+    let since = server.read(240 * MS);
+    assert_eq!(times(&since), (240..=250).collect::<Vec<_>>());
+    assert_eq!(server.asked(), vec![1, 2, 3]);
+}
+
+#[test]
+fn pages_in_no_order_are_all_read() {
+    let mut server = Server::new(300, 100, false, true);
+    // The last page (values 201..=300) comes out of order within itself.
+    server.values[250..300].reverse();
+    let since = server.read(290 * MS);
+    assert_eq!(times(&since), (290..=300).collect::<Vec<_>>());
+    assert_eq!(server.asked(), vec![1, 3, 2]);
+
+    // Each page in order, but the pages themselves shuffled.
+    let mut server = Server::new(300, 100, false, true);
+    server.values.rotate_left(100);
+    let since = server.read(50 * MS);
+    assert_eq!(times(&since), (50..=300).collect::<Vec<_>>());
+    let mut asked = server.asked();
+    asked.sort();
+    assert_eq!(asked, vec![1, 2, 3]);
+}
+
+#[test]
+fn a_single_page_is_one_request_whatever_its_order() {
+    for newest_first in [false, true] {
+        let server = Server::new(40, 100, newest_first, true);
+        let since = server.read(35 * MS);
+        assert_eq!(times(&since), (35..=40).collect::<Vec<_>>());
+        assert_eq!(server.asked(), vec![1]);
+    }
+}
+
+#[test]
+fn times_are_compared_truncated_to_milliseconds() {
+    // The value at 985.001 ms is the one the feed printed as 985 ms.
+    let server = Server::new(1_000, 100, false, true);
+    let since = server.read(985 * MS);
+    assert!(since.values.contains(&(985 * MS + 1, 985.0)));
+    let server = Server::new(1_000, 100, false, true);
+    assert!(server
+        .read(985 * MS + 999)
+        .values
+        .contains(&(985 * MS + 1, 985.0)));
+}
