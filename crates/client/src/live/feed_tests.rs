@@ -33,7 +33,7 @@ async fn bad_settings_are_refused_before_anything_starts() {
             _: &'a str,
             _: &'a str,
             _: crate::live::GapSpan,
-            _: &'a std::sync::atomic::AtomicU64,
+            _: (&'a crate::live::PageHints, &'a std::sync::atomic::AtomicU64),
         ) -> futures_util::future::BoxFuture<'a, Result<Vec<(i64, f64)>, ClientError>> {
             panic!("not called")
         }

@@ -57,6 +57,6 @@ pub use event::{FeedEvent, EVENTS_KEPT};
 pub use feed::LiveFeed;
 pub use reader::{CHUNK, DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TIMEOUT, MAX_BATCH_ROWS};
 pub use registry::checked_subscription;
-pub use sources::{Backfiller, GapSpan, TokenSource};
+pub use sources::{Backfiller, GapSpan, PageHints, TokenSource};
 pub use stats::FeedStats;
 pub use tick::{Tick, TickSource};

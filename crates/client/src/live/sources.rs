@@ -3,12 +3,15 @@
 //! the values of a tenor published since a given time (the gap backfill).
 //! [`RestClient`] provides both.
 
+use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, NaiveDate};
 use futures_util::future::BoxFuture;
 
 use crate::rest::intraday_values::IntradayValues;
+use crate::rest::values_since::PageHint;
 use crate::rest::RestClient;
 use crate::{ClientError, Secret};
 use domain::timestamp::Micros;
@@ -35,18 +38,41 @@ pub struct GapSpan {
     pub now: Micros,
 }
 
+/// Where each curve's newest intraday values were found by the backfills
+/// of one reconnect: the first backfill of a curve finds out, and the
+/// others of the curve wait for it and start there ([`PageHint`]).
+#[derive(Default)]
+pub struct PageHints {
+    /// Per curve: None until its first backfill has read today's pages,
+    /// then what it learned.
+    curves: Mutex<HashMap<Arc<str>, Arc<tokio::sync::Mutex<Option<Option<PageHint>>>>>>,
+}
+
+impl PageHints {
+    fn of_curve(&self, curve_id: &str) -> Arc<tokio::sync::Mutex<Option<Option<PageHint>>>> {
+        let mut curves = self.curves.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(cell) = curves.get(curve_id) {
+            return Arc::clone(cell);
+        }
+        let cell = Arc::default();
+        curves.insert(Arc::from(curve_id), Arc::clone(&cell));
+        cell
+    }
+}
+
 /// Values a disconnection kept from the feed.
 pub trait Backfiller: Send + Sync + 'static {
     /// `(generatedOn, price)` of the values of one tenor published in `gap`,
     /// in any order. It may hold values at or before `gap.after` as well;
-    /// the caller keeps those later than what it delivered. Each request it
-    /// sends is counted in `requests`.
+    /// the caller keeps those later than what it delivered. `hints` is
+    /// shared by the backfills of one reconnect; each request sent is
+    /// counted in `requests`.
     fn published_since<'a>(
         &'a self,
         curve_id: &'a str,
         tenor: &'a str,
         gap: GapSpan,
-        requests: &'a AtomicU64,
+        counted: (&'a PageHints, &'a AtomicU64),
     ) -> BoxFuture<'a, Result<Vec<(Micros, f64)>, ClientError>>;
 }
 
@@ -62,30 +88,63 @@ impl Backfiller for RestClient {
         curve_id: &'a str,
         tenor: &'a str,
         gap: GapSpan,
-        requests: &'a AtomicU64,
+        (hints, requests): (&'a PageHints, &'a AtomicU64),
     ) -> BoxFuture<'a, Result<Vec<(Micros, f64)>, ClientError>> {
         Box::pin(async move {
             // Today first: if it reaches back to the gap's start, the gap is
             // all there; if not, the day its values carry tells which days
             // only the history still holds. Both read only the pages that
-            // hold the gap, where the pages' order allows it.
-            let today = self
-                .intraday_values(curve_id, tenor, None, gap.after, requests)
-                .await;
-            let today = none_if_unknown(today)?;
-            let mut values = today.values;
-            if today.reaches_back {
-                return Ok(values);
-            }
-            let now = gap.until.map_or(gap.now, |until| until.min(gap.now));
-            if let Some(days) = historical_days(gap.from, now, today.earliest) {
-                let history = self
-                    .intraday_values(curve_id, tenor, Some(days), gap.after, requests)
+            // hold the gap, where the pages' order allows it; today's starts
+            // where a sibling tenor's newest values were, once one has read.
+            let cell = hints.of_curve(curve_id);
+            let mut learned = cell.lock().await;
+            if let Some(hint) = *learned {
+                drop(learned);
+                let today = self
+                    .intraday_values(curve_id, tenor, (None, hint), gap.after, requests)
                     .await;
-                values.extend(none_if_unknown(history)?.values);
+                return self
+                    .with_history(curve_id, tenor, gap, requests, today)
+                    .await;
             }
-            Ok(values)
+            // The curve's first backfill: its siblings wait for what it learns.
+            let today = self
+                .intraday_values(curve_id, tenor, (None, None), gap.after, requests)
+                .await;
+            if let Ok(today) = &today {
+                *learned = Some(today.hint);
+            }
+            drop(learned);
+            self.with_history(curve_id, tenor, gap, requests, today)
+                .await
         })
+    }
+}
+
+impl RestClient {
+    /// Today's values of a gap, and those of the days before it that only
+    /// the history holds, if today's do not reach back to the gap's start.
+    async fn with_history(
+        &self,
+        curve_id: &str,
+        tenor: &str,
+        gap: GapSpan,
+        requests: &AtomicU64,
+        today: Result<IntradayValues, ClientError>,
+    ) -> Result<Vec<(Micros, f64)>, ClientError> {
+        let today = none_if_unknown(today)?;
+        let mut values = today.values;
+        if today.reaches_back {
+            return Ok(values);
+        }
+        let now = gap.until.map_or(gap.now, |until| until.min(gap.now));
+        if let Some(days) = historical_days(gap.from, now, today.earliest) {
+            let history = self
+                .intraday_values(curve_id, tenor, (Some(days), None), gap.after, requests)
+                .await;
+            values.extend(none_if_unknown(history)?.values);
+        }
+        Ok(values)
     }
 }
 

@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 
 use super::client::{price_path, RestClient};
 use super::validate;
-use super::values_since::{values_since, Since, TimedPage};
+use super::values_since::{values_since, PageHint, Since, TimedPage};
 use super::windows::{split, MAX_INTRADAY_DAYS};
 use crate::error::ClientError;
 use domain::decode::{decode_json, page_rows, PriceEndpoint, RequestContext};
@@ -27,6 +27,9 @@ pub struct IntradayValues {
     /// The earliest `generatedOn` of the pages read: it tells which day the
     /// ongoing endpoint holds.
     pub earliest: Option<Micros>,
+    /// Where the newest values were found (today's only), for the tenor's
+    /// siblings to start at.
+    pub hint: Option<PageHint>,
 }
 
 impl RestClient {
@@ -34,17 +37,17 @@ impl RestClient {
     /// the millisecond, as the feed prints times), as `(generatedOn, price)`:
     /// today's (`days` None, the ongoing endpoint) or those of the days
     /// `first..=last` (the historical endpoint, windows of at most 30 days).
-    /// The live feed backfills gaps with it. Each request is counted in
-    /// `requests`.
+    /// The live feed backfills gaps with it. Today's read starts at `hint`'s
+    /// page if given. Each request is counted in `requests`.
     pub async fn intraday_values(
         &self,
         curve_id: &str,
         tenor: &str,
-        days: Option<(NaiveDate, NaiveDate)>,
+        (days, hint): (Option<(NaiveDate, NaiveDate)>, Option<PageHint>),
         after: Micros,
         requests: &AtomicU64,
     ) -> Result<IntradayValues, ClientError> {
-        let read = |endpoint: PriceEndpoint, query: Vec<(&'static str, String)>| {
+        let read = |endpoint: PriceEndpoint, query: Vec<(&'static str, String)>, hint| {
             let path = price_path(endpoint, curve_id, Some(tenor));
             let fetch = move |page: usize, size: usize| {
                 let mut query = query.clone();
@@ -57,10 +60,10 @@ impl RestClient {
                     timed_page(endpoint, curve_id, tenor, page, &body)
                 }
             };
-            values_since(after, fetch)
+            values_since(after, hint, fetch)
         };
-        let found = match days {
-            None => read(PriceEndpoint::OngoingIntraday, Vec::new()).await?,
+        let (found, hint) = match days {
+            None => read(PriceEndpoint::OngoingIntraday, Vec::new(), hint).await?,
             Some((first, last)) => {
                 validate::date_range(first, last)?;
                 let mut found = Since::default();
@@ -70,7 +73,7 @@ impl RestClient {
                         ("startDate", start.to_string()),
                         ("endDate", end.to_string()),
                     ];
-                    let window = read(PriceEndpoint::HistoricalIntraday, query).await?;
+                    let (window, _) = read(PriceEndpoint::HistoricalIntraday, query, None).await?;
                     found.values.extend(window.values);
                     found.earliest = found.earliest.into_iter().chain(window.earliest).min();
                     if window.reaches_back {
@@ -78,13 +81,14 @@ impl RestClient {
                         break;
                     }
                 }
-                found
+                (found, None)
             }
         };
         Ok(IntradayValues {
             values: found.values,
             reaches_back: found.reaches_back,
             earliest: found.earliest,
+            hint,
         })
     }
 }

@@ -18,7 +18,7 @@ pub(crate) mod retry;
 pub(crate) mod send;
 pub(crate) mod service_clock;
 pub(crate) mod validate;
-mod values_since;
+pub(crate) mod values_since;
 pub(crate) mod windows;
 
 pub use auth::{Credentials, TokenProvider};

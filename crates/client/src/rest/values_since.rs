@@ -13,7 +13,8 @@
 //! - any other order, or oldest first with no `last` link: every page.
 //!
 //! A page that breaks the order the read relies on sends it back to reading
-//! every page, so an unusual server costs requests, never values.
+//! every page, so an unusual server costs requests, never values. A read
+//! may start at a hinted page instead of page 1 ([`PageHint`]).
 
 use std::future::Future;
 
@@ -80,17 +81,50 @@ fn order_of(values: &[(Micros, f64)]) -> Order {
     }
 }
 
+/// Where a tenor's newest values were found: the last page of a day listed
+/// oldest first, `size` values a page. The tenors of a curve are published
+/// together (the interface: data updates every 1 to 15 minutes, depending
+/// on the curve), so one tenor's last page is where its siblings' newest
+/// values most likely are too: a backfill that starts there needs one
+/// request where it would need two. A wrong guess costs requests, never
+/// values: the page must be oldest first and hold values, its `next` links
+/// are followed, and anything else sends the read back to page 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageHint {
+    pub page: usize,
+    pub size: usize,
+}
+
 /// The values of a paged resource from `after` on (compared truncated to
-/// milliseconds, as the feed prints times). `fetch(page, page_size)` gets one
-/// page; the first is asked for as page 1 of [`PAGE_SIZE`].
+/// milliseconds, as the feed prints times), starting at `hint`'s page if
+/// given, and where its newest values were found, if the pages' order
+/// tells. `fetch(page, page_size)` gets one page; without a hint the first
+/// is asked for as page 1 of [`PAGE_SIZE`].
 pub async fn values_since<Fut>(
     after: Micros,
+    hint: Option<PageHint>,
     fetch: impl Fn(usize, usize) -> Fut,
-) -> Result<Since, ClientError>
+) -> Result<(Since, Option<PageHint>), ClientError>
 where
     Fut: Future<Output = Result<TimedPage, ClientError>>,
 {
     let after = truncate_to_millis(after);
+    if let Some(hint) = hint.filter(|hint| (1..=MAX_PAGES).contains(&hint.page)) {
+        if let Some(found) = from_hint(after, hint, &fetch).await? {
+            return Ok(found);
+        }
+    }
+    from_the_first(after, &fetch).await
+}
+
+/// Every page's order read from page 1.
+async fn from_the_first<Fut>(
+    after: Micros,
+    fetch: &impl Fn(usize, usize) -> Fut,
+) -> Result<(Since, Option<PageHint>), ClientError>
+where
+    Fut: Future<Output = Result<TimedPage, ClientError>>,
+{
     let mut since = Since::default();
     let first = fetch(1, PAGE_SIZE).await?;
     since.add(after, &first.values);
@@ -99,12 +133,26 @@ where
         .as_deref()
         .and_then(link_paging)
         .filter(|(page, _)| *page <= MAX_PAGES);
+    let mut hint = None;
     match (order_of(&first.values), last) {
-        (Order::NewestFirst, _) => walk_next(after, first, true, &fetch, &mut since).await?,
+        (Order::NewestFirst, _) => walk_next(after, first, true, fetch, &mut since).await?,
         (Order::OldestFirst, Some((last, size))) if last > 1 => {
             let size = size.unwrap_or(PAGE_SIZE);
-            let first_end = first.values.last().map_or(Micros::MIN, |(at, _)| *at);
-            from_the_end(after, (first_end, last, size), &fetch, &mut since).await?;
+            let first_end = first.values.last().map(|(at, _)| *at);
+            let read = Backwards {
+                pages: (2, last),
+                size,
+                floor: first_end,
+                later_first: None,
+            };
+            match read.run(after, fetch, &mut since).await? {
+                None => hint = Some(PageHint { page: last, size }),
+                Some(broken) => {
+                    for page in 2..broken {
+                        since.add(after, &fetch(page, size).await?.values);
+                    }
+                }
+            }
         }
         (_, Some((last, size))) => {
             let size = size.unwrap_or(PAGE_SIZE);
@@ -112,49 +160,115 @@ where
                 since.add(after, &fetch(page, size).await?.values);
             }
         }
-        (_, None) => walk_next(after, first, false, &fetch, &mut since).await?,
+        (_, None) => walk_next(after, first, false, fetch, &mut since).await?,
     }
-    Ok(since)
+    Ok((since, hint))
 }
 
-/// Oldest first: pages `last` down to 2, of `size` values, until one
-/// reaches back to `after` (page 1, which ends at `first_end`, is in hand).
-/// Each page must be oldest first, begin no earlier than page 1 ends and
-/// end no later than the page after it begins; if one does not, the pages
-/// not read yet are read all the same.
-async fn from_the_end<Fut>(
+fn oldest_first(values: &[(Micros, f64)]) -> bool {
+    values.windows(2).all(|pair| pair[0].0 <= pair[1].0)
+}
+
+/// The read that starts at a hinted page; None if the page is not what the
+/// hint promised (empty, another order, an error the service gives for a
+/// page past the end), and the read starts again from page 1.
+async fn from_hint<Fut>(
     after: Micros,
-    (first_end, last, size): (Micros, usize, usize),
+    hint: PageHint,
     fetch: &impl Fn(usize, usize) -> Fut,
-    since: &mut Since,
-) -> Result<(), ClientError>
+) -> Result<Option<(Since, Option<PageHint>)>, ClientError>
 where
     Fut: Future<Output = Result<TimedPage, ClientError>>,
 {
-    // The first time of the page read before (the one after this page).
-    let mut later_first: Option<Micros> = None;
-    for page in (2..=last).rev() {
-        let values = fetch(page, size).await?.values;
-        since.add(after, &values);
-        let ordered = values.windows(2).all(|pair| pair[0].0 <= pair[1].0)
-            && values.first().is_none_or(|(start, _)| *start >= first_end)
-            && values
-                .last()
-                .zip(later_first)
-                .is_none_or(|(&(end, _), next)| end <= next);
-        if !ordered {
-            for earlier in 2..page {
-                since.add(after, &fetch(earlier, size).await?.values);
-            }
-            return Ok(());
+    let page = match fetch(hint.page, hint.size).await {
+        Ok(page) => page,
+        Err(ClientError::NotFound { .. } | ClientError::InvalidRequest(_)) => return Ok(None),
+        Err(error) => return Err(error),
+    };
+    let Some(&(hinted_first, _)) = page.values.first() else {
+        return Ok(None);
+    };
+    if !oldest_first(&page.values) {
+        return Ok(None);
+    }
+    let mut since = Since::default();
+    since.add(after, &page.values);
+    // Published since the hint was taken: later pages.
+    let (mut newest, mut end, mut next) = (hint.page, page.values.last().map(|v| v.0), page.next);
+    while let Some((number, size)) = next.as_deref().and_then(link_paging) {
+        if number <= newest || number > MAX_PAGES {
+            return Ok(None);
         }
-        match values.first() {
-            Some(&(first, _)) if truncate_to_millis(first) <= after => return Ok(()),
-            Some(&(first, _)) => later_first = Some(first),
-            None => {}
+        let later = fetch(number, size.unwrap_or(hint.size)).await?;
+        let follows = later.values.first().zip(end).is_none_or(|(v, e)| v.0 >= e);
+        if !(oldest_first(&later.values) && follows) {
+            return Ok(None);
+        }
+        since.add(after, &later.values);
+        newest = number;
+        end = later.values.last().map(|v| v.0).or(end);
+        next = later.next.filter(|_| later.records > 0);
+    }
+    if truncate_to_millis(hinted_first) > after && hint.page > 1 {
+        let read = Backwards {
+            pages: (1, hint.page - 1),
+            size: hint.size,
+            floor: None,
+            later_first: Some(hinted_first),
+        };
+        if read.run(after, fetch, &mut since).await?.is_some() {
+            return Ok(None);
         }
     }
-    Ok(())
+    let learned = PageHint {
+        page: newest,
+        size: hint.size,
+    };
+    Ok(Some((since, Some(learned))))
+}
+
+/// Pages of a day listed oldest first, read from the newest back until one
+/// reaches back to `after`.
+struct Backwards {
+    /// The first and last page to read (the last first).
+    pages: (usize, usize),
+    size: usize,
+    /// Where the page before the first ends, if read: no page may begin earlier.
+    floor: Option<Micros>,
+    /// Where the page after the last begins, if read.
+    later_first: Option<Micros>,
+}
+
+impl Backwards {
+    /// None once done in order; otherwise the page found out of order (it
+    /// and the pages after it have been read, the pages before it not).
+    async fn run<Fut>(
+        self,
+        after: Micros,
+        fetch: &impl Fn(usize, usize) -> Fut,
+        since: &mut Since,
+    ) -> Result<Option<usize>, ClientError>
+    where
+        Fut: Future<Output = Result<TimedPage, ClientError>>,
+    {
+        let mut later_first = self.later_first;
+        for page in (self.pages.0..=self.pages.1).rev() {
+            let values = fetch(page, self.size).await?.values;
+            since.add(after, &values);
+            let ordered = oldest_first(&values)
+                && values.first().zip(self.floor).is_none_or(|(v, f)| v.0 >= f)
+                && values.last().zip(later_first).is_none_or(|(v, l)| v.0 <= l);
+            if !ordered {
+                return Ok(Some(page));
+            }
+            match values.first() {
+                Some(&(first, _)) if truncate_to_millis(first) <= after => return Ok(None),
+                Some(&(first, _)) => later_first = Some(first),
+                None => {}
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// The `next` links from `first`. With `newest_first`, the walk ends at the

@@ -53,6 +53,10 @@ impl Server {
     }
 
     fn read(&self, after: Micros) -> Since {
+        self.read_from(after, None).0
+    }
+
+    fn read_from(&self, after: Micros, hint: Option<PageHint>) -> (Since, Option<PageHint>) {
         let fetch = |page: usize, _size: usize| {
             let page = self.page(page);
             async move { Ok(page) }
@@ -60,7 +64,7 @@ impl Server {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        runtime.block_on(values_since(after, fetch)).unwrap()
+        runtime.block_on(values_since(after, hint, fetch)).unwrap()
     }
 
     fn asked(&self) -> Vec<usize> {
@@ -162,4 +166,58 @@ fn times_are_compared_truncated_to_milliseconds() {
         .read(985 * MS + 999)
         .values
         .contains(&(985 * MS + 1, 985.0)));
+}
+
+const fn hint(page: usize) -> Option<PageHint> {
+    Some(PageHint { page, size: 100 })
+}
+
+#[test]
+fn an_oldest_first_read_tells_where_the_newest_values_were() {
+    let server = Server::new(1_000, 100, false, true);
+    assert_eq!(server.read_from(985 * MS, None).1, hint(10));
+    let server = Server::new(1_000, 100, true, true);
+    assert_eq!(
+        server.read_from(985 * MS, None).1,
+        None,
+        "newest first needs none"
+    );
+}
+
+#[test]
+fn a_read_from_a_sibling_s_hint_takes_one_request() {
+    let server = Server::new(1_000, 100, false, true);
+    let (since, learned) = server.read_from(985 * MS, hint(10));
+    assert_eq!(times(&since), (985..=1_000).collect::<Vec<_>>());
+    assert_eq!(server.asked(), vec![10]);
+    assert_eq!(learned, hint(10));
+
+    // A gap reaching back past the hinted page reads the pages before it.
+    let server = Server::new(1_000, 100, false, true);
+    let (since, _) = server.read_from(880 * MS, hint(10));
+    assert_eq!(times(&since), (880..=1_000).collect::<Vec<_>>());
+    assert_eq!(server.asked(), vec![10, 9]);
+}
+
+#[test]
+fn a_stale_hint_follows_the_next_links_to_the_newest_page() {
+    let server = Server::new(1_000, 100, false, true);
+    let (since, learned) = server.read_from(850 * MS, hint(9));
+    assert_eq!(times(&since), (850..=1_000).collect::<Vec<_>>());
+    assert_eq!(server.asked(), vec![9, 10]);
+    assert_eq!(learned, hint(10));
+}
+
+#[test]
+fn a_hint_the_pages_do_not_keep_sends_the_read_back_to_page_one() {
+    // Past the last page: an empty page.
+    let server = Server::new(1_000, 100, false, true);
+    let (since, _) = server.read_from(985 * MS, hint(12));
+    assert_eq!(times(&since), (985..=1_000).collect::<Vec<_>>());
+    assert_eq!(server.asked(), vec![12, 1, 10]);
+    // Another order than the sibling's.
+    let server = Server::new(1_000, 100, true, true);
+    let (since, _) = server.read_from(985 * MS, hint(10));
+    assert_eq!(times(&since), (985..=1_000).collect::<Vec<_>>());
+    assert_eq!(server.asked(), vec![10, 1]);
 }

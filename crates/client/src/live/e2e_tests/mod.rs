@@ -16,7 +16,7 @@ use futures_util::future::BoxFuture;
 
 use super::test_server::{TestServer, STEP};
 use super::*;
-use crate::live::sources::GapSpan;
+use crate::live::sources::{GapSpan, PageHints};
 use crate::{ClientError, Secret};
 use domain::timestamp::{parse_timestamp, Micros};
 
@@ -48,7 +48,7 @@ impl Backfiller for ScriptedBackfill {
         curve_id: &'a str,
         tenor: &'a str,
         gap: GapSpan,
-        requests: &'a std::sync::atomic::AtomicU64,
+        (_, requests): (&'a PageHints, &'a std::sync::atomic::AtomicU64),
     ) -> BoxFuture<'a, Result<Vec<(Micros, f64)>, ClientError>> {
         requests.fetch_add(1, Ordering::SeqCst);
         self.calls

@@ -22,7 +22,7 @@ use super::Session;
 use crate::live::book::GapRequest;
 use crate::live::event::FeedEvent;
 use crate::live::names::Row;
-use crate::live::sources::GapSpan;
+use crate::live::sources::{GapSpan, PageHints};
 use crate::live::stats::Counters;
 use crate::ClientError;
 use domain::live::Subscription;
@@ -62,6 +62,8 @@ pub(super) struct GapRound {
     /// Confirmed subscriptions whose tenors' snapshots may still come, and
     /// until when, oldest first.
     graces: Vec<(Instant, Subscription)>,
+    /// Where this round's backfills found each curve's newest values.
+    hints: Arc<PageHints>,
 }
 
 impl GapRound {
@@ -85,6 +87,7 @@ impl GapRound {
         self.failed = false;
         self.filled = false;
         self.graces.clear();
+        self.hints = Arc::default();
     }
 
     /// When the oldest grace ends.
@@ -164,12 +167,13 @@ impl Session {
         };
         let backfiller = Arc::clone(&self.backfiller);
         let shared = Arc::clone(&self.shared);
+        let hints = Arc::clone(&self.gaps.hints);
         self.backfills.spawn(async move {
             let fetch = async {
                 let (curve_id, tenor) = (&request.curve_id, &request.tenor);
-                let requests = &shared.counters.backfill_requests;
+                let counted = (&*hints, &shared.counters.backfill_requests);
                 backfiller
-                    .published_since(curve_id, tenor, gap, requests)
+                    .published_since(curve_id, tenor, gap, counted)
                     .await
             };
             // A panic must still close the gap, or its tenor would stall.
