@@ -93,12 +93,12 @@ def one_drop(
     em.advance(outage)
     after = em.now()
     missed = {
-        key: [(millis(v.generated_on), v.price) for v in em.published(*key, start=before, end=after)]
+        key: [
+            (millis(v.generated_on), v.price) for v in em.published(*key, start=before, end=after)
+        ]
         for key in tenors
     }
-    missed = {
-        key: [v for v in values if v[0] > millis(before)] for key, values in missed.items()
-    }
+    missed = {key: [v for v in values if v[0] > millis(before)] for key, values in missed.items()}
     missed = {key: values for key, values in missed.items() if values}
     expected = sum(len(values) for values in missed.values())
     requests_before = em.request_count()

@@ -190,3 +190,50 @@ class TokenGate:
         assert self.asked.wait(5), "the feed did not try to reconnect"
         self.emulator.advance(seconds)
         self.open.set()
+
+
+def missed_values(
+    emulator: Emulator, tenors: Iterable[tuple[str, str]], before: dt.datetime, after: dt.datetime
+) -> dict[tuple[str, str], list[tuple[dt.datetime, float]]]:
+    """Per tenor that published in ``(before, after]``, those values (times
+    truncated to milliseconds): what a feed away meanwhile must backfill."""
+    missed = {}
+    for key in tenors:
+        values = [
+            (millis(v.generated_on), v.price)
+            for v in emulator.published(*key, start=before, end=after)
+            if millis(v.generated_on) > millis(before)
+        ]
+        if values:
+            missed[key] = values
+    return missed
+
+
+def backfill_requests(
+    emulator: Emulator, changed: Iterable[tuple[str, str]], before: dt.datetime, after: dt.datetime
+) -> int:
+    """The REST requests a reconnect at ``after`` needs for the tenors that
+    published in ``(before, after]``, each delivered up to its last value at
+    ``before``, all within ``after``'s UTC day. The emulator lists a day
+    oldest first, 100 values a page. Per curve: the first tenor reads page 1
+    and, if there are more, the pages from the last back to the one holding
+    its last delivered value; each other tenor starts at that last page
+    (the tenors of a curve publish together) and reads back as far."""
+    midnight = after.replace(hour=0, minute=0, second=0, microsecond=0)
+    pages_of_curve: dict[str, set[tuple[int, int]]] = defaultdict(set)
+    tenors_of_curve: dict[str, int] = defaultdict(int)
+    for curve_id, tenor in changed:
+        by_then = len(emulator.published(curve_id, tenor, start=midnight, end=after))
+        delivered = len(emulator.published(curve_id, tenor, start=midnight, end=before))
+        assert delivered >= 1, "the last delivered value is of the same day"
+        last_page, mark_page = -(-by_then // 100), -(-delivered // 100)
+        pages_of_curve[curve_id].add((last_page, mark_page))
+        tenors_of_curve[curve_id] += 1
+    total = 0
+    for curve_id, shapes in pages_of_curve.items():
+        assert len(shapes) == 1, f"the tenors of {curve_id} publish together: {shapes}"
+        ((last_page, mark_page),) = shapes
+        first = 1 if last_page == 1 else 1 + last_page - max(mark_page, 2) + 1
+        sibling = last_page - mark_page + 1
+        total += first + (tenors_of_curve[curve_id] - 1) * sibling
+    return total

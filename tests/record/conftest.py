@@ -3,10 +3,16 @@ curves of the seed-0 world that publish often."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from record_helpers import SCALE, START
+
+# The live suite's helpers: what a reconnect's backfill needs, for the
+# recorder's resume, which follows the same rule.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "live"))
 
 from marketcurves.testing import Emulator
 
