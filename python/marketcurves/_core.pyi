@@ -229,6 +229,9 @@ class EmulatorServer:
         """REST requests received since the emulator started, every one counted
         (retries, failures and ``/authenticate`` included), only those whose
         path starts with ``path`` (with or without ``/v2``) when given."""
+    def peak_in_flight(self, reset: bool = False) -> int:
+        """The most REST requests in progress at once since the start or the
+        last reset; ``reset`` starts again from those in progress."""
     def expire_tokens(self) -> None:
         """Every token issued so far stops working."""
     def revoke_licence(self, email: str | None = None, *, quotation: str | None = None) -> None:

@@ -212,6 +212,14 @@ class Emulator:
         the count is never reset."""
         return self._server.request_count(path)
 
+    def peak_in_flight(self, reset: bool = False) -> int:
+        """The most REST requests in progress at once (from their arrival to
+        their answer, :meth:`set_latency`'s delay included) since the emulator
+        started or the last reset, to test a client's concurrency bound. With
+        ``reset``, returns that peak and starts counting again from the
+        requests in progress now."""
+        return self._server.peak_in_flight(reset)
+
     def expire_tokens(self) -> None:
         """Every token issued so far stops working (401 on the next request;
         403 on the bulk download endpoints)."""

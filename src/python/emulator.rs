@@ -150,6 +150,11 @@ impl PyEmulator {
         self.controls.request_count(path)
     }
 
+    #[pyo3(signature = (reset = false))]
+    fn peak_in_flight(&self, reset: bool) -> usize {
+        self.controls.peak_in_flight(reset)
+    }
+
     fn expire_tokens(&self) {
         self.controls.expire_tokens();
     }

@@ -11,6 +11,14 @@ impl Controls {
     pub fn request_count(&self, path: Option<&str>) -> u64 {
         self.state.requests.count(path)
     }
+
+    /// The most REST requests in progress at once (from their arrival to
+    /// their answer, the latency added by faults included) since the
+    /// emulator started or the last reset; `reset` starts the count again
+    /// from those in progress now.
+    pub fn peak_in_flight(&self, reset: bool) -> usize {
+        self.state.requests.peak_in_flight(reset)
+    }
 }
 
 #[cfg(test)]

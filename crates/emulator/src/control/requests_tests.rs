@@ -40,3 +40,21 @@ fn clearing_faults_leaves_the_count() {
     controls.clear_faults();
     assert_eq!(controls.request_count(Some("/catalogue")), 1);
 }
+
+#[test]
+fn the_peak_of_requests_in_flight_is_kept_until_reset() {
+    let controls = controls();
+    let requests = &controls.state.requests;
+    assert_eq!(controls.peak_in_flight(false), 0);
+    let first = requests.enter();
+    let second = requests.enter();
+    drop(first);
+    let third = requests.enter();
+    assert_eq!(controls.peak_in_flight(false), 2);
+    drop(second);
+    // Reset: the count starts again from the one still in progress.
+    assert_eq!(controls.peak_in_flight(true), 2);
+    assert_eq!(controls.peak_in_flight(false), 1);
+    drop(third);
+    assert_eq!(controls.peak_in_flight(false), 1);
+}

@@ -1,5 +1,7 @@
 //! The middleware that counts every request entering the REST router,
-//! before a fault can fail or spoil it, for `Controls::request_count`.
+//! before a fault can fail or spoil it, for `Controls::request_count`, and
+//! those in progress at once (the faults' latency included), for
+//! `Controls::peak_in_flight`.
 
 use std::sync::Arc;
 
@@ -11,6 +13,7 @@ use crate::server::AppState;
 
 pub async fn count(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     state.requests.record(request.uri().path());
+    let _in_flight = state.requests.enter();
     next.run(request).await
 }
 
