@@ -64,9 +64,9 @@ impl PageHints {
 pub trait Backfiller: Send + Sync + 'static {
     /// `(generatedOn, price)` of the values of one tenor published in `gap`,
     /// in any order. It may hold values at or before `gap.after` as well;
-    /// the caller keeps those later than what it delivered. `hints` is
-    /// shared by the backfills of one reconnect; each request sent is
-    /// counted in `requests`.
+    /// the caller keeps those later than what it delivered. `counted` holds
+    /// the hints shared by the backfills of one reconnect, and the counter
+    /// of the requests sent.
     fn published_since<'a>(
         &'a self,
         curve_id: &'a str,
