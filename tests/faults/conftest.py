@@ -20,8 +20,10 @@ from live_helpers import START, Curves
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
-#: (operation, fault) -> what happened, filled by the matrix.
-OUTCOMES: dict[tuple[str, str], str] = {}
+#: The name of a test's user property that says what happened to an
+#: operation under a fault: carried by the test's report, so that the table
+#: is made wherever the tests ran (in worker processes too).
+MATRIX_CELL = "fault matrix cell"
 
 
 @pytest.fixture(scope="session")
@@ -66,30 +68,37 @@ def client_for(emulator: Emulator, kind: str, settings: Any) -> mc.Client:
 
 
 @pytest.fixture
-def record_outcome() -> Any:
+def record_outcome(request: pytest.FixtureRequest) -> Any:
     def record(operation: str, fault: str, outcome: str) -> None:
-        OUTCOMES[operation, fault] = outcome
+        request.node.user_properties.append((MATRIX_CELL, (operation, fault, outcome)))
 
     return record
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if not OUTCOMES:
+    outcomes: dict[tuple[str, str], str] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            for name, value in getattr(report, "user_properties", ()):
+                if name == MATRIX_CELL:
+                    operation, fault, outcome = value
+                    outcomes[operation, fault] = outcome
+    if not outcomes:
         return
-    operations = list(dict.fromkeys(op for op, _ in OUTCOMES))
-    faults = list(dict.fromkeys(fault for _, fault in OUTCOMES))
+    operations = list(dict.fromkeys(op for op, _ in outcomes))
+    faults = list(dict.fromkeys(fault for _, fault in outcomes))
     width = max(len(f) for f in faults)
     columns = [max(len(op), 12) for op in operations]
     write = terminalreporter.write_line
     terminalreporter.section("fault matrix")
     write(" " * width + " | " + " | ".join(op.ljust(w) for op, w in zip(operations, columns)))
     for fault in faults:
-        cells = [OUTCOMES.get((op, fault), "-") for op in operations]
+        cells = [outcomes.get((op, fault), "-") for op in operations]
         write(fault.ljust(width) + " | " + " | ".join(c.ljust(w) for c, w in zip(cells, columns)))
-    survived = sum(o == "survived" for o in OUTCOMES.values())
-    failed = sum(o.startswith("FAILED") for o in OUTCOMES.values())
-    reported = len(OUTCOMES) - survived - failed
+    survived = sum(o == "survived" for o in outcomes.values())
+    failed = sum(o.startswith("FAILED") for o in outcomes.values())
+    reported = len(outcomes) - survived - failed
     write(
-        f"{len(operations)} operations x {len(faults)} faults: {len(OUTCOMES)} cells, "
+        f"{len(operations)} operations x {len(faults)} faults: {len(outcomes)} cells, "
         f"{survived} survived, {reported} reported, {failed} failed"
     )

@@ -9,6 +9,7 @@ import datetime as dt
 import logging
 import threading
 import time
+import typing
 
 import pyarrow as pa
 import pytest
@@ -180,6 +181,16 @@ def test_events_and_stats_report_reconnects_and_gaps(em, curves):
     assert stats["ticks_delivered"] > stats["backfilled"] > 0
     assert stats["subscriptions"] == 1
     assert isinstance(stats["last_message"], dt.datetime)
+    # A fast curve's every tenor changed in two minutes: each took a request.
+    assert stats["backfill_requests"] >= stats["gaps_filled"]
+    assert stats["gaps_skipped"] == 0 and stats["backfill_failures"] == 0
+    # Exactly the keys its type declares, each of the type it declares.
+    hints = typing.get_type_hints(mc.live.LiveStats)
+    assert set(stats) == set(hints)
+    for key, value in stats.items():
+        expected = bool if hints[key] is bool else int
+        if key != "last_message":
+            assert type(value) is expected, key
     kinds = [e["kind"] for e in events]
     assert kinds[0] == "connected"
     assert "disconnected" in kinds and "reconnected" in kinds
