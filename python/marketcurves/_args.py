@@ -21,13 +21,27 @@ from marketcurves._core import Tenor
 from marketcurves.exceptions import InvalidRequest
 
 
+def utf8(value: str, name: str) -> str:
+    """``value``, if UTF-8 can encode it, as everything that reaches the core
+    and the wire must be: a lone surrogate (from a file name that is not
+    UTF-8, say) cannot be."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        bad = error.object[error.start : error.end]
+        raise InvalidRequest(
+            f"{name} must be text that UTF-8 can encode; {bad!r} at {error.start} cannot be"
+        ) from None
+    return value
+
+
 def curve_id(value: Any) -> str:
     """A curve id from a ``str`` or anything with an ``id`` (a :class:`Curve`)."""
     if not isinstance(value, str):
         value = getattr(value, "id", value)
     if not isinstance(value, str):
         raise InvalidRequest(f"curve_id must be a str or a Curve, not {type(value).__name__}")
-    return value
+    return utf8(value, "curve_id")
 
 
 def tenor(value: Any, name: str = "tenor") -> str:
@@ -36,7 +50,7 @@ def tenor(value: Any, name: str = "tenor") -> str:
         return value.name
     if not isinstance(value, str):
         raise InvalidRequest(f"{name} must be a str or a Tenor, not {type(value).__name__}")
-    return value
+    return utf8(value, name)
 
 
 def optional_tenor(value: Any) -> str | None:
@@ -97,7 +111,7 @@ def text(value: Any, name: str) -> str:
         raise InvalidRequest(f"{name} must be a str, not {type(value).__name__}")
     if not value.strip():
         raise InvalidRequest(f"{name} must not be empty")
-    return value
+    return utf8(value, name)
 
 
 def instant(value: Any, name: str) -> _dt.datetime:
@@ -131,7 +145,7 @@ def optional_str(value: Any, name: str) -> str | None:
     """None or a ``str``, whose value the core checks."""
     if value is not None and not isinstance(value, str):
         raise InvalidRequest(f"{name} must be a str, not {type(value).__name__}")
-    return value
+    return None if value is None else utf8(value, name)
 
 
 def optional_text(value: Any, name: str) -> str | None:
@@ -139,7 +153,7 @@ def optional_text(value: Any, name: str) -> str | None:
         return None
     if not isinstance(value, str) or not value.strip():
         raise InvalidRequest(f"{name} must be a non-empty str, not {value!r}")
-    return value
+    return utf8(value, name)
 
 
 def _has_control(text: str) -> bool:
@@ -208,7 +222,7 @@ def path(value: Any, name: str) -> str:
     text = os.fspath(value)
     if not isinstance(text, str):
         raise InvalidRequest(f"{name} must be a str path, not {type(text).__name__}")
-    return text
+    return utf8(text, name)
 
 
 def storage_options(value: Any) -> dict[str, str] | None:
@@ -231,7 +245,7 @@ def storage_options(value: Any) -> dict[str, str] | None:
             raise InvalidRequest(
                 f"storage option {key!r} must be a str, not {type(option).__name__}"
             )
-        options[key] = option
+        options[utf8(key, "storage_options")] = utf8(option, f"storage option {key!r}")
     return options
 
 
@@ -248,7 +262,7 @@ def vertical(value: Any) -> str:
         raise InvalidRequest(
             f"vertical must be a str such as 'Jet' or 'JET', not {type(value).__name__}"
         )
-    return value
+    return utf8(value, "vertical")
 
 
 def month(value: Any, name: str) -> str:
@@ -257,15 +271,19 @@ def month(value: Any, name: str) -> str:
     if isinstance(value, (_dt.date, _dt.datetime)):
         return f"{value.year:04d}-{value.month:02d}"
     if isinstance(value, str):
-        return value
+        return utf8(value, name)
     raise InvalidRequest(
         f"{name} must be a month as YYYY-MM, a date or a datetime, not {type(value).__name__}"
     )
 
 
 def _without_login(value: Any) -> Any:
-    """``value`` with any ``user:password@`` hidden, for error messages."""
-    return re.sub(r"://[^/?#]*@", "://***@", value) if isinstance(value, str) else value
+    """``value`` with any ``user:password@`` hidden, and any query or
+    fragment (``?api_key=…``), for error messages."""
+    if not isinstance(value, str):
+        return value
+    value = re.sub(r"://[^/?#]*@", "://***@", value)
+    return re.sub(r"[?#].*", "?…", value, flags=re.DOTALL)
 
 
 def url(value: Any, name: str, schemes: tuple[str, ...]) -> str:
@@ -273,7 +291,7 @@ def url(value: Any, name: str, schemes: tuple[str, ...]) -> str:
     login in it (it would show in reprs), no query or fragment (paths are
     appended to it), no spaces or control characters."""
     shown = " or ".join(f"{s}://" for s in schemes)
-    parts = urlsplit(value) if isinstance(value, str) else None
+    parts = urlsplit(utf8(value, name)) if isinstance(value, str) else None
     if parts is None or parts.scheme not in schemes or not parts.hostname:
         raise InvalidRequest(
             f"{name} must be a URL starting with {shown} and a host, not {_without_login(value)!r}"
@@ -299,7 +317,7 @@ def optional_path(value: Any, name: str) -> str | None:
         value = os.fspath(value)
     if not isinstance(value, str) or not value.strip():
         raise InvalidRequest(f"{name} must be the path of a file, not {value!r}")
-    return value
+    return utf8(value, name)
 
 
 def subscriptions(value: Any) -> list[tuple[str, str]]:
@@ -329,7 +347,7 @@ def period(value: Any, name: str) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"{seconds(value, name)}s"
     if isinstance(value, str):
-        return value
+        return utf8(value, name)
     raise InvalidRequest(
         f"{name} must be a period such as '5min', a timedelta or seconds, "
         f"not {type(value).__name__}"

@@ -47,6 +47,18 @@ def _entry(info: CacheInfo, curve: str, history: str) -> CachedCurve | None:
     return found[0] if found else None
 
 
+def test_what_the_cache_makes_is_for_its_owner_alone(client, cache_dir, curves):
+    cache_dir.mkdir(mode=0o755)
+    os.chmod(cache_dir, 0o755)  # whatever the umask: the user's folder keeps its mode
+    client.settlements(curves.coarse, *APRIL_MAY, TWO)
+    made = list(cache_dir.rglob("*"))
+    files = [p for p in made if p.is_file()]
+    assert any(p.name == "service.json" for p in files) and len(files) > 2
+    assert {p.stat().st_mode & 0o777 for p in files} == {0o600}
+    assert {p.stat().st_mode & 0o777 for p in made if p.is_dir()} == {0o700}
+    assert cache_dir.stat().st_mode & 0o777 == 0o755
+
+
 def test_cache_info_tells_what_the_cache_holds(client, cache_dir, curves):
     _fill(client, curves)
     info = client.cache_info()
@@ -111,8 +123,10 @@ def test_clearing_a_curve_leaves_the_others(em, client, cache_dir, curves):
     assert sent.settlements == len(SUMMER), sent
     _, sent = count_requests(em, lambda: client.settlements(curves.coarse, *APRIL_MAY, TWO))
     assert sent.total == 0, sent
-    # Curve ids are names in the cache, never paths: nothing else goes.
-    assert client.clear_cache(curve_id="..") == {"files": 0, "bytes": 0}
+    # Curve ids are names in the cache, never paths: nothing else goes, and
+    # dots, which no curve id is, are refused.
+    with pytest.raises(mc.InvalidRequest, match="curve_id"):
+        client.clear_cache(curve_id="..")
     assert client.clear_cache(curve_id=f"../{Path(client.cache_info()['dir']).name}") == {
         "files": 0,
         "bytes": 0,

@@ -70,9 +70,26 @@ def test_a_refused_url_never_shows_the_login_it_carries(no_env):
         {"base_url": "http://user:secret@127.0.0.1:9/v2"},
         {"base_url": "htp://user:secret@127.0.0.1:9/v2"},
         {"base_url": "http://user:secret@127.0.0.1:9/v2?a=1"},
+        # A key in the query, as some services take one.
+        {"base_url": "http://127.0.0.1:9/v2?api_key=secret"},
+        {"base_url": "htp://127.0.0.1:9/v2?api_key=secret"},
+        {"base_url": "http://127.0.0.1:9/v2#secret"},
     ):
         error = assert_invalid(lambda k=kwargs: mc.Client(token="t", **k), "base_url")
         assert "secret" not in str(error), str(error)
+
+
+def test_a_refused_url_from_the_environment_never_shows_its_query(no_env, capsys):
+    from marketcurves.cli import main
+
+    no_env.setenv("MARKETCURVES_BASE_URL", "http://127.0.0.1:9/v2?api_key=secret")
+    error = assert_invalid(lambda: mc.Client(token="t"), "base_url")
+    assert "secret" not in str(error)
+    no_env.setenv("MARKETCURVES_TOKEN", "t")
+    code = main(["catalogue"])
+    assert code != 0
+    printed = capsys.readouterr()
+    assert "base_url" in printed.err and "secret" not in printed.out + printed.err
 
 
 def test_a_bad_url_from_the_environment_is_named_too(no_env):

@@ -32,6 +32,10 @@ CASES: list[tuple[str, tuple[Any, ...], dict[str, Any], str]] = [
     ("catalogue", (), {"grade": b"A"}, "grade"),
     # current day
     ("last_settlement", ("",), {}, "curve_id"),
+    # a path segment of dots names another path, encoded or not
+    ("last_settlement", ("..",), {}, "curve_id"),
+    ("settlements", (".", *RANGE), {}, "curve_id"),
+    ("intraday", (ID, ".."), {}, "tenor"),
     ("last_settlement", (ID, ""), {}, "tenor"),
     ("last_settlement", (ID, "Jan 25\n"), {}, "tenor"),
     ("last_assessments", (b"id",), {}, "curve_id"),

@@ -42,6 +42,10 @@ def test_a_recording_holds_each_published_value_once(em, busy_curve, tmp_path):
     ]
     assert set(table["source"].to_pylist()) <= {"snapshot", "update", "backfill"}
     assert status(tmp_path)["state"] == "stopped"
+    # Licensed data, for its owner alone: folders 0700, files 0600.
+    made = list(tmp_path.rglob("*"))
+    assert made and {p.stat().st_mode & 0o777 for p in made if p.is_file()} == {0o600}
+    assert {p.stat().st_mode & 0o777 for p in made if p.is_dir()} == {0o700}
 
 
 def test_read_ticks_selects_and_sorts(em, busy_curve, tmp_path):

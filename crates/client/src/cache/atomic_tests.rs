@@ -1,3 +1,4 @@
+use std::fs;
 use std::io::Write;
 
 use super::*;

@@ -38,18 +38,20 @@ pub struct GapSpan {
     pub now: Micros,
 }
 
+/// What the backfills of one curve learned of its pages: None until the
+/// first has read today's pages; locked by that first while it reads.
+type CurveHint = Arc<tokio::sync::Mutex<Option<Option<PageHint>>>>;
+
 /// Where each curve's newest intraday values were found by the backfills
 /// of one reconnect: the first backfill of a curve finds out, and the
 /// others of the curve wait for it and start there ([`PageHint`]).
 #[derive(Default)]
 pub struct PageHints {
-    /// Per curve: None until its first backfill has read today's pages,
-    /// then what it learned.
-    curves: Mutex<HashMap<Arc<str>, Arc<tokio::sync::Mutex<Option<Option<PageHint>>>>>>,
+    curves: Mutex<HashMap<Arc<str>, CurveHint>>,
 }
 
 impl PageHints {
-    fn of_curve(&self, curve_id: &str) -> Arc<tokio::sync::Mutex<Option<Option<PageHint>>>> {
+    fn of_curve(&self, curve_id: &str) -> CurveHint {
         let mut curves = self.curves.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(cell) = curves.get(curve_id) {
             return Arc::clone(cell);

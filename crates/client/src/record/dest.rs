@@ -14,6 +14,7 @@ use object_store::{ObjectStoreExt, PutPayload};
 use parquet::file::metadata::ParquetMetaData;
 
 use super::layout::{hidden, TEMPORARY_PREFIX};
+use crate::private_files::{create_folder, write_whole};
 use crate::storage::footer::metadata_of_object;
 use crate::storage::upload::{stream_to_store, UploadError, PART_SIZE};
 use crate::storage::{describe, Location, Place};
@@ -216,7 +217,7 @@ impl Dest {
             return Ok(());
         };
         let folder = root.clone();
-        blocking(move || std::fs::create_dir_all(&folder))
+        blocking(move || create_folder(&folder))
             .await
             .map_err(|e| self.failed("create", "", e))?;
         for name in self.list().await? {
@@ -237,42 +238,11 @@ async fn blocking<T: Send + 'static>(
         .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())))
 }
 
-/// Writes a file under a temporary name, flushes it to disk, renames it and
-/// flushes the folder, so that a crash of the machine, not only of the
-/// process, leaves the whole file or none.
+/// Writes a file whole, private to its owner, flushed to disk with its
+/// folder, so that a crash of the machine, not only of the process, leaves
+/// the whole file or none.
 fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let folder = path
-        .parent()
-        .ok_or_else(|| std::io::Error::other("a file needs a folder"))?;
-    std::fs::create_dir_all(folder)?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let temporary = folder.join(format!(
-        "{TEMPORARY_PREFIX}{name}.{}-{}.tmp",
-        std::process::id(),
-        fastrand::u32(..)
-    ));
-    let written = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&temporary, path)?;
-        sync_folder(folder)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written
-}
-
-#[cfg(unix)]
-fn sync_folder(folder: &Path) -> std::io::Result<()> {
-    std::fs::File::open(folder)?.sync_all()
-}
-
-#[cfg(not(unix))]
-fn sync_folder(_folder: &Path) -> std::io::Result<()> {
-    Ok(())
+    write_whole(path, TEMPORARY_PREFIX, true, |out| out.write_all(bytes))
 }
 
 fn local_footer(path: &Path) -> std::io::Result<ParquetMetaData> {

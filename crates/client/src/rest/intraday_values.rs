@@ -60,7 +60,7 @@ impl RestClient {
                     timed_page(endpoint, curve_id, tenor, page, &body)
                 }
             };
-            values_since(after, hint, fetch)
+            values_since(endpoint.describe(), after, hint, fetch)
         };
         let (found, hint) = match days {
             None => read(PriceEndpoint::OngoingIntraday, Vec::new(), hint).await?,

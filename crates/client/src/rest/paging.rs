@@ -3,7 +3,9 @@
 //! fetched concurrently; without a usable `last` the `next` links are walked
 //! one by one. Only the `page` and `pageSize` of a
 //! link are used: the requests go to our own base URL, so a link naming
-//! another host never receives the token.
+//! another host never receives the token. A `next` link that does not move
+//! forward (a loop), or pages past [`MAX_PAGES`], are an error: the walk
+//! neither goes on for ever nor returns a result cut short.
 
 use std::sync::Arc;
 
@@ -20,7 +22,8 @@ use domain::records::Page;
 
 /// The interface observes intraday pages of 100.
 pub const PAGE_SIZE: usize = 100;
-/// A guard against a server whose `next` never ends.
+/// The most pages one resource may have (10 million values at 100 a page):
+/// past it, the request is refused rather than its result cut short.
 pub(super) const MAX_PAGES: usize = 100_000;
 
 /// `page` and `pageSize` of a link.
@@ -37,6 +40,50 @@ pub(super) fn link_paging(link: &str) -> Option<(usize, Option<usize>)> {
         }
     }
     Some((page?, size))
+}
+
+/// The service broke the paging's rules: said, as a service's fault.
+fn bad_paging(endpoint: &str, message: String) -> ClientError {
+    ClientError::Service {
+        endpoint: endpoint.to_owned(),
+        status: None,
+        attempts: 1,
+        message,
+    }
+}
+
+/// Refuses a page number past [`MAX_PAGES`].
+pub(super) fn within_limit(endpoint: &str, page: usize) -> Result<usize, ClientError> {
+    if page > MAX_PAGES {
+        return Err(bad_paging(
+            endpoint,
+            format!(
+                "the service pages this request into {page} pages or more, past the limit \
+                 of {MAX_PAGES}; ask for a narrower range"
+            ),
+        ));
+    }
+    Ok(page)
+}
+
+/// The page and page size the `next` link of page `current` names, if any:
+/// it must come after `current` (a link that stays or goes back is a loop)
+/// and within [`MAX_PAGES`].
+pub(super) fn next_page(
+    endpoint: &str,
+    current: usize,
+    next: Option<&str>,
+) -> Result<Option<(usize, Option<usize>)>, ClientError> {
+    let Some((page, size)) = next.and_then(link_paging) else {
+        return Ok(None);
+    };
+    if page <= current {
+        return Err(bad_paging(
+            endpoint,
+            format!("the `next` link of page {current} names page {page}: the pages loop"),
+        ));
+    }
+    Ok(Some((within_limit(endpoint, page)?, size)))
 }
 
 /// One page as its decoder gives it: its items in the caller's form, and
@@ -163,7 +210,8 @@ where
     let mut walks: Vec<(usize, DecodedPage<U>)> = Vec::new();
     for (resource, _, first) in firsts {
         match first.last.as_deref().and_then(link_paging) {
-            Some((last_page, size)) if last_page <= MAX_PAGES => {
+            Some((last_page, size)) => {
+                within_limit(endpoint, last_page)?;
                 if last_page <= 1 {
                     results[resource] = Some(finish(resource, first.items)?);
                     continue;
@@ -194,8 +242,13 @@ where
     drop(pages);
     let walked: Vec<(usize, V)> = stream::iter(walks)
         .map(|(resource, first)| async move {
-            let items =
-                walk_next(first, |page, size| fetch(resource, page, size), progress).await?;
+            let items = walk_next(
+                endpoint,
+                first,
+                |page, size| fetch(resource, page, size),
+                progress,
+            )
+            .await?;
             Ok::<_, ClientError>((resource, finish(resource, items)?))
         })
         .buffer_unordered(concurrency)
@@ -249,6 +302,7 @@ impl<U> Gathering<U> {
 /// one by one, from its first page; a page without records ends it (one
 /// whose records the decoder kept none of does not).
 async fn walk_next<U, Fut>(
+    endpoint: &str,
     first: DecodedPage<U>,
     fetch: impl Fn(usize, usize) -> Fut,
     progress: &Progress,
@@ -258,12 +312,9 @@ where
 {
     let mut items = first.items;
     let mut next = first.next;
-    let mut pages = 1;
-    while let Some((page, size)) = next.as_deref().and_then(link_paging) {
-        pages += 1;
-        if pages > MAX_PAGES {
-            break;
-        }
+    let mut current = 1;
+    while let Some((page, size)) = next_page(endpoint, current, next.as_deref())? {
+        current = page;
         progress.plan(1);
         let fetched = fetch(page, size.unwrap_or(PAGE_SIZE)).await?;
         let empty = fetched.records == 0;

@@ -27,6 +27,10 @@ fn walked(records: usize, kept: &[u32], next: Option<usize>) -> DecodedPage<u32>
 }
 
 fn walk(pages: Vec<DecodedPage<u32>>) -> Vec<u32> {
+    walk_result(pages).unwrap()
+}
+
+fn walk_result(pages: Vec<DecodedPage<u32>>) -> Result<Vec<u32>, ClientError> {
     let pages = std::sync::Mutex::new(pages.into_iter());
     let fetch = |_page: usize, _size: usize| {
         let page = pages
@@ -40,9 +44,7 @@ fn walk(pages: Vec<DecodedPage<u32>>) -> Vec<u32> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
-    runtime
-        .block_on(walk_next(first, fetch, &Progress::default()))
-        .unwrap()
+    runtime.block_on(walk_next("GET /x", first, fetch, &Progress::default()))
 }
 
 #[test]
@@ -60,4 +62,27 @@ fn a_walk_goes_on_past_pages_whose_records_were_all_left_out() {
 fn a_walk_ends_at_a_page_without_records_whatever_its_next_link() {
     let pages = vec![walked(100, &[2], Some(3)), walked(0, &[], Some(4))];
     assert_eq!(walk(pages), [1, 2]);
+}
+
+fn service_message(error: ClientError) -> String {
+    match error {
+        ClientError::Service { message, .. } => message,
+        other => panic!("not a service error: {other:?}"),
+    }
+}
+
+#[test]
+fn a_next_link_that_does_not_move_forward_is_an_error_not_a_loop() {
+    // Page 2 names itself as the next: a loop that once sent 100,000 requests.
+    let error = walk_result(vec![walked(100, &[2], Some(2))]).unwrap_err();
+    assert!(service_message(error).contains("the pages loop"));
+    let error = walk_result(vec![walked(100, &[2], Some(1))]).unwrap_err();
+    assert!(service_message(error).contains("names page 1"));
+}
+
+#[test]
+fn pages_past_the_limit_are_an_error_not_a_result_cut_short() {
+    let error = walk_result(vec![walked(100, &[2], Some(MAX_PAGES + 1))]).unwrap_err();
+    assert!(service_message(error).contains("past the limit"));
+    assert!(within_limit("GET /x", MAX_PAGES).is_ok());
 }

@@ -12,9 +12,15 @@ fn invalid(message: String) -> ClientError {
     ClientError::InvalidRequest(message)
 }
 
+/// A path segment of dots only, which a URL resolves to another path (the
+/// curve's parent, say) however it is encoded: never a curve id or a tenor.
+fn dots(segment: &str) -> bool {
+    matches!(segment, "." | "..")
+}
+
 pub fn curve_id(id: &str) -> Result<String, ClientError> {
     let id = id.trim();
-    if id.is_empty() || id.chars().any(char::is_control) {
+    if id.is_empty() || id.chars().any(char::is_control) || dots(id) {
         return Err(invalid(format!(
             "curve_id must be a curve id from the catalogue, not {id:?}"
         )));
@@ -28,8 +34,9 @@ pub fn tenor(name: &str) -> Result<Tenor, ClientError> {
             "tenor must be a tenor name such as 'Jan 26', not empty".into(),
         ));
     }
-    // No tenor has one, and in a path segment it would only earn a 404.
-    if name.chars().any(char::is_control) {
+    // No tenor has one, and in a path segment it would only earn a 404; dots
+    // would send the request to another path.
+    if name.chars().any(char::is_control) || dots(name.trim()) {
         return Err(invalid(format!(
             "tenor must be a tenor name such as 'Jan 26', not {name:?}"
         )));

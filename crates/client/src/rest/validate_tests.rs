@@ -32,6 +32,12 @@ fn ids_tenors_and_ranges() {
     assert!(tenor("Q5 24").unwrap_err().to_string().contains("Q1 to Q4"));
     assert!(tenor("").is_err());
     assert!(tenor("Jan 25\n").unwrap_err().to_string().contains("tenor"));
+    // Dots would send the request to another path, encoded or not.
+    for dots in [".", "..", " .. "] {
+        assert!(curve_id(dots).unwrap_err().to_string().contains("curve_id"));
+        assert!(tenor(dots).unwrap_err().to_string().contains("tenor"));
+    }
+    assert_eq!(curve_id("a.b").unwrap(), "a.b");
     let (a, b) = (
         NaiveDate::from_ymd_opt(2025, 1, 2).unwrap(),
         NaiveDate::from_ymd_opt(2025, 1, 1).unwrap(),

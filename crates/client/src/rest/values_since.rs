@@ -18,7 +18,7 @@
 
 use std::future::Future;
 
-use super::paging::{link_paging, MAX_PAGES, PAGE_SIZE};
+use super::paging::{link_paging, next_page, within_limit, MAX_PAGES, PAGE_SIZE};
 use crate::error::ClientError;
 use domain::timestamp::{truncate_to_millis, Micros};
 
@@ -98,9 +98,10 @@ pub struct PageHint {
 /// The values of a paged resource from `after` on (compared truncated to
 /// milliseconds, as the feed prints times), starting at `hint`'s page if
 /// given, and where its newest values were found, if the pages' order
-/// tells. `fetch(page, page_size)` gets one page; without a hint the first
-/// is asked for as page 1 of [`PAGE_SIZE`].
+/// tells. `fetch(page, page_size)` gets one page of `endpoint`; without a
+/// hint the first is asked for as page 1 of [`PAGE_SIZE`].
 pub async fn values_since<Fut>(
+    endpoint: &str,
     after: Micros,
     hint: Option<PageHint>,
     fetch: impl Fn(usize, usize) -> Fut,
@@ -114,11 +115,12 @@ where
             return Ok(found);
         }
     }
-    from_the_first(after, &fetch).await
+    from_the_first(endpoint, after, &fetch).await
 }
 
 /// Every page's order read from page 1.
 async fn from_the_first<Fut>(
+    endpoint: &str,
     after: Micros,
     fetch: &impl Fn(usize, usize) -> Fut,
 ) -> Result<(Since, Option<PageHint>), ClientError>
@@ -128,14 +130,14 @@ where
     let mut since = Since::default();
     let first = fetch(1, PAGE_SIZE).await?;
     since.add(after, &first.values);
-    let last = first
-        .last
-        .as_deref()
-        .and_then(link_paging)
-        .filter(|(page, _)| *page <= MAX_PAGES);
+    let last = first.last.as_deref().and_then(link_paging);
+    if let Some((page, _)) = last {
+        within_limit(endpoint, page)?;
+    }
     let mut hint = None;
+    let walk = Walk { endpoint, after };
     match (order_of(&first.values), last) {
-        (Order::NewestFirst, _) => walk_next(after, first, true, fetch, &mut since).await?,
+        (Order::NewestFirst, _) => walk.run(first, true, fetch, &mut since).await?,
         (Order::OldestFirst, Some((last, size))) if last > 1 => {
             let size = size.unwrap_or(PAGE_SIZE);
             let first_end = first.values.last().map(|(at, _)| *at);
@@ -160,7 +162,7 @@ where
                 since.add(after, &fetch(page, size).await?.values);
             }
         }
-        (_, None) => walk_next(after, first, false, fetch, &mut since).await?,
+        (_, None) => walk.run(first, false, fetch, &mut since).await?,
     }
     Ok((since, hint))
 }
@@ -271,49 +273,55 @@ impl Backwards {
     }
 }
 
-/// The `next` links from `first`. With `newest_first`, the walk ends at the
-/// first page that reaches back to `after`, as long as every page read is
-/// newest first and begins no later than the page before it ends.
-async fn walk_next<Fut>(
+/// A walk of `next` links of `endpoint` for the values from `after` on.
+struct Walk<'a> {
+    endpoint: &'a str,
     after: Micros,
-    first: TimedPage,
-    newest_first: bool,
-    fetch: &impl Fn(usize, usize) -> Fut,
-    since: &mut Since,
-) -> Result<(), ClientError>
-where
-    Fut: Future<Output = Result<TimedPage, ClientError>>,
-{
-    let mut ordered = newest_first;
-    let mut earlier_end = first.values.last().map(|(at, _)| *at);
-    let mut next = first.next;
-    let mut pages = 1;
-    while !(ordered && since.reaches_back) {
-        let Some((page, size)) = next.as_deref().and_then(link_paging) else {
-            break;
-        };
-        pages += 1;
-        if pages > MAX_PAGES {
-            break;
+}
+
+impl Walk<'_> {
+    /// The `next` links from `first`. With `newest_first`, the walk ends at
+    /// the first page that reaches back to `after`, as long as every page
+    /// read is newest first and begins no later than the page before it ends.
+    async fn run<Fut>(
+        &self,
+        first: TimedPage,
+        newest_first: bool,
+        fetch: &impl Fn(usize, usize) -> Fut,
+        since: &mut Since,
+    ) -> Result<(), ClientError>
+    where
+        Fut: Future<Output = Result<TimedPage, ClientError>>,
+    {
+        let after = self.after;
+        let mut ordered = newest_first;
+        let mut earlier_end = first.values.last().map(|(at, _)| *at);
+        let mut next = first.next;
+        let mut current = 1;
+        while !(ordered && since.reaches_back) {
+            let Some((page, size)) = next_page(self.endpoint, current, next.as_deref())? else {
+                break;
+            };
+            current = page;
+            let fetched = fetch(page, size.unwrap_or(PAGE_SIZE)).await?;
+            since.add(after, &fetched.values);
+            ordered &= fetched.values.windows(2).all(|pair| pair[0].0 >= pair[1].0)
+                && fetched
+                    .values
+                    .first()
+                    .zip(earlier_end)
+                    .is_none_or(|(&(start, _), end)| start <= end);
+            if let Some(&(end, _)) = fetched.values.last() {
+                earlier_end = Some(end);
+            }
+            next = if fetched.records == 0 {
+                None
+            } else {
+                fetched.next
+            };
         }
-        let fetched = fetch(page, size.unwrap_or(PAGE_SIZE)).await?;
-        since.add(after, &fetched.values);
-        ordered &= fetched.values.windows(2).all(|pair| pair[0].0 >= pair[1].0)
-            && fetched
-                .values
-                .first()
-                .zip(earlier_end)
-                .is_none_or(|(&(start, _), end)| start <= end);
-        if let Some(&(end, _)) = fetched.values.last() {
-            earlier_end = Some(end);
-        }
-        next = if fetched.records == 0 {
-            None
-        } else {
-            fetched.next
-        };
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]

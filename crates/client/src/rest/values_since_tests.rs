@@ -64,7 +64,9 @@ impl Server {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        runtime.block_on(values_since(after, hint, fetch)).unwrap()
+        runtime
+            .block_on(values_since("GET /p", after, hint, fetch))
+            .unwrap()
     }
 
     fn asked(&self) -> Vec<usize> {
@@ -220,4 +222,49 @@ fn a_hint_the_pages_do_not_keep_sends_the_read_back_to_page_one() {
     let (since, _) = server.read_from(985 * MS, hint(10));
     assert_eq!(times(&since), (985..=1_000).collect::<Vec<_>>());
     assert_eq!(server.asked(), vec![10, 1]);
+}
+
+fn read_pages(
+    pages: impl Fn(usize) -> TimedPage,
+) -> Result<(Since, Option<PageHint>), ClientError> {
+    let fetch = |page: usize, _size: usize| {
+        let page = pages(page);
+        async move { Ok(page) }
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(values_since("GET /p", 0, None, fetch))
+}
+
+fn service_message(error: ClientError) -> String {
+    match error {
+        ClientError::Service { message, .. } => message,
+        other => panic!("not a service error: {other:?}"),
+    }
+}
+
+#[test]
+fn a_looping_next_link_is_an_error() {
+    // Newest first, every page naming page 1 as the next.
+    let error = read_pages(|page| TimedPage {
+        values: vec![(10 * MS - page as i64, 1.0), (MS, 1.0)],
+        records: 2,
+        next: Some("https://x/v2/p?page=1&pageSize=2".into()),
+        last: None,
+    })
+    .unwrap_err();
+    assert!(service_message(error).contains("the pages loop"));
+}
+
+#[test]
+fn a_last_link_past_the_page_limit_is_an_error() {
+    let error = read_pages(|_| TimedPage {
+        values: vec![(MS, 1.0), (2 * MS, 2.0)],
+        records: 2,
+        next: Some("https://x/v2/p?page=2&pageSize=2".into()),
+        last: Some(format!("https://x/v2/p?page={}&pageSize=2", MAX_PAGES + 1)),
+    })
+    .unwrap_err();
+    assert!(service_message(error).contains("past the limit"));
 }
