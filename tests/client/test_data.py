@@ -214,3 +214,33 @@ def test_concurrency_one_and_thirty_two_give_identical_tables(em, fob, coarse):
     assert a.num_rows > 0 and a.equals(b)
     a, b = one.intraday(fob["id"], "Jul 25"), many.intraday(fob["id"], "Jul 25")
     assert a.num_rows > 100 and a.equals(b)
+
+
+def test_an_open_ended_intraday_range_costs_what_one_ending_today_does(fresh_em, coarse):
+    """The service publishes nothing after its today: an end far past it is
+    taken as today, not as thousands of windows of nothing."""
+    client = fresh_em.client()
+    client.catalogue()  # the service's clock is read from its answers
+    before = fresh_em.request_count("/historical/intraday")
+    until_today = client.intraday_history(coarse["id"], "2025-06-01", "2025-06-13", "Aug 25")
+    cost = fresh_em.request_count("/historical/intraday") - before
+    before = fresh_em.request_count("/historical/intraday")
+    open_ended = client.intraday_history(coarse["id"], "2025-06-01", "9999-12-31", "Aug 25")
+    assert fresh_em.request_count("/historical/intraday") - before == cost
+    assert open_ended.equals(until_today) and open_ended.num_rows > 0
+    # Wholly after today: nothing to ask for.
+    before = fresh_em.request_count()
+    later = client.intraday_history(coarse["id"], "2030-01-01", "2030-12-31", "Aug 25")
+    assert later.num_rows == 0 and fresh_em.request_count() == before
+    client.close()
+
+
+def test_an_intraday_range_of_more_than_about_ten_years_is_refused_before_any_request(
+    fresh_em, coarse
+):
+    client = fresh_em.client()
+    before = fresh_em.request_count()
+    with pytest.raises(mc.InvalidRequest, match=r"at most 3660 days.*0025-01-01"):
+        client.intraday_history(coarse["id"], "0025-01-01", "2025-06-13", "Aug 25")
+    assert fresh_em.request_count() == before
+    client.close()

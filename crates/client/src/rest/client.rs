@@ -20,6 +20,7 @@ use super::own_task::in_own_task;
 use super::paging::{all_pages, pages_of_each, DecodedPage, Paged};
 use super::progress::Progress;
 use super::query::{CatalogueQuery, Contracts, HistoryQuery, PriceQuery, TenorQuery};
+use super::validate;
 use super::windows::{split, MAX_INTRADAY_DAYS};
 use crate::cache::layout::History;
 use crate::cache::{Cache, CacheMode};
@@ -275,6 +276,11 @@ impl RestClient {
             })
         };
         let merge = |_: usize, pages: Vec<RecordBatch>| {
+            if pages.iter().all(|page| page.num_rows() == 0) {
+                // An empty window holds no buffers: a long range's many
+                // empty windows cost nothing.
+                return Ok(RecordBatch::new_empty(schema(TableKind::Prices)));
+            }
             merge_slice(schema(TableKind::Prices), &pages).map_err(arrow_error)
         };
         let name = endpoint.describe();
@@ -362,13 +368,24 @@ impl RestClient {
 
     /// Intraday values from `start` to `end`: windows of at most 30 days,
     /// every page of each, for every tenor, all concurrently; through the
-    /// cache in `mode`.
+    /// cache in `mode`. An end past the service's today is taken as today
+    /// (no value is published later), so an open-ended range costs no more
+    /// than one ending today; what is left may span at most
+    /// [`MAX_INTRADAY_HISTORY_DAYS`](super::windows::MAX_INTRADAY_HISTORY_DAYS).
     pub async fn intraday_history(
         &self,
         query: &HistoryQuery,
         progress: &Progress,
         mode: Option<CacheMode>,
     ) -> Result<Table, ClientError> {
+        let today = self.http.service_clock().now().date_naive();
+        let Some(query) = &query.ending_by(today) else {
+            return Ok(Table {
+                schema: schema(TableKind::Prices),
+                batches: Vec::new(),
+            });
+        };
+        validate::intraday_span(query.start(), query.end())?;
         match self.cache_mode(mode)? {
             CacheMode::Off => self.fetch_intraday_history(query, progress).await,
             mode => {

@@ -130,6 +130,15 @@ impl HistoryQuery {
         })
     }
 
+    /// The query with its end no later than `last`; None if nothing is left.
+    pub(crate) fn ending_by(&self, last: NaiveDate) -> Option<HistoryQuery> {
+        let end = self.end.min(last);
+        (self.start <= end).then(|| HistoryQuery {
+            end,
+            ..self.clone()
+        })
+    }
+
     /// The query pulling `contracts` of the curve; tenors named are refused
     /// beside any but the listed.
     pub fn with_contracts(mut self, contracts: Contracts) -> Result<HistoryQuery, ClientError> {

@@ -4,6 +4,9 @@
 use std::fmt::Display;
 use std::time::Duration;
 
+use chrono::NaiveDate;
+
+use super::windows::{MAX_INTRADAY_DAYS, MAX_INTRADAY_HISTORY_DAYS};
 use crate::error::ClientError;
 use domain::tenor::Tenor;
 use domain::vocabulary::{canonical, find_vertical, Vertical, VERTICALS};
@@ -42,6 +45,20 @@ pub fn tenor(name: &str) -> Result<Tenor, ClientError> {
         )));
     }
     Tenor::parse(name).map_err(|e| invalid(format!("tenor: {e}")))
+}
+
+/// An intraday history range within [`MAX_INTRADAY_HISTORY_DAYS`].
+pub fn intraday_span(start: NaiveDate, end: NaiveDate) -> Result<(), ClientError> {
+    let days = (end - start).num_days() + 1;
+    if days > MAX_INTRADAY_HISTORY_DAYS {
+        return Err(invalid(format!(
+            "intraday_history covers at most {MAX_INTRADAY_HISTORY_DAYS} days (about ten \
+             years, {} requests a tenor at least); {start} to {end} is {days} days: check \
+             the dates, or pull a longer history in parts",
+            MAX_INTRADAY_HISTORY_DAYS / MAX_INTRADAY_DAYS
+        )));
+    }
+    Ok(())
 }
 
 /// `start` not after `end`: days, or the months of a bulk job.

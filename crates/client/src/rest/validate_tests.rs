@@ -57,3 +57,13 @@ fn seconds_are_finite_and_positive() {
         assert!(err.starts_with("poll_interval must be"), "{bad}: {err}");
     }
 }
+
+#[test]
+fn an_intraday_history_spans_at_most_about_ten_years() {
+    let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).unwrap();
+    assert!(intraday_span(day(2016, 1, 1), day(2025, 12, 31)).is_ok());
+    let error = intraday_span(day(25, 1, 1), day(2025, 12, 31)).unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("at most 3660 days"), "{message}");
+    assert!(message.contains("0025-01-01"), "{message}");
+}
