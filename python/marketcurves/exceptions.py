@@ -77,7 +77,12 @@ class CacheMiss(MarketCurvesError):
 class ClientClosed(MarketCurvesError):
     """The client was closed (:meth:`~marketcurves.Client.close`, or the end of
     its ``with`` block). Calls in flight when it closed end with this, live
-    feeds opened from it too, and every later call raises it before sending anything."""
+    feeds opened from it too, and every later call raises it before sending anything.
+
+    In a child process made by ``fork`` after the package was used (the
+    parent's threads and connections stay in the parent), every call raises
+    it at once; make such children with multiprocessing's ``"spawn"`` or
+    ``"forkserver"`` method."""
 
 
 class DestinationError(MarketCurvesError, OSError):

@@ -137,7 +137,7 @@ fn awaitable_table<'py, F>(py: Python<'py>, call: F) -> PyResult<Bound<'py, PyAn
 where
     F: Future<Output = Result<Table, ClientError>> + Send + 'static,
 {
-    pyo3_async_runtimes::tokio::future_into_py(py, async move {
+    super::runtime::awaitable(py, async move {
         let result = call.await;
         Python::attach(|py| to_pyarrow(py, result.map_err(|e| client_error(py, e))?))
     })
@@ -212,6 +212,9 @@ impl PyRestClient {
         // GIL, while another thread's close holds the GIL waiting for it.
         let taken = self.slot().take();
         match taken {
+            // In a child forked after the runtime started, what the client
+            // holds is the parent's to close: it is only let go of here.
+            Some(_) if super::runtime::forked() => Ok(()),
             Some(rest) => wait_interruptibly(py, close_and_release(rest), |_| Ok(())),
             None => Ok(()),
         }
@@ -219,7 +222,7 @@ impl PyRestClient {
 
     fn close_async<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let rest = self.slot().take();
-        pyo3_async_runtimes::tokio::future_into_py(py, async move {
+        super::runtime::awaitable(py, async move {
             if let Some(rest) = rest {
                 close_and_release(rest).await;
             }
@@ -275,7 +278,7 @@ impl PyRestClient {
         let mode = call_mode(cache)?;
         let inner = self.rest()?;
         inner.cache_mode(mode)?;
-        let awaitable = pyo3_async_runtimes::tokio::future_into_py(py, async move {
+        let awaitable = super::runtime::awaitable(py, async move {
             let curves = inner.catalogue(&query, mode).await;
             Python::attach(|py| {
                 let curves = curves.map_err(|e| client_error(py, e))?;
@@ -466,16 +469,13 @@ impl PyRestClient {
 
     fn cache_info_async<'py>(&self, py: Python<'py>) -> CoreResult<Bound<'py, PyAny>> {
         let inner = self.rest()?;
-        Ok(pyo3_async_runtimes::tokio::future_into_py(
-            py,
-            async move {
-                let info = inner.cache_info().await;
-                Python::attach(|py| {
-                    let info = info.map_err(|e| client_error(py, e))?;
-                    Ok(info_dict(py, info)?.unbind())
-                })
-            },
-        )?)
+        Ok(super::runtime::awaitable(py, async move {
+            let info = inner.cache_info().await;
+            Python::attach(|py| {
+                let info = info.map_err(|e| client_error(py, e))?;
+                Ok(info_dict(py, info)?.unbind())
+            })
+        })?)
     }
 
     #[pyo3(signature = (curve_id = None, before = None))]
@@ -499,15 +499,12 @@ impl PyRestClient {
         before: Option<NaiveDate>,
     ) -> CoreResult<Bound<'py, PyAny>> {
         let inner = self.rest()?;
-        Ok(pyo3_async_runtimes::tokio::future_into_py(
-            py,
-            async move {
-                let cleared = inner.clear_cache(curve_id, before).await;
-                Python::attach(|py| {
-                    let cleared = cleared.map_err(|e| client_error(py, e))?;
-                    Ok(cleared_dict(py, cleared)?.unbind())
-                })
-            },
-        )?)
+        Ok(super::runtime::awaitable(py, async move {
+            let cleared = inner.clear_cache(curve_id, before).await;
+            Python::attach(|py| {
+                let cleared = cleared.map_err(|e| client_error(py, e))?;
+                Ok(cleared_dict(py, cleared)?.unbind())
+            })
+        })?)
     }
 }

@@ -52,7 +52,7 @@ impl PyEmulator {
             },
             bind: SocketAddr::from(([127, 0, 0, 1], port)),
         };
-        let server = match block_on(py, Emulator::start(config)) {
+        let server = match block_on(py, Emulator::start(config))? {
             Ok(server) => server,
             Err(StartError::Config(invalid)) => return Err(invalid.into()),
             Err(unbound) => return Err(PyOSError::new_err(unbound.to_string()).into()),
@@ -273,7 +273,8 @@ impl PyEmulator {
     fn stop(&self, py: Python<'_>) {
         let server = self.server.lock().expect("server lock").take();
         if let Some(mut server) = server {
-            block_on(py, async move { server.stop().await });
+            // In a forked child the server is the parent's: nothing to stop.
+            let _ = block_on(py, async move { server.stop().await });
         }
     }
 

@@ -183,7 +183,7 @@ fn read<T: Send + 'static>(
     let mut future = Box::pin(future);
     {
         // Timers and wake-ups need the runtime's context, even for one poll.
-        let _entered = runtime().enter();
+        let _entered = runtime()?.enter();
         let mut ready = Context::from_waker(Waker::noop());
         if let Poll::Ready(value) = future.as_mut().poll(&mut ready) {
             return Ok(value);
@@ -239,7 +239,7 @@ impl PyLiveFeed {
         }
         .with_reconnect_max(duration("reconnect_max", reconnect_max)?);
         let rest = client.rest()?;
-        let _entered = runtime().enter();
+        let _entered = runtime()?.enter();
         let inner = LiveFeed::start(rest, config).map_err(|e| client_error(py, e))?;
         Ok(PyLiveFeed {
             inner: Arc::new(inner),
@@ -264,7 +264,7 @@ impl PyLiveFeed {
         tenor: String,
     ) -> PyResult<Bound<'py, PyAny>> {
         let inner = Arc::clone(&self.inner);
-        pyo3_async_runtimes::tokio::future_into_py(py, async move {
+        super::runtime::awaitable(py, async move {
             let result = inner.subscribe(&curve_id, &tenor).await;
             Python::attach(|py| result.map_err(|e| feed_error(py, e)))
         })
@@ -287,7 +287,7 @@ impl PyLiveFeed {
         tenor: String,
     ) -> PyResult<Bound<'py, PyAny>> {
         let inner = Arc::clone(&self.inner);
-        pyo3_async_runtimes::tokio::future_into_py(py, async move {
+        super::runtime::awaitable(py, async move {
             let result = inner.unsubscribe(&curve_id, &tenor).await;
             Python::attach(|py| result.map_err(|e| feed_error(py, e)))
         })
@@ -352,7 +352,7 @@ impl PyLiveFeed {
     #[pyo3(signature = (max = CHUNK))]
     fn take_async<'py>(&self, py: Python<'py>, max: usize) -> PyResult<Bound<'py, PyAny>> {
         let inner = Arc::clone(&self.inner);
-        pyo3_async_runtimes::tokio::future_into_py(py, async move {
+        super::runtime::awaitable(py, async move {
             let ticks = inner.next_ticks(max, None).await;
             Python::attach(|py| {
                 let ticks = unless_closed(py, ticks, Vec::new())?;
@@ -407,13 +407,17 @@ impl PyLiveFeed {
     /// Stops the feed: no task, timer or socket is left behind. Ticks still
     /// queued can be read afterwards.
     fn close(&self, py: Python<'_>) -> PyResult<()> {
+        if super::runtime::forked() {
+            // The feed runs in the parent: it is not this child's to close.
+            return Ok(());
+        }
         let inner = Arc::clone(&self.inner);
         wait_interruptibly(py, async move { inner.close().await }, |_| Ok(()))
     }
 
     fn close_async<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let inner = Arc::clone(&self.inner);
-        pyo3_async_runtimes::tokio::future_into_py(py, async move {
+        super::runtime::awaitable(py, async move {
             inner.close().await;
             Ok(())
         })

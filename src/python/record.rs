@@ -97,12 +97,13 @@ impl PyRecorder {
     fn spawn(
         &self,
         stop: &CancellationToken,
-    ) -> Result<JoinHandle<Result<RecordSummary, ClientError>>, ClientError> {
+    ) -> CoreResult<JoinHandle<Result<RecordSummary, ClientError>>> {
         let taken = self.ready.lock().unwrap_or_else(|e| e.into_inner()).take();
         let (rest, place, config) =
             taken.ok_or_else(|| ClientError::InvalidRequest("a recorder runs once".into()))?;
-        stop_after(stop, self.duration);
-        Ok(runtime().spawn(run_recorder(rest, place, config, stop.clone())))
+        let runtime = runtime()?;
+        stop_after(runtime, stop, self.duration);
+        Ok(runtime.spawn(run_recorder(rest, place, config, stop.clone())))
     }
 }
 
@@ -156,12 +157,12 @@ impl PyRecorder {
     fn run<'py>(&self, py: Python<'py>) -> CoreResult<Bound<'py, PyDict>> {
         let stop = CancellationToken::new();
         let mut task = self.spawn(&stop)?;
+        let runtime = runtime()?;
         let mut interrupted = false;
         let result = loop {
             let wait = if interrupted { STOP_WAIT } else { TICK };
-            let waited = py.detach(|| {
-                runtime().block_on(async { tokio::time::timeout(wait, &mut task).await })
-            });
+            let waited = py
+                .detach(|| runtime.block_on(async { tokio::time::timeout(wait, &mut task).await }));
             match waited {
                 Ok(result) => break joined(result),
                 Err(_) if interrupted => {
@@ -191,26 +192,23 @@ impl PyRecorder {
     fn run_async<'py>(&self, py: Python<'py>) -> CoreResult<Bound<'py, PyAny>> {
         let stop = CancellationToken::new();
         let task = self.spawn(&stop)?;
-        Ok(pyo3_async_runtimes::tokio::future_into_py(
-            py,
-            async move {
-                // Dropped with the awaiting future: the recorder is told to stop.
-                let _stops = stop.drop_guard();
-                let result = joined(task.await);
-                Python::attach(|py| match result {
-                    Ok(summary) => Ok(summary_dict(py, &summary)?.unbind()),
-                    Err(e) => Err(client_error(py, e)),
-                })
-            },
-        )?)
+        Ok(super::runtime::awaitable(py, async move {
+            // Dropped with the awaiting future: the recorder is told to stop.
+            let _stops = stop.drop_guard();
+            let result = joined(task.await);
+            Python::attach(|py| match result {
+                Ok(summary) => Ok(summary_dict(py, &summary)?.unbind()),
+                Err(e) => Err(client_error(py, e)),
+            })
+        })?)
     }
 }
 
-fn stop_after(stop: &CancellationToken, duration: Option<f64>) {
+fn stop_after(runtime: &tokio::runtime::Runtime, stop: &CancellationToken, duration: Option<f64>) {
     if let Some(seconds) = duration {
         let stop = stop.clone();
         let wait = Duration::from_secs_f64(seconds.max(0.0));
-        runtime().spawn(async move {
+        runtime.spawn(async move {
             tokio::time::sleep(wait).await;
             stop.cancel();
         });

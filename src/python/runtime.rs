@@ -1,24 +1,71 @@
-//! The one tokio runtime of the process, shared with pyo3-async-runtimes.
+//! The one tokio runtime of the process, shared with pyo3-async-runtimes,
+//! and every way in to it: each first checks that this process is the one
+//! that started it.
+//!
+//! A child made by `fork` (multiprocessing's default on Linux before Python
+//! 3.14) inherits the runtime but not its worker threads, nor the parent's
+//! connections: whatever it waited on would never come. So once the runtime
+//! has started, every call in such a child raises `ClientClosed` at once,
+//! saying to make the children with `spawn` or `forkserver`. A child forked
+//! before the package was used starts a runtime of its own and works.
 
 use std::future::Future;
+use std::sync::OnceLock;
 use std::time::Duration;
 
+use pyo3::conversion::IntoPyObject;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+
+use super::errors::ClientClosed;
 
 /// How often a blocking call looks up from its wait to check for Ctrl-C.
 const TICK: Duration = Duration::from_millis(100);
 
-pub fn runtime() -> &'static tokio::runtime::Runtime {
-    pyo3_async_runtimes::tokio::get_runtime()
+/// The process that started the runtime, once one has.
+static STARTED_IN: OnceLock<u32> = OnceLock::new();
+
+/// The runtime, started by this call if none is, unless this process is a
+/// child forked from the one that started it.
+pub fn runtime() -> PyResult<&'static tokio::runtime::Runtime> {
+    let here = std::process::id();
+    let started = *STARTED_IN.get_or_init(|| here);
+    if started != here {
+        return Err(ClientClosed::new_err(format!(
+            "marketcurves cannot be used in a child process made by fork (process {here}) \
+             after process {started} had used it: its threads and connections stayed there. \
+             Start child processes with multiprocessing's \"spawn\" or \"forkserver\" \
+             method (multiprocessing.get_context(\"spawn\")), or fork before using the package"
+        )));
+    }
+    Ok(pyo3_async_runtimes::tokio::get_runtime())
+}
+
+/// Whether this is a child forked after the runtime started (there, what
+/// the parent made is the parent's to close).
+pub fn forked() -> bool {
+    STARTED_IN
+        .get()
+        .is_some_and(|started| *started != std::process::id())
 }
 
 /// Runs a future to completion with the GIL released.
-pub fn block_on<F: Future + Send>(py: Python<'_>, future: F) -> F::Output
+pub fn block_on<F: Future + Send>(py: Python<'_>, future: F) -> PyResult<F::Output>
 where
     F::Output: Send,
 {
-    py.detach(|| runtime().block_on(future))
+    let runtime = runtime()?;
+    Ok(py.detach(|| runtime.block_on(future)))
+}
+
+/// An awaitable of `future` for Python's event loop (the `_async` twins).
+pub fn awaitable<'py, F, T>(py: Python<'py>, future: F) -> PyResult<Bound<'py, PyAny>>
+where
+    F: Future<Output = PyResult<T>> + Send + 'static,
+    T: for<'a> IntoPyObject<'a> + Send + 'static,
+{
+    runtime()?;
+    pyo3_async_runtimes::tokio::future_into_py(py, future)
 }
 
 /// Runs `future` on the runtime while this thread, with the GIL released,
@@ -33,10 +80,11 @@ where
     F: Future<Output = T> + Send + 'static,
     T: Send + 'static,
 {
-    let mut task = runtime().spawn(future);
+    let runtime = runtime()?;
+    let mut task = runtime.spawn(future);
     loop {
         let waited =
-            py.detach(|| runtime().block_on(async { tokio::time::timeout(TICK, &mut task).await }));
+            py.detach(|| runtime.block_on(async { tokio::time::timeout(TICK, &mut task).await }));
         match waited {
             Ok(joined) => {
                 on_tick(py)?;
@@ -47,7 +95,7 @@ where
                 if let Err(interrupt) = py.check_signals() {
                     task.abort();
                     // Wait for the cancellation, so nothing keeps running behind the caller.
-                    let _ = py.detach(|| runtime().block_on(task));
+                    let _ = py.detach(|| runtime.block_on(task));
                     return Err(interrupt);
                 }
                 on_tick(py)?;
