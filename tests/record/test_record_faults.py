@@ -71,3 +71,17 @@ def test_past_the_hold_limit_it_stops_and_a_restart_fetches_what_it_held(em, bus
         second = client.record(dest, [(busy_curve, "*")], duration=3, **keepalive())
     assert second["backfilled"] >= 20
     check_exactly_once(em, dest, busy_curve, until=_last(dest, busy_curve))
+
+
+def test_a_first_write_that_fails_makes_no_promise_a_restart_cannot_keep(em, busy_curve, tmp_path):
+    """No file holds any tenor yet, so a restart cannot tell what it missed:
+    the message says those ticks are not fetched again rather than
+    promising they are."""
+    dest = tmp_path / "rec"
+    dest.mkdir()
+    (dest / DAY).write_text("in the way")  # the first file cannot be written
+    with em.client() as client, pytest.raises(mc.DestinationError) as raised:
+        client.record(dest, [(busy_curve, "*")], rotate="1s", duration=3, **keepalive())
+    message = str(raised.value)
+    assert "unwritten" in message and "not lost" not in message, message
+    assert "no file holds yet" in message and busy_curve in message, message

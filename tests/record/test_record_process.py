@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
 from record_helpers import (
     Recorder,
     check_exactly_once,
@@ -16,6 +17,8 @@ from record_helpers import (
     status,
     wait_for,
 )
+
+import marketcurves as mc
 
 
 def _parts(dest):
@@ -88,3 +91,30 @@ def _last_published(em, curve, tenor, end):
 
     values = em.published(curve, tenor, end=end)
     return millis(values[-1].generated_on) if values else end
+
+
+def test_a_second_recorder_on_one_folder_is_refused_until_the_first_is_gone(
+    em, busy_curve, tmp_path
+):
+    first = Recorder(em, tmp_path, [busy_curve])
+    try:
+        wait_for(lambda: len(_parts(tmp_path)) >= 1, 30, "the first to write")
+        with em.client() as client, pytest.raises(mc.DestinationError) as refused:
+            client.record(tmp_path, [(busy_curve, "*")], duration=5)
+        message = str(refused.value)
+        assert "another recorder" in message and f"process {first.process.pid}" in message
+        assert first.process.poll() is None, "the first goes on"
+        time.sleep(1.5)
+    finally:
+        first.kill()
+    # Killed, it holds nothing: the lock is the system's, let go with the process.
+    second = Recorder(em, tmp_path, [busy_curve])
+    try:
+        wait_for(lambda: len(_parts(tmp_path)) >= 3, 30, "the second to write")
+        code, err = second.terminate()
+        assert code == 0, err
+    finally:
+        second.stop_if_running()
+    rows = recorded(tmp_path, busy_curve)
+    last = max(t for tenor in rows.values() for t, _, _ in tenor)
+    check_exactly_once(em, tmp_path, busy_curve, until=last)

@@ -5,6 +5,7 @@
 //! date=2026-11-23/day-2026-11-23.parquet                              a compacted day
 //! _checkpoint.json   the last value kept per curve and tenor, and the files it counts
 //! _status.json       for monitoring
+//! _lock              held by the recorder writing into the folder (lock.rs)
 //! ```
 //!
 //! Days are UTC days of `generated_on`, as Hive partitions, so that

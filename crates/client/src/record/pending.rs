@@ -55,6 +55,12 @@ impl Pending {
         }
     }
 
+    /// Every tick held, open or sealed.
+    pub fn rows(&self) -> impl Iterator<Item = &Recorded> {
+        let sealed = self.sealed.iter().flat_map(|file| &file.rows);
+        self.open.values().flatten().chain(sealed)
+    }
+
     /// Ticks held: received and not yet written.
     pub fn held(&self) -> usize {
         self.open_rows + self.sealed_rows

@@ -26,6 +26,7 @@ use super::config::RecordConfig;
 use super::dest::{Dest, DestError};
 use super::file::Recorded;
 use super::layout::{part_name, utc_day, STATUS};
+use super::lock::WriterLock;
 use super::pending::Pending;
 use super::status::{log_minute, status_json, Lag, RecordSummary, StatusInput, TARGET};
 use super::subscriptions::check_against_catalogue;
@@ -71,6 +72,8 @@ enum Ended {
 struct Recorder {
     rest: Arc<RestClient>,
     dest: Dest,
+    /// Held for the run: no other recorder writes into `dest` meanwhile.
+    _lock: WriterLock,
     config: RecordConfig,
     checkpoint: Checkpoint,
     pending: Pending,
@@ -107,11 +110,15 @@ impl Recorder {
     ) -> Result<Recorder, ClientError> {
         check_against_catalogue(&rest, &config.subscriptions).await?;
         dest.check().await?;
+        // Before anything is cleaned up or read: what another recorder
+        // writes is not this one's to touch.
+        let lock = WriterLock::take(&dest)?;
         dest.prepare().await?;
         let checkpoint = load(&dest).await?;
         let recorder = Recorder {
             rest,
             dest,
+            _lock: lock,
             config,
             checkpoint,
             pending: Pending::default(),
@@ -409,6 +416,37 @@ impl Recorder {
         }
     }
 
+    /// What a restart makes of the ticks held unwritten: it fetches again
+    /// what was published after each tenor's last value in the files, so
+    /// the ticks of a tenor no file holds yet are lost (it begins again from
+    /// its latest value).
+    fn unwritten_fate(&self) -> String {
+        let mut unknown: Vec<(&str, &str)> = self
+            .pending
+            .rows()
+            .map(|row| (&*row.tick.curve_id, &*row.tick.tenor))
+            .filter(|(curve_id, tenor)| {
+                let key = (curve_id.to_string(), tenor.to_string());
+                !self.checkpoint.last.contains_key(&key)
+            })
+            .collect();
+        unknown.sort_unstable();
+        unknown.dedup();
+        if unknown.is_empty() {
+            return "They are not lost: a restarted recorder fetches them again from the \
+                    service"
+                .into();
+        }
+        format!(
+            "A restarted recorder fetches them again from the service, except those of \
+             the {} tenor(s) no file holds yet (the first: curve {} tenor {:?}), which it \
+             begins again from their latest value",
+            unknown.len(),
+            unknown[0].0,
+            unknown[0].1
+        )
+    }
+
     /// On stopping: everything held is sealed and written (for a few
     /// seconds at most), then the status says so.
     async fn finish(mut self) -> Result<RecordSummary, ClientError> {
@@ -426,12 +464,12 @@ impl Recorder {
         self.summary.unwritten = self.pending.held() as u64;
         if self.summary.unwritten > 0 {
             let error = ClientError::Destination(format!(
-                "stopped with {} ticks unwritten: {}. They are not lost: a restarted \
-                 recorder fetches them again from the service",
+                "stopped with {} ticks unwritten: {}. {}",
                 self.summary.unwritten,
                 self.last_error
                     .as_deref()
-                    .unwrap_or("the destination refused them")
+                    .unwrap_or("the destination refused them"),
+                self.unwritten_fate()
             ));
             let _ = self
                 .write_status_with("failed", Some(&error.to_string()))

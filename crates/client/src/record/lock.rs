@@ -1,0 +1,92 @@
+//! One recorder per destination folder. Two recorders on one folder would
+//! share one checkpoint and each write every value, so the second is
+//! refused, naming the first.
+//!
+//! The lock is the operating system's (`flock` on `_lock` in the folder):
+//! the system lets it go when its holder ends, however it ends (SIGKILL
+//! included), so a recorder restarted after a crash is never locked out by
+//! its own past. The file says who holds it, for the refusal's message.
+//! On an object store there is no such lock (see docs/recorder.md).
+
+use std::fs::File;
+use std::io::{Read, Seek, Write};
+use std::path::Path;
+
+use super::dest::Dest;
+use crate::private_files::create_folder;
+use crate::ClientError;
+
+/// The lock's file in the destination folder.
+pub const LOCK_NAME: &str = "_lock";
+
+/// Held while recording: dropping it (closing the file) lets go of the lock.
+pub struct WriterLock {
+    _file: Option<File>,
+}
+
+impl WriterLock {
+    /// Takes `dest`'s lock, or says who holds it.
+    pub fn take(dest: &Dest) -> Result<WriterLock, ClientError> {
+        let Dest::Local(folder) = dest else {
+            return Ok(WriterLock { _file: None });
+        };
+        let failed = |e: std::io::Error| {
+            ClientError::Destination(format!("cannot lock {} for recording: {e}", dest.shown()))
+        };
+        create_folder(folder).map_err(failed)?;
+        let mut file = open_private(&folder.join(LOCK_NAME)).map_err(failed)?;
+        if !try_lock(&file).map_err(failed)? {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            return Err(ClientError::Destination(format!(
+                "{} is being recorded into by another recorder ({}): one recorder per \
+                 destination, or each would write every value",
+                dest.shown(),
+                holder.trim()
+            )));
+        }
+        let holder = format!(
+            "process {} since {}",
+            std::process::id(),
+            chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ")
+        );
+        file.set_len(0).map_err(failed)?;
+        file.rewind().map_err(failed)?;
+        file.write_all(holder.as_bytes()).map_err(failed)?;
+        Ok(WriterLock { _file: Some(file) })
+    }
+}
+
+fn open_private(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
+/// Takes the file's exclusive lock without waiting; false if another holds it.
+#[cfg(unix)]
+fn try_lock(file: &File) -> std::io::Result<bool> {
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: flock on a descriptor this function borrows for the call.
+    let taken = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    if taken == 0 {
+        return Ok(true);
+    }
+    let error = std::io::Error::last_os_error();
+    match error.raw_os_error() {
+        Some(code) if code == libc::EWOULDBLOCK => Ok(false),
+        _ => Err(error),
+    }
+}
+
+/// Elsewhere the folder is not locked (docs/recorder.md says so).
+#[cfg(not(unix))]
+fn try_lock(_file: &File) -> std::io::Result<bool> {
+    Ok(true)
+}
+
+#[cfg(test)]
+#[path = "lock_tests.rs"]
+mod tests;

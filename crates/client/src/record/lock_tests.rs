@@ -1,0 +1,28 @@
+use super::*;
+use crate::storage::Place;
+
+fn folder(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mc-lock-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[cfg(unix)]
+#[test]
+fn a_second_writer_is_refused_naming_the_first_until_the_first_lets_go() {
+    let dir = folder("second");
+    let dest = Dest::new(Place::Local(dir.clone()));
+    let first = WriterLock::take(&dest).unwrap();
+    let refused = WriterLock::take(&dest).err().expect("refused");
+    let message = refused.to_string();
+    assert!(matches!(refused, ClientError::Destination(_)), "{message}");
+    assert!(message.contains("another recorder"), "{message}");
+    assert!(
+        message.contains(&format!("process {}", std::process::id())),
+        "{message}"
+    );
+    drop(first);
+    let again = WriterLock::take(&dest).unwrap();
+    drop(again);
+    std::fs::remove_dir_all(dir).unwrap();
+}
