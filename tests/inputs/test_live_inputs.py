@@ -69,6 +69,9 @@ BAD_SUBSCRIPTIONS: list[tuple[Any, Any, str]] = [
     # Refused as the REST methods refuse them, not trimmed.
     (ID, "Jan 25\n", "tenor"),
     (ID, "*\n", "tenor"),
+    # A lone surrogate (a name decoded from bytes that are not UTF-8).
+    ("a\udc80b", "*", "curve_id"),
+    (ID, "Jan\udc80", "tenor"),
 ]
 
 

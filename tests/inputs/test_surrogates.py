@@ -45,12 +45,6 @@ def test_each_string_argument_is_checked(unsent, tmp_path, _, call, name):
     assert_invalid(lambda: call(unsent, tmp_path), name)
 
 
-def test_live_subscriptions_are_checked(unsent):
-    with unsent.live() as feed:
-        assert_invalid(lambda: feed.subscribe(BAD), "curve_id")
-        assert_invalid(lambda: feed.subscribe(ID, BAD), "tenor")
-
-
 @pytest.mark.parametrize(
     ("kwargs", "name"),
     [
