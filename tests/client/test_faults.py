@@ -247,3 +247,19 @@ def test_an_unreachable_service_is_a_service_error(closed_client):
         closed_client.last_settlement(UNKNOWN, "Jul 25")
     assert time.monotonic() - began < 5.0
     assert "/ongoing/last-settlement" in str(caught.value)
+
+
+def test_a_base_url_without_its_version_segment_is_said_to_be_so_not_a_bad_password(em):
+    credentials = em.credentials
+    client = mc.Client(
+        base_url=em.base_url.removesuffix("/v2"),
+        email=credentials["email"],
+        password=credentials["password"],
+        max_retries=0,
+    )
+    with pytest.raises(mc.AuthError) as refused:
+        client.catalogue()
+    message = str(refused.value)
+    assert "HTTP 404" in message and "/v2" in message and "version segment" in message
+    assert "refused" not in message and credentials["password"] not in message
+    client.close()

@@ -18,6 +18,7 @@ use super::send::Sender;
 use crate::digest::digest;
 use crate::error::{body_message, ClientError};
 use crate::secret::Secret;
+use domain::redact::redact_url;
 
 /// A source of fresh tokens supplied by the caller (a Python callable, say).
 /// Blocking; it is called off the async threads.
@@ -207,6 +208,14 @@ impl Authenticator {
                 .body(body.clone())
         };
         let answer = self.sender.send(endpoint, "/authenticate", request).await?;
+        if answer.status == 404 {
+            // Not a refused password: no login endpoint there at all.
+            return Err(ClientError::Auth(format!(
+                "{endpoint}: {} does not exist (HTTP 404): is base_url the service's REST \
+                 base address, ending in its version segment such as /v2?",
+                redact_url(&self.login_url)
+            )));
+        }
         if !(200..300).contains(&answer.status) {
             return Err(ClientError::Auth(format!(
                 "{endpoint}: login refused (HTTP {}): {}",
