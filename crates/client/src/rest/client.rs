@@ -372,6 +372,9 @@ impl RestClient {
     /// (no value is published later), so an open-ended range costs no more
     /// than one ending today; what is left may span at most
     /// [`MAX_INTRADAY_HISTORY_DAYS`](super::windows::MAX_INTRADAY_HISTORY_DAYS).
+    /// Before any answer has dated the service's clock this machine's is
+    /// used, so a day is added for clocks that disagree: it never cuts off
+    /// the service's today, and costs no extra window.
     pub async fn intraday_history(
         &self,
         query: &HistoryQuery,
@@ -379,7 +382,7 @@ impl RestClient {
         mode: Option<CacheMode>,
     ) -> Result<Table, ClientError> {
         let today = self.http.service_clock().now().date_naive();
-        let Some(query) = &query.ending_by(today) else {
+        let Some(query) = &query.ending_by(today + chrono::Days::new(1)) else {
             return Ok(Table {
                 schema: schema(TableKind::Prices),
                 batches: Vec::new(),
