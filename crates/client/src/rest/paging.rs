@@ -326,4 +326,4 @@ where
 
 #[cfg(test)]
 #[path = "paging_tests.rs"]
-mod tests;
+pub(super) mod tests;

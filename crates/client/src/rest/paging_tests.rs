@@ -64,7 +64,8 @@ fn a_walk_ends_at_a_page_without_records_whatever_its_next_link() {
     assert_eq!(walk(pages), [1, 2]);
 }
 
-fn service_message(error: ClientError) -> String {
+/// The message of a `ClientError::Service`, which the error must be.
+pub(crate) fn service_message(error: ClientError) -> String {
     match error {
         ClientError::Service { message, .. } => message,
         other => panic!("not a service error: {other:?}"),

@@ -1,6 +1,7 @@
 use std::cell::RefCell;
 
 use super::*;
+use crate::rest::paging::tests::service_message;
 
 const MS: Micros = 1_000;
 
@@ -57,16 +58,7 @@ impl Server {
     }
 
     fn read_from(&self, after: Micros, hint: Option<PageHint>) -> (Since, Option<PageHint>) {
-        let fetch = |page: usize, _size: usize| {
-            let page = self.page(page);
-            async move { Ok(page) }
-        };
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        runtime
-            .block_on(values_since("GET /p", after, hint, fetch))
-            .unwrap()
+        read_pages(after, hint, |page| self.page(page)).unwrap()
     }
 
     fn asked(&self) -> Vec<usize> {
@@ -224,7 +216,10 @@ fn a_hint_the_pages_do_not_keep_sends_the_read_back_to_page_one() {
     assert_eq!(server.asked(), vec![10, 1]);
 }
 
+/// A read from `after` of the pages `pages` serves, whatever size is asked.
 fn read_pages(
+    after: Micros,
+    hint: Option<PageHint>,
     pages: impl Fn(usize) -> TimedPage,
 ) -> Result<(Since, Option<PageHint>), ClientError> {
     let fetch = |page: usize, _size: usize| {
@@ -234,20 +229,13 @@ fn read_pages(
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
-    runtime.block_on(values_since("GET /p", 0, None, fetch))
-}
-
-fn service_message(error: ClientError) -> String {
-    match error {
-        ClientError::Service { message, .. } => message,
-        other => panic!("not a service error: {other:?}"),
-    }
+    runtime.block_on(values_since("GET /p", after, hint, fetch))
 }
 
 #[test]
 fn a_looping_next_link_is_an_error() {
     // Newest first, every page naming page 1 as the next.
-    let error = read_pages(|page| TimedPage {
+    let error = read_pages(0, None, |page| TimedPage {
         values: vec![(10 * MS - page as i64, 1.0), (MS, 1.0)],
         records: 2,
         next: Some("https://x/v2/p?page=1&pageSize=2".into()),
@@ -259,7 +247,7 @@ fn a_looping_next_link_is_an_error() {
 
 #[test]
 fn a_last_link_past_the_page_limit_is_an_error() {
-    let error = read_pages(|_| TimedPage {
+    let error = read_pages(0, None, |_| TimedPage {
         values: vec![(MS, 1.0), (2 * MS, 2.0)],
         records: 2,
         next: Some("https://x/v2/p?page=2&pageSize=2".into()),

@@ -87,15 +87,7 @@ async fn an_abrupt_drop_reconnects_with_a_fresh_token_resubscribes_and_backfills
 #[tokio::test]
 async fn a_reconnect_whose_snapshot_is_the_last_value_delivered_sends_no_request() {
     let mut h = harness(|_| {}).await;
-    let mut conn = h.server.next_connection().await;
-    conn.authenticate().await;
-    let first = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
-    let (subscribed, _) = tokio::join!(
-        h.feed.subscribe(CURVE, "*"),
-        conn.accept_subscribe(vec![first])
-    );
-    subscribed.unwrap();
-    take(&h.feed, 1).await;
+    let conn = h.delivered_at_ten("*").await;
     conn.drop_abruptly();
     let mut conn = h.server.next_connection().await;
     conn.authenticate().await;
@@ -120,15 +112,7 @@ async fn a_reconnect_whose_snapshot_is_the_last_value_delivered_sends_no_request
 #[tokio::test]
 async fn a_tenor_whose_snapshot_never_comes_is_backfilled_after_its_grace() {
     let mut h = harness(|_| {}).await;
-    let mut conn = h.server.next_connection().await;
-    conn.authenticate().await;
-    let first = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
-    let (subscribed, _) = tokio::join!(
-        h.feed.subscribe(CURVE, "Jan 26"),
-        conn.accept_subscribe(vec![first])
-    );
-    subscribed.unwrap();
-    take(&h.feed, 1).await;
+    let conn = h.delivered_at_ten("Jan 26").await;
     h.backfill
         .answers
         .lock()
@@ -154,15 +138,7 @@ async fn a_tenor_whose_snapshot_never_comes_is_backfilled_after_its_grace() {
 #[tokio::test]
 async fn a_failed_backfill_is_reported_and_the_live_values_still_come() {
     let mut h = harness(|_| {}).await;
-    let mut conn = h.server.next_connection().await;
-    conn.authenticate().await;
-    let first = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
-    let (subscribed, _) = tokio::join!(
-        h.feed.subscribe(CURVE, "Jan 26"),
-        conn.accept_subscribe(vec![first])
-    );
-    subscribed.unwrap();
-    take(&h.feed, 1).await;
+    let conn = h.delivered_at_ten("Jan 26").await;
     h.backfill
         .answers
         .lock()

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 
-use super::test_server::{TestServer, STEP};
+use super::test_server::{price, ServerConn, TestServer, STEP};
 use super::*;
 use crate::live::sources::{GapSpan, PageHints};
 use crate::{ClientError, Secret};
@@ -133,6 +133,21 @@ pub(super) fn summary(ticks: &[Tick]) -> Vec<(Micros, f64, TickSource)> {
 }
 
 impl Harness {
+    /// The first connection, authenticated, with `tenor` of [`CURVE`]
+    /// subscribed and its snapshot (Jan 26 at 10:00:00, 70.0) taken.
+    pub async fn delivered_at_ten(&mut self, tenor: &str) -> ServerConn {
+        let mut conn = self.server.next_connection().await;
+        conn.authenticate().await;
+        let first = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
+        let (subscribed, _) = tokio::join!(
+            self.feed.subscribe(CURVE, tenor),
+            conn.accept_subscribe(vec![first])
+        );
+        subscribed.unwrap();
+        take(&self.feed, 1).await;
+        conn
+    }
+
     /// Waits until the feed has emitted an event that is `found`, keeping
     /// every event drained in `events`.
     pub async fn wait_for_event(&self, found: impl Fn(&FeedEvent) -> bool) {
