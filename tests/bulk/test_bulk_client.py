@@ -111,6 +111,37 @@ def test_a_truncated_transfer_is_resumed(em, full, tmp_path):
     assert mc.read_bulk(tmp_path).num_rows == result.rows
 
 
+def test_a_part_left_behind_is_never_spliced_onto_a_file_that_changed(em, full, tmp_path):
+    # Every attempt breaks off (the first and its five retries): the download
+    # fails and leaves its part, holding most of the file as it was.
+    em.truncate_next_download(6)
+    with pytest.raises(mc.BulkJobFailed, match="after 6 attempts"):
+        fast(full, "FUEL_OIL", "2025-05", "2025-05", tmp_path)
+    [part] = tmp_path.rglob(".*.part")
+    assert part.stat().st_size > 0 and not parquet_files(tmp_path)
+
+    em.add_curves("FUEL_OIL", 20)
+    result = fast(full, "FUEL_OIL", "2025-05", "2025-05", tmp_path)
+    [file] = result.files
+    assert result.rows == em.bulk_rows("FUEL_OIL", "2025-05", email=FULL["email"])
+    assert result.bytes == file.stat().st_size, "sent whole: the part was another version"
+    assert pq.read_table(file).num_rows == result.rows
+    assert not list(tmp_path.rglob(".*.part"))
+
+
+def test_a_part_of_the_same_file_is_resumed(em, full, tmp_path):
+    em.truncate_next_download(6)
+    with pytest.raises(mc.BulkJobFailed):
+        fast(full, "FUEL_OIL", "2025-05", "2025-05", tmp_path)
+    [part] = tmp_path.rglob(".*.part")
+    held = part.stat().st_size
+
+    result = fast(full, "FUEL_OIL", "2025-05", "2025-05", tmp_path)
+    [file] = result.files
+    assert result.bytes == file.stat().st_size - held
+    assert pq.read_table(file).num_rows == result.rows > 0
+
+
 def test_a_rerun_fetches_only_what_is_missing(full, tmp_path):
     first = fast(full, "NAPHTHA", "2025-01", "2025-03", tmp_path)
     lost = first.files[1]

@@ -1,15 +1,19 @@
-//! One file through its pre-signed URL: streamed to a temporary name,
-//! resumed with a Range request after a break, checked for size, then
-//! renamed. The bearer token is never sent.
+//! One file through its pre-signed URL: streamed into a part file
+//! (`bulk::part`), resumed after a break with a Range request only under
+//! `If-Range` on the version the part holds, checked for size and for a
+//! Parquet footer, then renamed to its final name. The bearer token is
+//! never sent.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use reqwest::header::RANGE;
+use parquet::file::metadata::ParquetMetaDataReader;
+use reqwest::header::{CONTENT_RANGE, ETAG, IF_RANGE, LAST_MODIFIED, RANGE};
 use tokio::io::AsyncWriteExt;
 
+use super::part::Part;
 use crate::rest::send::{Failure, Sender};
 use domain::redact::redact_url;
 
@@ -32,31 +36,64 @@ pub struct FileTask {
     pub size: Option<u64>,
 }
 
-fn part_name(target: &Path) -> PathBuf {
-    let name = target
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("file");
-    target.with_file_name(format!(".{name}.part"))
-}
-
-async fn file_len(path: &Path) -> u64 {
-    tokio::fs::metadata(path)
-        .await
-        .map(|m| m.len())
-        .unwrap_or(0)
-}
-
-/// Whether the target is already there with the right size.
+/// Whether the target is already there, a plain file of the right size
+/// whose Parquet footer reads. One that is not Parquet is renamed aside
+/// (`<name>.corrupt`) and reported, so that it is fetched again rather than
+/// skipped on every rerun.
 pub async fn already_done(task: &FileTask) -> bool {
-    match (task.size, tokio::fs::metadata(&task.target).await) {
-        (Some(size), Ok(meta)) => meta.is_file() && meta.len() == size,
-        _ => false,
-    }
+    let Some(size) = task.size else {
+        return false;
+    };
+    let target = task.target.clone();
+    let checked = tokio::task::spawn_blocking(move || {
+        let meta = std::fs::symlink_metadata(&target).ok()?;
+        if !meta.file_type().is_file() || meta.len() != size {
+            return Some(false);
+        }
+        if let Err(why) = parquet_rows(&target) {
+            let aside = target.with_file_name(format!("{}.corrupt", name_of(&target)));
+            let moved = std::fs::rename(&target, &aside);
+            log::warn!(
+                target: "marketcurves.bulk",
+                "{} is not a readable Parquet file ({why}); {} and fetched again",
+                target.display(),
+                match moved {
+                    Ok(()) => format!("renamed to {}", aside.display()),
+                    Err(e) => format!("could not be renamed aside ({e})"),
+                }
+            );
+            return Some(false);
+        }
+        Some(true)
+    });
+    matches!(checked.await, Ok(Some(true)))
+}
+
+fn name_of(path: &Path) -> &str {
+    path.file_name().and_then(|n| n.to_str()).unwrap_or("file")
+}
+
+/// The rows of the Parquet file at `path`, from its footer: proof that the
+/// file is whole and is Parquet.
+pub fn parquet_rows(path: &Path) -> Result<u64, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let metadata = ParquetMetaDataReader::new()
+        .parse_and_finish(&file)
+        .map_err(|e| e.to_string())?;
+    Ok(metadata.file_metadata().num_rows().max(0) as u64)
+}
+
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> std::io::Result<T> + Send + 'static,
+) -> std::io::Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(std::io::Error::other)?
 }
 
 /// Fetches `task`, retrying breaks up to `max_retries` times. Returns the
-/// bytes transferred; `counter` grows as they arrive.
+/// bytes transferred; `counter` grows as they arrive (and shrinks by the
+/// bytes of a part that had to be thrown away).
 pub async fn fetch(
     sender: &Sender,
     task: &FileTask,
@@ -70,58 +107,93 @@ pub async fn fetch(
             .await
             .map_err(|e| fail(format!("cannot create the folder: {e}")))?;
     }
-    let part = part_name(&task.target);
+    let target = task.target.clone();
+    let mut part = blocking(move || Part::left_over(&target))
+        .await
+        .map_err(|e| fail(format!("cannot look for an earlier part: {e}")))?;
+    if let Some(found) = &part {
+        counter.fetch_add(found.len(), Ordering::Relaxed);
+    }
+    let mut parts = Parts {
+        part: &mut part,
+        counter,
+    };
     let mut transferred = 0;
     let mut retries = 0;
     loop {
-        let offset = file_len(&part).await;
-        if task.size.is_some_and(|size| offset >= size) {
-            if task.size == Some(offset) {
-                break;
-            }
-            let _ = tokio::fs::remove_file(&part).await;
-            continue;
-        }
-        match fetch_from(sender, task, &part, offset, counter).await {
+        let broken = match fetch_once(sender, task, &mut parts).await {
             Ok(bytes) => {
                 transferred += bytes;
-                let now = file_len(&part).await;
-                if task.size.is_none_or(|size| now == size) {
-                    break;
+                let whole = parts.part.take().expect("a whole part");
+                let target = task.target.clone();
+                let kept = blocking(move || {
+                    if let Err(why) = parquet_rows(whole.path()) {
+                        let size = whole.len();
+                        whole.remove();
+                        return Ok(Err(format!(
+                            "the {size} bytes served are not a Parquet file ({why})"
+                        )));
+                    }
+                    whole.keep(&target).map(Ok)
+                })
+                .await
+                .map_err(|e| fail(format!("cannot rename into place: {e}")))?;
+                match kept {
+                    Ok(()) => return Ok(transferred),
+                    Err(why) => why,
                 }
             }
             Err(Attempt::Expired) => return Err(DownloadError::Expired),
             Err(Attempt::Fatal(why)) => return Err(fail(format!("{why} ({shown})"))),
             Err(Attempt::Broken(why, bytes)) => {
                 transferred += bytes;
-                if retries >= max_retries {
-                    return Err(fail(format!(
-                        "{why} after {} attempts ({shown})",
-                        retries + 1
-                    )));
-                }
-                log::warn!(target: "marketcurves.bulk", "{}: {why}; resuming", task.target.display());
+                why
             }
-        }
+        };
         if retries >= max_retries {
             return Err(fail(format!(
-                "incomplete after {} attempts ({shown})",
+                "{broken} after {} attempts ({shown})",
                 retries + 1
             )));
         }
+        let next = if parts.resumable() {
+            "resuming"
+        } else {
+            "starting again"
+        };
+        log::warn!(target: "marketcurves.bulk", "{}: {broken}; {next}", task.target.display());
         retries += 1;
         tokio::time::sleep(Duration::from_millis(100 * u64::from(retries.min(20)))).await;
     }
-    let got = file_len(&part).await;
-    if let Some(size) = task.size {
-        if got != size {
-            return Err(fail(format!("{got} bytes instead of {size}")));
+}
+
+/// The part a download writes into, if any, and the progress counter that
+/// counts its bytes.
+struct Parts<'a> {
+    part: &'a mut Option<Part>,
+    counter: &'a AtomicU64,
+}
+
+impl Parts<'_> {
+    /// Throws the part away (it is removed), uncounting its bytes.
+    fn discard(&mut self) {
+        if let Some(part) = self.part.take() {
+            self.counter.fetch_sub(part.len(), Ordering::Relaxed);
+            part.remove();
         }
     }
-    tokio::fs::rename(&part, &task.target)
-        .await
-        .map_err(|e| fail(format!("cannot rename into place: {e}")))?;
-    Ok(transferred)
+
+    /// Where a resume would start, and the version of the file it needs.
+    fn resume_point(&self) -> Option<(u64, String)> {
+        let part = self.part.as_ref()?;
+        let validator = part.validator()?;
+        let len = part.len();
+        (len > 0).then(|| (len, validator.to_owned()))
+    }
+
+    fn resumable(&self) -> bool {
+        self.resume_point().is_some()
+    }
 }
 
 pub(crate) enum Attempt {
@@ -146,16 +218,73 @@ pub(crate) fn refusal(sender: &Sender, url: &str, status: u16) -> Attempt {
     }
 }
 
-async fn fetch_from(
+/// The version a response serves: its strong entity tag, else its date of
+/// last change (RFC 9110 §13.1.5: what `If-Range` may carry).
+fn validator_of(response: &reqwest::Response) -> Option<String> {
+    let header = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    header(ETAG)
+        .filter(|tag| tag.starts_with('"'))
+        .or_else(|| header(LAST_MODIFIED))
+}
+
+/// Whether a 206 is the rest of the file the part holds: it starts where
+/// the part ends, its file is as long as expected, and its version (if it
+/// says) is the part's.
+fn continues(
+    response: &reqwest::Response,
+    offset: u64,
+    validator: &str,
+    size: Option<u64>,
+) -> bool {
+    let range = response
+        .headers()
+        .get(CONTENT_RANGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("bytes "))
+        .and_then(|v| v.split_once('/'))
+        .and_then(|(span, total)| {
+            Some((span.split_once('-')?.0.trim().parse::<u64>().ok()?, total))
+        });
+    let Some((first, total)) = range else {
+        return false;
+    };
+    let same_total = match (size, total.trim().parse::<u64>()) {
+        (Some(size), Ok(total)) => size == total,
+        _ => true,
+    };
+    let same_version = validator_of(response).is_none_or(|v| v == validator);
+    first == offset && same_total && same_version
+}
+
+/// One request for the file (the rest of it, if the part can be resumed),
+/// written into the part. Ok when the body ended with the file whole.
+async fn fetch_once(
     sender: &Sender,
     task: &FileTask,
-    part: &Path,
-    offset: u64,
-    counter: &AtomicU64,
+    parts: &mut Parts<'_>,
 ) -> Result<u64, Attempt> {
+    if let (Some(size), Some(part)) = (task.size, parts.part.as_ref()) {
+        match part.len().cmp(&size) {
+            std::cmp::Ordering::Equal if part.validator().is_some() => return Ok(0),
+            std::cmp::Ordering::Less => {}
+            _ => parts.discard(),
+        }
+    }
+    let resume = parts.resume_point();
+    if resume.is_none() {
+        parts.discard();
+    }
     let mut request = sender.client.get(&task.url);
-    if offset > 0 {
-        request = request.header(RANGE, format!("bytes={offset}-"));
+    if let Some((offset, validator)) = &resume {
+        request = request
+            .header(RANGE, format!("bytes={offset}-"))
+            .header(IF_RANGE, validator);
     }
     let response = tokio::time::timeout(sender.timeout, request.send())
         .await
@@ -164,51 +293,89 @@ async fn fetch_from(
             Failure::Permanent(why) => Attempt::Fatal(why),
             Failure::Passing(why) => Attempt::Broken(why, 0),
         })?;
-    let status = response.status().as_u16();
-    let append = match status {
-        206 => true,
-        200 => false,
-        416 => {
-            // Our partial file does not fit the one served: start again.
-            let _ = tokio::fs::remove_file(part).await;
+    match (response.status().as_u16(), &resume) {
+        (206, Some((offset, validator))) => {
+            if !continues(&response, *offset, validator, task.size) {
+                parts.discard();
+                return Err(Attempt::Broken(
+                    "the service answered with another part or version of the file".into(),
+                    0,
+                ));
+            }
+        }
+        (200, _) => {
+            // The whole file, as it is now: a new part for this version.
+            parts.discard();
+            let target = task.target.clone();
+            let validator = validator_of(&response);
+            let part = blocking(move || Part::create(&target, validator.as_deref()))
+                .await
+                .map_err(|e| Attempt::Fatal(format!("cannot write: {e}")))?;
+            *parts.part = Some(part);
+        }
+        (206, None) => {
+            return Err(Attempt::Broken(
+                "the service sent a part of the file that was not asked for".into(),
+                0,
+            ))
+        }
+        (416, _) => {
+            // The part does not fit the file served: start again.
+            parts.discard();
             return Err(Attempt::Broken("range not satisfiable".into(), 0));
         }
-        status => return Err(refusal(sender, &task.url, status)),
-    };
-    let file = tokio::fs::OpenOptions::new()
-        .create(true)
-        .write(true)
-        .append(append)
-        .truncate(!append)
-        .open(part)
-        .await
+        (status, _) => return Err(refusal(sender, &task.url, status)),
+    }
+    let part = parts.part.as_ref().expect("a part to write into");
+    let file = part
+        .appender()
         .map_err(|e| Attempt::Fatal(format!("cannot write: {e}")))?;
     // Each write of a tokio file is a trip to the blocking pool: write in large pieces.
-    let mut file = tokio::io::BufWriter::with_capacity(1 << 20, file);
+    let mut file = tokio::io::BufWriter::with_capacity(1 << 20, tokio::fs::File::from_std(file));
     let mut response = response;
     let mut written = 0;
-    loop {
+    let broke = loop {
         let chunk = tokio::time::timeout(sender.timeout, response.chunk()).await;
         let chunk = match chunk {
-            Err(_) => return Err(Attempt::Broken("timed out reading".into(), written)),
-            Ok(Err(e)) => {
-                return Err(Attempt::Broken(
-                    format!("the transfer broke: {}", e.without_url()),
-                    written,
-                ))
-            }
-            Ok(Ok(None)) => break,
+            Err(_) => break Some("timed out reading".to_owned()),
+            Ok(Err(e)) => break Some(format!("the transfer broke: {}", e.without_url())),
+            Ok(Ok(None)) => break None,
             Ok(Ok(Some(chunk))) => chunk,
         };
-        file.write_all(&chunk).await.map_err(|e| match e.kind() {
-            ErrorKind::StorageFull => Attempt::Fatal("the disk is full".into()),
-            _ => Attempt::Fatal(format!("cannot write: {e}")),
-        })?;
+        file.write_all(&chunk).await.map_err(write_error)?;
         written += chunk.len() as u64;
-        counter.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+        parts
+            .counter
+            .fetch_add(chunk.len() as u64, Ordering::Relaxed);
+    };
+    // What arrived before a break is kept, for a resume to start after it.
+    file.flush().await.map_err(write_error)?;
+    drop(file);
+    let now = parts.part.as_ref().map_or(0, Part::len);
+    if let Some(why) = broke {
+        if !parts.resumable() {
+            parts.discard();
+        }
+        return Err(Attempt::Broken(why, written));
     }
-    file.flush()
-        .await
-        .map_err(|e| Attempt::Fatal(format!("cannot write: {e}")))?;
-    Ok(written)
+    match task.size {
+        Some(size) if now < size && parts.resumable() => {
+            Err(Attempt::Broken(format!("{now} bytes of {size}"), written))
+        }
+        Some(size) if now != size => {
+            parts.discard();
+            Err(Attempt::Broken(
+                format!("{now} bytes instead of {size}"),
+                written,
+            ))
+        }
+        _ => Ok(written),
+    }
+}
+
+fn write_error(e: std::io::Error) -> Attempt {
+    match e.kind() {
+        ErrorKind::StorageFull => Attempt::Fatal("the disk is full".into()),
+        _ => Attempt::Fatal(format!("cannot write: {e}")),
+    }
 }

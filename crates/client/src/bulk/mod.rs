@@ -5,6 +5,7 @@ pub mod args;
 pub(crate) mod download;
 pub mod job;
 pub mod options;
+mod part;
 pub(crate) mod partition;
 pub mod read;
 pub mod read_store;
@@ -12,4 +13,4 @@ pub mod run;
 pub(crate) mod store_download;
 pub mod target;
 #[cfg(test)]
-mod test_service;
+pub(crate) mod test_service;

@@ -67,6 +67,22 @@ pub fn file_name(url: &str, index: usize) -> String {
     }
 }
 
+/// `name`, or if a file of the same partition already took it (compared
+/// without case, as some file systems do), `<stem>-<n>.parquet` with the
+/// smallest `n` still free: two files the service names alike must not
+/// overwrite each other. The choice depends only on the listing's order, so
+/// a rerun of the same job finds each file under the name it had.
+pub fn unique_name(name: String, taken: &mut std::collections::HashSet<String>) -> String {
+    if taken.insert(name.to_ascii_lowercase()) {
+        return name;
+    }
+    let stem = name.strip_suffix(".parquet").unwrap_or(&name).to_owned();
+    (1..)
+        .map(|n| format!("{stem}-{n}.parquet"))
+        .find(|candidate| taken.insert(candidate.to_ascii_lowercase()))
+        .expect("some suffix is free")
+}
+
 #[cfg(test)]
 #[path = "partition_tests.rs"]
 mod tests;

@@ -40,3 +40,28 @@ fn file_names_are_plain() {
     assert_eq!(file_name("https://h/f/data?x=1", 1), "part-1.parquet");
     assert_eq!(file_name("https://h/.hidden.parquet", 0), "part-0.parquet");
 }
+
+#[test]
+fn names_taken_in_a_partition_get_a_suffix() {
+    let mut taken = std::collections::HashSet::new();
+    let names: Vec<String> = [
+        "a.parquet",
+        "a.parquet",
+        "A.parquet",
+        "a-1.parquet",
+        "b.parquet",
+    ]
+    .into_iter()
+    .map(|n| unique_name(n.to_owned(), &mut taken))
+    .collect();
+    assert_eq!(
+        names,
+        [
+            "a.parquet",
+            "a-1.parquet",
+            "A-2.parquet",
+            "a-1-1.parquet",
+            "b.parquet"
+        ]
+    );
+}

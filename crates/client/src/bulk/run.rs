@@ -2,7 +2,7 @@
 //! concurrently, count the rows, resubmit a FAILED job, and run the job again
 //! for fresh URLs when they expire mid-download (docs/protocol.md#bulk-download).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
@@ -14,7 +14,7 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 use super::download::{already_done, fetch, DownloadError, FileTask};
 use super::job::{self, JobRequest, JobState, Submitted};
 use super::options::{BulkOptions, BulkProgress, Phase};
-use super::partition::{file_name, Partition};
+use super::partition::{file_name, unique_name, Partition};
 use super::read::count_rows;
 use super::store_download::fetch_to_store;
 use super::target::{key_of, url_of, Target};
@@ -92,15 +92,15 @@ async fn create_dest(dest: &Path) -> Result<(), ClientError> {
 /// a plain partition of `dest`.
 pub fn plan_files(dest: &Path, files: &[PresignedUrl]) -> Result<Vec<FileTask>, ClientError> {
     let mut tasks = Vec::new();
-    let mut per_partition: HashMap<Partition, usize> = HashMap::new();
+    let mut per_partition: HashMap<Partition, (usize, HashSet<String>)> = HashMap::new();
     for file in files {
         let path = file.path.as_deref().unwrap_or_default();
         let partition = Partition::parse(path).map_err(ClientError::BulkJobFailed)?;
         let url = file.url.clone().ok_or_else(|| {
             ClientError::BulkJobFailed(format!("the bulk file {path:?} has no url"))
         })?;
-        let index = per_partition.entry(partition.clone()).or_default();
-        let name = file_name(&url, *index);
+        let (index, taken) = per_partition.entry(partition.clone()).or_default();
+        let name = unique_name(file_name(&url, *index), taken);
         let target = dest.join(partition.relative_dir()).join(&name);
         let relative = format!(
             "{}/{name}",

@@ -274,3 +274,257 @@ async fn a_download_into_a_store_lands_whole_objects_and_a_rerun_skips_them() {
     assert_eq!((again.rows, again.bytes), (8, 0), "a rerun fetches nothing");
     assert_eq!(count(&service.requests(), FILE), 2);
 }
+
+/// One month served under a file name the test chooses.
+fn jet_file(month: &str, name: &str, rows: i64) -> ServedFile {
+    ServedFile {
+        path: format!("vertical=Jet/year=2025/month={month}"),
+        name: name.into(),
+        bytes: parquet_file(rows),
+    }
+}
+
+/// Every file under `folder`, relative, sorted (hidden ones included).
+fn everything_in(folder: &Path) -> Vec<String> {
+    fn walk(root: &Path, at: &Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(at).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, found);
+            } else {
+                let relative = path.strip_prefix(root).unwrap();
+                found.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(folder, folder, &mut found);
+    found.sort();
+    found
+}
+
+#[tokio::test]
+async fn two_files_of_one_name_in_a_partition_are_both_kept() {
+    let service = TestService::start(Script {
+        files: vec![
+            jet_file("01", "data.parquet", 3),
+            jet_file("01", "data.parquet", 4),
+            jet_file("02", "data.parquet", 5),
+        ],
+        ..Script::default()
+    })
+    .await;
+    let folder = TempFolder::new("same-name");
+    let result = download_quickly(&service.http(), &folder.0).await.unwrap();
+    assert_eq!(result.rows, 12, "no row set is lost");
+    assert_eq!(
+        everything_in(&folder.0),
+        [
+            "vertical=Jet/year=2025/month=01/data-1.parquet",
+            "vertical=Jet/year=2025/month=01/data.parquet",
+            "vertical=Jet/year=2025/month=02/data.parquet",
+        ]
+    );
+    let again = download_quickly(&service.http(), &folder.0).await.unwrap();
+    assert_eq!(
+        (again.rows, again.bytes),
+        (12, 0),
+        "a rerun finds each file under its name"
+    );
+}
+
+/// A download that breaks halfway through its only file and is not retried.
+async fn cut_off(service: &TestService, folder: &Path) -> ClientError {
+    service.change(|script| script.cut_downloads = 1);
+    let once = BulkOptions {
+        max_retries: 0,
+        ..quick()
+    };
+    download(
+        &service.http(),
+        &request(folder),
+        &once,
+        &BulkProgress::default(),
+    )
+    .await
+    .unwrap_err()
+}
+
+/// A Parquet file of `rows` ids counting down: unlike `parquet_file`'s,
+/// its bytes differ from the first page on.
+fn newest_first(rows: i64) -> Vec<u8> {
+    use arrow_array::{Int64Array, RecordBatch};
+    let ids = Int64Array::from_iter_values((0..rows).rev());
+    let batch = RecordBatch::try_from_iter([("id", std::sync::Arc::new(ids) as _)]).unwrap();
+    let mut bytes = Vec::new();
+    let mut writer =
+        parquet::arrow::ArrowWriter::try_new(&mut bytes, batch.schema(), None).unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    bytes
+}
+
+fn one_month(rows: i64) -> Vec<ServedFile> {
+    vec![jet_file("01", "part-01.parquet", rows)]
+}
+
+const FINAL: &str = "vertical=Jet/year=2025/month=01/part-01.parquet";
+
+#[tokio::test]
+async fn a_broken_transfer_resumes_where_it_stopped_if_the_file_is_the_same() {
+    let service = TestService::start(Script {
+        files: one_month(2_000),
+        ..Script::default()
+    })
+    .await;
+    let folder = TempFolder::new("resume-same");
+    cut_off(&service, &folder.0).await;
+    let left = everything_in(&folder.0);
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(left[0].ends_with(".part"), "{left:?}");
+
+    let result = download_quickly(&service.http(), &folder.0).await.unwrap();
+    let size = parquet_file(2_000).len();
+    let requests = service.requests();
+    let last = requests.last().unwrap();
+    assert!(
+        last.ends_with(&format!("Range: bytes={}-", size / 2)),
+        "{last}"
+    );
+    assert_eq!(
+        (result.rows, result.bytes),
+        (2_000, (size - size / 2) as u64)
+    );
+    assert_eq!(everything_in(&folder.0), [FINAL]);
+    assert_eq!(
+        std::fs::read(folder.0.join(FINAL)).unwrap(),
+        parquet_file(2_000)
+    );
+}
+
+#[tokio::test]
+async fn a_part_of_a_file_that_changed_since_is_never_spliced_onto_the_new_one() {
+    let service = TestService::start(Script {
+        files: one_month(2_000),
+        ..Script::default()
+    })
+    .await;
+    let folder = TempFolder::new("resume-changed");
+    cut_off(&service, &folder.0).await;
+    let left = everything_in(&folder.0);
+    assert!(left.len() == 1 && left[0].ends_with(".part"), "{left:?}");
+    // A curve added to the vertical: the same name, other bytes from the
+    // first on, and more of them.
+    let changed = newest_first(2_500);
+    service.change(|script| script.files[0].bytes = changed.clone());
+
+    let result = download_quickly(&service.http(), &folder.0).await.unwrap();
+    let requests = service.requests();
+    let last = requests.last().unwrap();
+    assert!(
+        last.contains("Range: bytes="),
+        "the resume was asked for: {last}"
+    );
+    assert_eq!(result.rows, 2_500);
+    assert_eq!(everything_in(&folder.0), [FINAL]);
+    assert_eq!(std::fs::read(folder.0.join(FINAL)).unwrap(), changed);
+}
+
+#[tokio::test]
+async fn with_no_version_named_a_broken_transfer_starts_over() {
+    let service = TestService::start(Script {
+        files: one_month(2_000),
+        no_validators: true,
+        ..Script::default()
+    })
+    .await;
+    let folder = TempFolder::new("no-validator");
+    cut_off(&service, &folder.0).await;
+    assert_eq!(
+        everything_in(&folder.0),
+        Vec::<String>::new(),
+        "nothing to resume is kept"
+    );
+    service.change(|script| script.cut_downloads = 1);
+    let result = download_quickly(&service.http(), &folder.0).await.unwrap();
+    assert_eq!(result.rows, 2_000);
+    let ranged = service
+        .requests()
+        .iter()
+        .filter(|r| r.contains("Range:"))
+        .count();
+    assert_eq!(ranged, 0, "no Range without a version to hold it to");
+    assert_eq!(
+        std::fs::read(folder.0.join(FINAL)).unwrap(),
+        parquet_file(2_000)
+    );
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_parquet_never_takes_the_final_name() {
+    let mut files = one_month(10);
+    files[0].bytes = vec![b'x'; files[0].bytes.len()];
+    let service = TestService::start(Script {
+        files,
+        ..Script::default()
+    })
+    .await;
+    let folder = TempFolder::new("not-parquet");
+    let error = download_quickly(&service.http(), &folder.0)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, ClientError::BulkJobFailed(why) if why.contains("not a Parquet file")),
+        "{error:?}"
+    );
+    assert_eq!(everything_in(&folder.0), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn a_corrupt_file_under_the_final_name_is_set_aside_and_fetched_again() {
+    let service = TestService::start(Script {
+        files: one_month(10),
+        ..Script::default()
+    })
+    .await;
+    let folder = TempFolder::new("corrupt-final");
+    let target = folder.0.join(FINAL);
+    std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+    std::fs::write(&target, vec![0u8; parquet_file(10).len()]).unwrap();
+
+    let result = download_quickly(&service.http(), &folder.0).await.unwrap();
+    assert_eq!(result.rows, 10);
+    assert_eq!(std::fs::read(&target).unwrap(), parquet_file(10));
+    assert_eq!(
+        everything_in(&folder.0),
+        [FINAL.to_owned(), format!("{FINAL}.corrupt")]
+    );
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_link_planted_where_a_part_would_be_is_never_written_through() {
+    let service = TestService::start(Script {
+        files: one_month(10),
+        ..Script::default()
+    })
+    .await;
+    let folder = TempFolder::new("planted-link");
+    let outside = folder.0.join("outside");
+    std::fs::write(&outside, b"keep").unwrap();
+    let month = folder.0.join("dest/vertical=Jet/year=2025/month=01");
+    std::fs::create_dir_all(&month).unwrap();
+    // Named as a part holding a version would be, and as the old fixed name was.
+    for name in [
+        ".part-01.parquet.AAAAAAAAAAAA.ImFiYyI.part",
+        ".part-01.parquet.part",
+    ] {
+        std::os::unix::fs::symlink(&outside, month.join(name)).unwrap();
+    }
+    let result = download_quickly(&service.http(), &folder.0.join("dest"))
+        .await
+        .unwrap();
+    assert_eq!(result.rows, 10);
+    assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
+    assert!(!month.join("part-01.parquet").is_symlink());
+}

@@ -1,6 +1,6 @@
 //! One file through its pre-signed URL into an object store: streamed into
-//! a multipart upload that is completed only once the size is checked
-//! (`storage::upload`). A break starts the transfer again (a multipart
+//! a multipart upload that is completed only once the size and the Parquet
+//! footer are checked (`storage::upload`). A break starts the transfer again (a multipart
 //! upload cannot resume at a byte), up to the retries allowed. The bearer
 //! token is never sent.
 
@@ -13,7 +13,7 @@ use futures_util::stream;
 use super::download::{refusal, Attempt, DownloadError, FileTask};
 use super::target::{key_of, url_of};
 use crate::rest::send::{Failure, Sender};
-use crate::storage::upload::{stream_to_store, UploadError};
+use crate::storage::upload::{stream_parquet_to_store, UploadError};
 use crate::storage::Location;
 use domain::redact::redact_url;
 
@@ -58,7 +58,7 @@ pub async fn fetch_to_store(
                         }
                     });
                     let mut counted = 0;
-                    let sent = stream_to_store(
+                    let sent = stream_parquet_to_store(
                         location.store.as_ref(),
                         &key,
                         Box::pin(chunks),
@@ -82,7 +82,7 @@ pub async fn fetch_to_store(
                             counter.fetch_sub(counted, Ordering::Relaxed);
                             format!("{received} bytes instead of {expected}")
                         }
-                        Err(UploadError::Source(why)) => {
+                        Err(UploadError::Source(why) | UploadError::Content(why)) => {
                             counter.fetch_sub(counted, Ordering::Relaxed);
                             why
                         }

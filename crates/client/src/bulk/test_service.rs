@@ -50,6 +50,30 @@ pub struct Script {
     pub expired_downloads: u32,
     /// The range the service grants instead of the one asked for.
     pub narrowed_to: Option<(&'static str, &'static str)>,
+    /// How many of the next file responses break off halfway through.
+    pub cut_downloads: u32,
+    /// Files served with no `ETag`, as a server that names no version.
+    pub no_validators: bool,
+}
+
+/// One answer: status, extra headers, body, and whether the connection is
+/// closed halfway through the body.
+struct Reply {
+    status: u16,
+    headers: Vec<String>,
+    body: Vec<u8>,
+    cut: bool,
+}
+
+impl Reply {
+    fn plain(status: u16, body: Vec<u8>) -> Reply {
+        Reply {
+            status,
+            headers: Vec::new(),
+            body,
+            cut: false,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -131,22 +155,108 @@ async fn serve(mut stream: TcpStream, state: Arc<Mutex<State>>, origin: String) 
     let head = String::from_utf8_lossy(&head);
     let mut words = head.lines().next().unwrap_or_default().split(' ');
     let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
-    let (status, body) = answer(&mut state.lock().unwrap(), method, target, &origin);
-    let reply = format!(
-        "HTTP/1.1 {status} Scripted\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
+    let header = |name: &str| {
+        head.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.trim()
+                .eq_ignore_ascii_case(name)
+                .then(|| value.trim().to_owned())
+        })
+    };
+    let asked = Asked {
+        range: header("range"),
+        if_range: header("if-range"),
+    };
+    let reply = answer(&mut state.lock().unwrap(), method, target, &asked, &origin);
+    let mut head = format!(
+        "HTTP/1.1 {} Scripted\r\nContent-Length: {}\r\nConnection: close\r\n",
+        reply.status,
+        reply.body.len()
     );
-    let _ = stream.write_all(reply.as_bytes()).await;
-    let _ = stream.write_all(&body).await;
+    for line in &reply.headers {
+        head.push_str(line);
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    let _ = stream.write_all(head.as_bytes()).await;
+    if reply.cut {
+        let _ = stream.write_all(&reply.body[..reply.body.len() / 2]).await;
+        let _ = stream.flush().await;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        return;
+    }
+    let _ = stream.write_all(&reply.body).await;
     let _ = stream.shutdown().await;
+}
+
+/// The headers of a file request that matter: `Range` and `If-Range`.
+struct Asked {
+    range: Option<String>,
+    if_range: Option<String>,
+}
+
+/// A strong entity tag of `bytes`: FNV-1a, as a storage service would give
+/// a digest.
+fn etag_of(bytes: &[u8]) -> String {
+    let hash = bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01B3)
+    });
+    format!("\"{hash:016x}\"")
+}
+
+/// A file's answer: whole, or from the offset a `Range` asks for when any
+/// `If-Range` names the file's present version.
+fn serve_file(script: &mut Script, bytes: &[u8], asked: &Asked) -> Reply {
+    let etag = etag_of(bytes);
+    let offset = asked
+        .range
+        .as_deref()
+        .and_then(|r| {
+            r.strip_prefix("bytes=")?
+                .strip_suffix('-')?
+                .parse::<usize>()
+                .ok()
+        })
+        .filter(|_| asked.if_range.as_deref().is_none_or(|v| v == etag));
+    let mut headers = Vec::new();
+    if !script.no_validators {
+        headers.push(format!("ETag: {etag}"));
+    }
+    let (status, body) = match offset {
+        Some(offset) if offset >= bytes.len() => {
+            return Reply::plain(416, b"range not satisfiable".to_vec())
+        }
+        Some(offset) => {
+            let last = bytes.len() - 1;
+            headers.push(format!(
+                "Content-Range: bytes {offset}-{last}/{}",
+                bytes.len()
+            ));
+            (206, bytes[offset..].to_vec())
+        }
+        None => (200, bytes.to_vec()),
+    };
+    let cut = script.cut_downloads > 0;
+    script.cut_downloads -= u32::from(cut);
+    Reply {
+        status,
+        headers,
+        body,
+        cut,
+    }
 }
 
 fn json_body(value: Value) -> Vec<u8> {
     value.to_string().into_bytes()
 }
 
-fn answer(state: &mut State, method: &str, target: &str, origin: &str) -> (u16, Vec<u8>) {
-    state.requests.push(format!("{method} {target}"));
+fn answer(state: &mut State, method: &str, target: &str, asked: &Asked, origin: &str) -> Reply {
+    let range = asked
+        .range
+        .as_deref()
+        .map(|r| format!(" Range: {r}"))
+        .unwrap_or_default();
+    state.requests.push(format!("{method} {target}{range}"));
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     if method == "POST" && path == "/v2/bulk-download/job-submit" {
         let asked = |key: &str| {
@@ -164,7 +274,7 @@ fn answer(state: &mut State, method: &str, target: &str, origin: &str) -> (u16, 
         };
         let range = json!({"effective_start": start, "effective_end": end});
         let job_id = format!("job-{}", state.jobs.len());
-        return (
+        return Reply::plain(
             202,
             json_body(json!({"job_id": job_id, "date_range": range})),
         );
@@ -175,28 +285,29 @@ fn answer(state: &mut State, method: &str, target: &str, origin: &str) -> (u16, 
             .ok()
             .and_then(|n| state.jobs.get_mut(n.wrapping_sub(1)))
         else {
-            return (404, json_body(json!({"message": "no such job"})));
+            return Reply::plain(404, json_body(json!({"message": "no such job"})));
         };
         *polls += 1;
         if *polls <= state.script.running_polls {
-            return (200, json_body(json!({"status": "RUNNING"})));
+            return Reply::plain(200, json_body(json!({"status": "RUNNING"})));
         }
         if *fails {
-            return (200, json_body(json!({"status": "FAILED"})));
+            return Reply::plain(200, json_body(json!({"status": "FAILED"})));
         }
         let urls: Vec<Value> = state
             .script
             .files
             .iter()
-            .map(|f| {
+            .enumerate()
+            .map(|(i, f)| {
                 json!({
-                    "url": format!("{origin}/files/job-{number}/{}?X-Signature=secret", f.name),
+                    "url": format!("{origin}/files/job-{number}/{i}/{}?X-Signature=secret", f.name),
                     "path": f.path,
                     "size": f.bytes.len(),
                 })
             })
             .collect();
-        return (
+        return Reply::plain(
             200,
             json_body(json!({"status": "SUCCEEDED", "presigned_urls": urls})),
         );
@@ -204,14 +315,19 @@ fn answer(state: &mut State, method: &str, target: &str, origin: &str) -> (u16, 
     if method == "GET" && path.starts_with("/files/") {
         if state.script.expired_downloads > 0 {
             state.script.expired_downloads -= 1;
-            return (403, b"Request has expired".to_vec());
+            return Reply::plain(403, b"Request has expired".to_vec());
         }
-        let name = path.rsplit('/').next().unwrap_or_default();
-        if let Some(file) = state.script.files.iter().find(|f| f.name == name) {
-            return (200, file.bytes.clone());
+        // `/files/job-<n>/<index>/<name>`: two files may share a name.
+        let index = path
+            .rsplit('/')
+            .nth(1)
+            .and_then(|i| i.parse::<usize>().ok());
+        if let Some(file) = index.and_then(|i| state.script.files.get(i)) {
+            let bytes = file.bytes.clone();
+            return serve_file(&mut state.script, &bytes, asked);
         }
     }
-    (404, json_body(json!({"message": "not found"})))
+    Reply::plain(404, json_body(json!({"message": "not found"})))
 }
 
 /// A folder of its own under the system's temporary folder, removed on drop.

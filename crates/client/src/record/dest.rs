@@ -292,7 +292,7 @@ fn bytes_in_parts(
 
 fn upload_error(error: &UploadError) -> String {
     match error {
-        UploadError::Source(said) => said.clone(),
+        UploadError::Source(said) | UploadError::Content(said) => said.clone(),
         UploadError::Size { expected, received } => {
             format!("{received} bytes of {expected} went up")
         }

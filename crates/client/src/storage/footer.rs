@@ -47,16 +47,7 @@ pub async fn metadata_of_object(
     if tail.len() as u64 != size - tail_start {
         return Err(format!("{key} is not the {size} bytes expected"));
     }
-    let trailer = tail.slice(tail.len() - TRAILER as usize..);
-    if &trailer[4..] != b"PAR1" {
-        return Err(format!("{key} does not end as a Parquet file does"));
-    }
-    let length = u64::from(u32::from_le_bytes(
-        trailer[..4].try_into().expect("4 bytes"),
-    ));
-    let start = size
-        .checked_sub(TRAILER + length)
-        .ok_or_else(|| format!("{key} has a footer longer than itself"))?;
+    let start = footer_start(&tail, size).map_err(|why| format!("{key} {why}"))?;
     let footer: Bytes = if start >= tail_start {
         tail.slice((start - tail_start) as usize..tail.len() - TRAILER as usize)
     } else {
@@ -66,6 +57,38 @@ pub async fn metadata_of_object(
             .map_err(|e| e.to_string())?
     };
     ParquetMetaDataReader::decode_metadata(&footer).map_err(|e| e.to_string())
+}
+
+/// Where the footer of a Parquet file of `size` bytes starts, from its
+/// last bytes `tail` (at least the trailer).
+fn footer_start(tail: &[u8], size: u64) -> Result<u64, String> {
+    if size < TRAILER || (tail.len() as u64) < TRAILER {
+        return Err(format!("is too short to be Parquet ({size} bytes)"));
+    }
+    let trailer = &tail[tail.len() - TRAILER as usize..];
+    if &trailer[4..] != b"PAR1" {
+        return Err("does not end as a Parquet file does".into());
+    }
+    let length = u64::from(u32::from_le_bytes(
+        trailer[..4].try_into().expect("4 bytes"),
+    ));
+    size.checked_sub(TRAILER + length)
+        .ok_or_else(|| "has a footer longer than itself".into())
+}
+
+/// Whether the last bytes `tail` of a file of `size` bytes end it as a
+/// Parquet file: a trailer, and a footer that decodes. A footer longer
+/// than `tail` is not checked here (Ok).
+pub fn check_tail(tail: &[u8], size: u64) -> Result<(), String> {
+    let start = footer_start(tail, size)?;
+    let tail_start = size - tail.len() as u64;
+    if start < tail_start {
+        return Ok(());
+    }
+    let footer = &tail[(start - tail_start) as usize..tail.len() - TRAILER as usize];
+    ParquetMetaDataReader::decode_metadata(footer)
+        .map(|_| ())
+        .map_err(|e| format!("has a footer that does not decode ({e})"))
 }
 
 #[cfg(test)]

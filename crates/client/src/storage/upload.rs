@@ -26,7 +26,13 @@ pub enum UploadError {
     Size { expected: u64, received: u64 },
     /// The store refused a part or the completion.
     Store(object_store::Error),
+    /// The bytes are not what they must be (not a Parquet file).
+    Content(String),
 }
+
+/// Bytes kept from the end of a Parquet stream to check its footer before
+/// the object is completed: a bulk file's footer takes a few kB.
+const TAIL_KEPT: usize = 256 * 1024;
 
 /// Whether `key` is already there with `size` bytes: a rerun skips it.
 pub async fn already_there(store: &dyn ObjectStore, key: &StorePath, size: Option<u64>) -> bool {
@@ -41,14 +47,46 @@ pub async fn already_there(store: &dyn ObjectStore, key: &StorePath, size: Optio
 pub async fn stream_to_store<S, E>(
     store: &dyn ObjectStore,
     key: &StorePath,
+    source: S,
+    size: Option<u64>,
+    counted: impl FnMut(u64),
+) -> Result<u64, UploadError>
+where
+    S: Stream<Item = Result<Bytes, E>> + Unpin,
+    E: std::fmt::Display,
+{
+    stream_checked(store, key, source, size, false, counted).await
+}
+
+/// As [`stream_to_store`], and completed only if the bytes end as a
+/// Parquet file does, with a footer that decodes.
+pub async fn stream_parquet_to_store<S, E>(
+    store: &dyn ObjectStore,
+    key: &StorePath,
+    source: S,
+    size: Option<u64>,
+    counted: impl FnMut(u64),
+) -> Result<u64, UploadError>
+where
+    S: Stream<Item = Result<Bytes, E>> + Unpin,
+    E: std::fmt::Display,
+{
+    stream_checked(store, key, source, size, true, counted).await
+}
+
+async fn stream_checked<S, E>(
+    store: &dyn ObjectStore,
+    key: &StorePath,
     mut source: S,
     size: Option<u64>,
+    parquet: bool,
     mut counted: impl FnMut(u64),
 ) -> Result<u64, UploadError>
 where
     S: Stream<Item = Result<Bytes, E>> + Unpin,
     E: std::fmt::Display,
 {
+    let mut tail: Vec<u8> = Vec::new();
     let upload = store.put_multipart(key).await.map_err(UploadError::Store)?;
     let mut parts = Parts::new(upload, PART_SIZE, PARTS_IN_FLIGHT);
     let mut received = 0u64;
@@ -62,14 +100,26 @@ where
         };
         received += chunk.len() as u64;
         counted(chunk.len() as u64);
+        if parquet {
+            keep_tail(&mut tail, &chunk);
+        }
         if let Err(e) = parts.put(chunk).await {
             break Some(UploadError::Store(e));
         }
     };
-    let failure = failure.or_else(|| match size {
-        Some(expected) if expected != received => Some(UploadError::Size { expected, received }),
-        _ => None,
-    });
+    let failure = failure
+        .or_else(|| match size {
+            Some(expected) if expected != received => {
+                Some(UploadError::Size { expected, received })
+            }
+            _ => None,
+        })
+        .or_else(|| {
+            let checked = parquet.then(|| super::footer::check_tail(&tail, received));
+            checked?
+                .err()
+                .map(|why| UploadError::Content(format!("the {received} bytes {why}")))
+        });
     let failure = match failure {
         None => parts.complete().await.err().map(UploadError::Store),
         failure => failure,
@@ -79,6 +129,14 @@ where
         return Err(failure);
     }
     Ok(received)
+}
+
+/// Keeps the last `TAIL_KEPT` bytes seen (up to twice that between trims).
+fn keep_tail(tail: &mut Vec<u8>, chunk: &[u8]) {
+    tail.extend_from_slice(chunk);
+    if tail.len() > 2 * TAIL_KEPT {
+        tail.drain(..tail.len() - TAIL_KEPT);
+    }
 }
 
 #[cfg(test)]

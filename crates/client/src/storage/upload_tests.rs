@@ -64,3 +64,41 @@ async fn a_short_or_broken_stream_leaves_no_object() {
     assert!(matches!(&error, UploadError::Source(why) if why == "connection reset"));
     assert!(store.head(&key()).await.is_err());
 }
+
+#[tokio::test]
+async fn a_parquet_upload_is_completed_only_if_its_footer_decodes() {
+    let store = Arc::new(InMemory::new());
+    let file = Bytes::from(crate::bulk::test_service::parquet_file(1_000));
+    let size = file.len() as u64;
+    let halves = vec![
+        Ok::<_, String>(file.slice(..file.len() / 2)),
+        Ok(file.slice(file.len() / 2..)),
+    ];
+    let written = stream_parquet_to_store(
+        store.as_ref(),
+        &key(),
+        stream::iter(halves),
+        Some(size),
+        |_| {},
+    )
+    .await
+    .unwrap();
+    assert_eq!(written, size);
+
+    let other = StorePath::from("exports/x.parquet");
+    let garbage = vec![Ok::<_, String>(Bytes::from(vec![b'x'; file.len()]))];
+    let error = stream_parquet_to_store(
+        store.as_ref(),
+        &other,
+        stream::iter(garbage),
+        Some(size),
+        |_| {},
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(&error, UploadError::Content(why) if why.contains("does not end as a Parquet file does")),
+        "{error:?}"
+    );
+    assert!(store.head(&other).await.is_err(), "no object under the key");
+}

@@ -4,6 +4,10 @@
 //! the signature is the authority, until the URL expires. As a storage
 //! service does, a request that carries an `Authorization` header besides
 //! the signature is refused (400): a client that sends its token there fails.
+//! As a storage service does, each file carries a strong `ETag` (a digest
+//! of its bytes), and a `Range` is honoured only if an `If-Range` sent with
+//! it names the file's present version (RFC 9110 §13.1.5): a file that
+//! changed since a download began is sent whole again.
 
 use std::sync::Arc;
 
@@ -11,7 +15,8 @@ use axum::body::Body;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{OriginalUri, Path, RawQuery, State};
 use axum::http::header::{
-    ACCEPT_RANGES, AUTHORIZATION, CONTENT_LENGTH, CONTENT_RANGE, CONTENT_TYPE, RANGE,
+    ACCEPT_RANGES, AUTHORIZATION, CONTENT_LENGTH, CONTENT_RANGE, CONTENT_TYPE, ETAG, IF_RANGE,
+    RANGE,
 };
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -68,13 +73,33 @@ pub async fn download(
     let bytes = file_bytes(&state, &job.key(file.month))
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    let etag = etag_of(&bytes);
     let range = headers.get(RANGE).and_then(|h| h.to_str().ok());
-    let response = ranged(bytes, range);
+    // An `If-Range` naming another version (or a date: this service dates
+    // nothing) asks for the whole file.
+    let range = match headers.get(IF_RANGE) {
+        Some(wanted) if wanted.as_bytes() != etag.as_bytes() => None,
+        _ => range,
+    };
+    let mut response = ranged(bytes, range);
+    if response.status().is_success() {
+        let value = HeaderValue::from_str(&etag).expect("hex");
+        response.headers_mut().insert(ETAG, value);
+    }
     // Only a body of the file is cut short; a 416 is not a download.
     if response.status().is_success() && state.faults.take_truncation() {
         return Ok(cut_short(response).await);
     }
     Ok(response)
+}
+
+/// A strong entity tag of the file's bytes: a digest, as storage services
+/// give for files uploaded whole.
+fn etag_of(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(bytes);
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    format!("\"{hex}\"")
 }
 
 /// The whole file (200), the part a `Range` header asks for (206), or 416.
