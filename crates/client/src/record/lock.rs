@@ -2,7 +2,7 @@
 //! share one checkpoint and each write every value, so the second is
 //! refused, naming the first.
 //!
-//! The lock is the operating system's (`flock` on `_lock` in the folder):
+//! The lock is the operating system's (on `_lock` in the folder):
 //! the system lets it go when its holder ends, however it ends (SIGKILL
 //! included), so a recorder restarted after a crash is never locked out by
 //! its own past. The file says who holds it, for the refusal's message.
@@ -65,26 +65,14 @@ fn open_private(path: &Path) -> std::io::Result<File> {
     options.open(path)
 }
 
-/// Takes the file's exclusive lock without waiting; false if another holds it.
-#[cfg(unix)]
+/// Takes the file's exclusive lock without waiting (`flock` on Unix,
+/// `LockFileEx` on Windows); false if another holds it.
 fn try_lock(file: &File) -> std::io::Result<bool> {
-    use std::os::unix::io::AsRawFd;
-    // SAFETY: flock on a descriptor this function borrows for the call.
-    let taken = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    if taken == 0 {
-        return Ok(true);
+    match file.try_lock() {
+        Ok(()) => Ok(true),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(false),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
     }
-    let error = std::io::Error::last_os_error();
-    match error.raw_os_error() {
-        Some(code) if code == libc::EWOULDBLOCK => Ok(false),
-        _ => Err(error),
-    }
-}
-
-/// Elsewhere the folder is not locked (docs/recorder.md says so).
-#[cfg(not(unix))]
-fn try_lock(_file: &File) -> std::io::Result<bool> {
-    Ok(true)
 }
 
 #[cfg(test)]
