@@ -352,9 +352,10 @@ class Client:
         mode = _args.optional_str(cache, "cache")
         bar = _progress.progress_bar(_args.flag(progress, "progress"), "intraday history")
         try:
-            return self._core.intraday_history(*args, bar, cache=mode)
+            table = self._core.intraday_history(*args, bar, cache=mode)
         finally:
             _progress.close(bar)
+        return _warn_skipped(table)
 
     async def intraday_history_async(
         self,
@@ -369,7 +370,7 @@ class Client:
         first, last = _args.date_range(start, end)
         args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
         mode = _args.optional_str(cache, "cache")
-        return await self._core.intraday_history_async(*args, cache=mode)
+        return _warn_skipped(await self._core.intraday_history_async(*args, cache=mode))
 
     # The history cache.
 
@@ -622,12 +623,25 @@ class Client:
 
 
 def _warn_skipped(table: pyarrow.Table) -> pyarrow.Table:
-    """Warns of the tenors a pull of expired contracts skipped (404)."""
-    skipped = (table.schema.metadata or {}).get(b"marketcurves.skipped_tenors")
+    """Warns of the tenors a pull of expired contracts skipped (404), and of
+    tenors asked for by name that the catalogue does not list and that
+    returned nothing (a mistyped name looks like an empty answer)."""
+    metadata = table.schema.metadata or {}
+    skipped = metadata.get(b"marketcurves.skipped_tenors")
     if skipped:
         names = json.loads(skipped)
         warnings.warn(
             f"the service does not know {len(names)} tenor(s), skipped: {', '.join(names)}",
+            UserWarning,
+            stacklevel=3,
+        )
+    empty = metadata.get(b"marketcurves.empty_unlisted_tenors")
+    if empty:
+        names = json.loads(empty)
+        warnings.warn(
+            f"tenor(s) {', '.join(names)} returned no rows and are not among the curve's "
+            "listed contracts: check the name (client.catalogue() lists each curve's "
+            "contracts)",
             UserWarning,
             stacklevel=3,
         )

@@ -79,3 +79,9 @@ def test_table_has_a_line_per_row_in_the_tables_order(env, curve, settlements):
         assert line.startswith(tenor + " ")
         assert repr(price) in line.split()
     assert f"{settlements.num_rows} rows" in result.stderr
+
+
+def test_a_tenor_the_curve_does_not_list_warns_when_it_returns_nothing(env, curve):
+    result = run_cli(pull(curve, "--tenor", "Jul 99", "--format", "csv"), env)
+    ok(result)
+    assert "marketcurves: warning: tenor(s) Jul 99 returned no rows" in result.stderr

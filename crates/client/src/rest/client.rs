@@ -20,6 +20,7 @@ use super::own_task::in_own_task;
 use super::paging::{all_pages, pages_of_each, DecodedPage, Paged};
 use super::progress::Progress;
 use super::query::{CatalogueQuery, Contracts, HistoryQuery, PriceQuery, TenorQuery};
+use super::unlisted::note_empty_unlisted;
 use super::validate;
 use super::windows::{split, MAX_INTRADAY_DAYS};
 use crate::cache::layout::History;
@@ -357,12 +358,36 @@ impl RestClient {
         progress: &Progress,
         mode: Option<CacheMode>,
     ) -> Result<Table, ClientError> {
-        match self.cache_mode(mode)? {
-            CacheMode::Off => self.fetch_settlements(query, progress).await,
+        let mode = self.cache_mode(mode)?;
+        let table = match mode {
+            CacheMode::Off => self.fetch_settlements(query, progress).await?,
             mode => {
                 self.cached_history(History::Settlements, query, progress, mode)
-                    .await
+                    .await?
             }
+        };
+        Ok(self.note_empty_unlisted(query, table, mode).await)
+    }
+
+    /// `table`, noting the tenors asked for by name that the catalogue does
+    /// not list for the curve and that returned nothing (`rest::unlisted`).
+    /// Without a catalogue (offline) nothing is noted.
+    async fn note_empty_unlisted(
+        &self,
+        query: &HistoryQuery,
+        table: Table,
+        mode: CacheMode,
+    ) -> Table {
+        let Some(asked) = query.tenors() else {
+            return table;
+        };
+        let Ok(curves) = self.known_curves(mode).await else {
+            return table;
+        };
+        let curve_id = query.curve_id();
+        match curves.iter().find(|c| c.id.as_deref() == Some(curve_id)) {
+            Some(curve) => note_empty_unlisted(curve_id, asked, &contracts_of(curve), table),
+            None => table,
         }
     }
 
@@ -389,13 +414,15 @@ impl RestClient {
             });
         };
         validate::intraday_span(query.start(), query.end())?;
-        match self.cache_mode(mode)? {
-            CacheMode::Off => self.fetch_intraday_history(query, progress).await,
+        let mode = self.cache_mode(mode)?;
+        let table = match mode {
+            CacheMode::Off => self.fetch_intraday_history(query, progress).await?,
             mode => {
                 self.cached_history(History::Intraday, query, progress, mode)
-                    .await
+                    .await?
             }
-        }
+        };
+        Ok(self.note_empty_unlisted(query, table, mode).await)
     }
 
     /// The settlements of one tenor from `first` to `last`: one request.

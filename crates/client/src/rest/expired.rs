@@ -6,7 +6,6 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::{Arc, Mutex};
 
-use arrow_schema::Schema;
 use chrono::NaiveDate;
 
 use crate::error::ClientError;
@@ -55,7 +54,7 @@ impl Skipped {
 
     /// The table with the skipped tenors in its schema's metadata (and a
     /// warning logged), or as it was when none were.
-    pub fn mark(&self, curve_id: &str, mut table: Table) -> Table {
+    pub fn mark(&self, curve_id: &str, table: Table) -> Table {
         let mut names = self.0.lock().expect("not poisoned").clone();
         if names.is_empty() {
             return table;
@@ -67,20 +66,7 @@ impl Skipped {
             names.len(),
             names.join(", ")
         );
-        let mut metadata = table.schema.metadata().clone();
-        let listed = serde_json::to_string(&names).expect("strings");
-        metadata.insert(SKIPPED_TENORS.to_owned(), listed);
-        let schema = Arc::new(Schema::new_with_metadata(
-            table.schema.fields().clone(),
-            metadata,
-        ));
-        table.batches = table
-            .batches
-            .into_iter()
-            .map(|b| b.with_schema(schema.clone()).expect("same fields"))
-            .collect();
-        table.schema = schema;
-        table
+        super::unlisted::noted(table, SKIPPED_TENORS, &names)
     }
 }
 

@@ -17,6 +17,7 @@ pub(crate) mod query;
 pub(crate) mod retry;
 pub(crate) mod send;
 pub(crate) mod service_clock;
+pub(crate) mod unlisted;
 pub(crate) mod validate;
 pub(crate) mod values_since;
 pub(crate) mod windows;
