@@ -504,7 +504,10 @@ class Client:
             "ping_interval": _args.duration(ping_interval, "ping_interval"),
             "pong_timeout": _args.duration(pong_timeout, "pong_timeout"),
             "reconnect_max": _args.duration(reconnect_max, "reconnect_max"),
+            # The client's timeout bounds the wait for a connection and for
+            # a subscription's answer, as it bounds a REST request.
             "connect_timeout": self._timeout,
+            "subscribe_timeout": self._timeout,
         }
         feed = live.LiveFeed(
             self._core,

@@ -141,17 +141,27 @@ class LiveFeed:
 
     # Subscriptions.
 
-    def subscribe(self, curve_id: str | Curve, tenor: str = "*") -> None:
+    def subscribe(self, curve_id: str | Curve, tenor: str = "*", *, strict: bool = True) -> None:
         """Subscribes to one tenor of a curve, or (``"*"``) to every calendar
         tenor (months, quarters, windows...; the continuous ``C 00``, ``C 01``,
         ``C 02`` only by name). Returns once the service has taken it; raises
         :class:`~marketcurves.AccessDenied` if the licence does not cover it.
-        The subscription is renewed after every reconnect."""
-        self._core.subscribe(_args.curve_id(curve_id), _subscription_tenor(tenor))
+        The subscription is renewed after every reconnect.
 
-    async def subscribe_async(self, curve_id: str | Curve, tenor: str = "*") -> None:
+        The service answers a subscription to what it does not publish with
+        silence, so by default the curve must be in the catalogue and the
+        tenor one of the contracts it lists for the curve, or
+        :class:`~marketcurves.InvalidRequest` is raised before anything is
+        sent. ``strict=False`` subscribes anyway."""
+        args = (_args.curve_id(curve_id), _subscription_tenor(tenor), _args.flag(strict, "strict"))
+        self._core.subscribe(*args)
+
+    async def subscribe_async(
+        self, curve_id: str | Curve, tenor: str = "*", *, strict: bool = True
+    ) -> None:
         """The awaitable form of :meth:`subscribe`."""
-        await self._core.subscribe_async(_args.curve_id(curve_id), _subscription_tenor(tenor))
+        args = (_args.curve_id(curve_id), _subscription_tenor(tenor), _args.flag(strict, "strict"))
+        await self._core.subscribe_async(*args)
 
     def unsubscribe(self, curve_id: str | Curve, tenor: str = "*") -> None:
         """Stops a subscription; ``"*"`` stops every tenor of the curve, named

@@ -247,25 +247,34 @@ impl PyLiveFeed {
     }
 
     /// Subscribes and waits until the service has taken the subscription.
-    fn subscribe(&self, py: Python<'_>, curve_id: String, tenor: String) -> PyResult<()> {
+    #[pyo3(signature = (curve_id, tenor, strict = true))]
+    fn subscribe(
+        &self,
+        py: Python<'_>,
+        curve_id: String,
+        tenor: String,
+        strict: bool,
+    ) -> PyResult<()> {
         let inner = Arc::clone(&self.inner);
         wait_interruptibly(
             py,
-            async move { inner.subscribe(&curve_id, &tenor).await },
+            async move { inner.subscribe(&curve_id, &tenor, strict).await },
             |_| Ok(()),
         )?
         .map_err(|e| feed_error(py, e))
     }
 
+    #[pyo3(signature = (curve_id, tenor, strict = true))]
     fn subscribe_async<'py>(
         &self,
         py: Python<'py>,
         curve_id: String,
         tenor: String,
+        strict: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let inner = Arc::clone(&self.inner);
         super::runtime::awaitable(py, async move {
-            let result = inner.subscribe(&curve_id, &tenor).await;
+            let result = inner.subscribe(&curve_id, &tenor, strict).await;
             Python::attach(|py| result.map_err(|e| feed_error(py, e)))
         })
     }

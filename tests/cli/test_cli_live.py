@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from cli_helpers import csv_rows, environment, ndjson_rows, ok, run_cli
+from cli_helpers import csv_rows, environment, ndjson_rows, ok, one_line_error, run_cli
 
 from marketcurves.testing import Emulator
 
@@ -85,6 +85,13 @@ def test_csv_of_one_tenor(live_em, live_env, live_curve):
         (r["tenor"], dt.datetime.fromisoformat(r["generated_on"]), float(r["price"])) for r in rows
     ]
     assert_published(live_em, live_curve, ticks)
+
+
+def test_a_tenor_the_curve_does_not_list_is_refused_at_once_not_waited_for(live_env, live_curve):
+    result = run_cli(live(live_curve, "--tenor", "Jul 99", "--count", "1"), live_env, timeout=60)
+    line = one_line_error(result, "InvalidRequest")
+    assert "Jul 99" in line and "--no-strict" in line
+    assert not result.stdout
 
 
 def test_table_stops_after_duration(live_em, live_env, live_curve):

@@ -109,7 +109,16 @@ def test_bad_usage_exits_2_from_a_shell(env):
     ("argv", "kind", "words"),
     [
         (["history", UNKNOWN_ID, FIRST, LAST], "NotFound", [UNKNOWN_ID]),
-        (["live", "--curve", UNKNOWN_ID, "--count", "1"], "AccessDenied", [UNKNOWN_ID]),
+        (
+            ["live", "--curve", UNKNOWN_ID, "--count", "1"],
+            "InvalidRequest",
+            [UNKNOWN_ID, "not in the catalogue", "--no-strict"],
+        ),
+        (
+            ["live", "--curve", UNKNOWN_ID, "--count", "1", "--no-strict"],
+            "AccessDenied",
+            [UNKNOWN_ID],
+        ),
         (["history", "CURVE", "2025-06-12", "2025-06-10"], "InvalidRequest", ["after"]),
         (
             ["cache", "clear", "--cache-dir", "CACHE", "--before", "June"],

@@ -14,6 +14,7 @@ from live_helpers import (
     millis,
     open_feed,
 )
+from silent_feed import SilentFeed
 
 import marketcurves as mc
 
@@ -141,6 +142,30 @@ def test_bad_subscriptions_are_refused_before_anything_is_sent(em, curve_id, ten
         with pytest.raises(mc.InvalidRequest, match=named):
             feed.unsubscribe(curve_id, tenor)
         assert feed.subscriptions == []
+
+
+def test_a_contract_or_curve_the_catalogue_does_not_list_is_refused_unless_not_strict(em, curves):
+    curve = curves.fast["id"]
+    with open_feed(em) as feed:
+        with pytest.raises(mc.InvalidRequest, match=r"tenor 'Jul 99'|tenor \"Jul 99\""):
+            feed.subscribe(curve, "Jul 99")
+        with pytest.raises(mc.InvalidRequest, match=r"not in the catalogue.*strict=False"):
+            feed.subscribe("c8a6e2b4-0000-0000-0000-000000000000", "*")
+        assert feed.subscriptions == []
+        # Not strict: sent as asked; the service's answer is the only check.
+        feed.subscribe(curve, "Jul 99", strict=False)
+        assert feed.subscriptions == [(curve, "Jul 99")]
+
+
+def test_a_subscription_never_answered_gives_up_after_the_clients_timeout(em):
+    silent = SilentFeed()
+    try:
+        client = em.client(live_url=silent.live_url, timeout=1.5)
+        with client.live() as feed:
+            with pytest.raises(mc.ServiceError, match=r"no answer within 1\.5 s"):
+                feed.subscribe("c8a6e2b4-0000-0000-0000-000000000000", "*", strict=False)
+    finally:
+        silent.close()
 
 
 def test_live_options_are_checked(em):

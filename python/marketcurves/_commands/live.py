@@ -53,6 +53,13 @@ def add(commands: Commands) -> None:
         action="store_false",
         help="after a reconnect, do not fetch what was published meanwhile",
     )
+    parser.add_argument(
+        "--no-strict",
+        dest="strict",
+        action="store_false",
+        help="subscribe to curves and tenors the catalogue does not list "
+        "(the service sends nothing for them)",
+    )
     add_keepalive(parser)
     output.add_flags(parser, formats=("table", "csv", "ndjson"), piped="ndjson")
     parser.set_defaults(run=run)
@@ -99,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         with service.live(backfill=args.backfill, **keepalive(args)) as feed:
             for curve in args.curves:
                 for tenor in tenors:
-                    feed.subscribe(curve, tenor)
+                    feed.subscribe(curve, tenor, strict=args.strict)
             writer = TickWriter(fmt, stream)
             deadline = None if args.duration is None else time.monotonic() + args.duration
             try:

@@ -33,6 +33,8 @@ pub struct LiveFeed {
     stopping: Stopping,
     session: tokio::sync::Mutex<Option<JoinHandle<()>>>,
     subscribe_timeout: Duration,
+    /// Asked whether a strict subscription names what the catalogue lists.
+    listing: Arc<dyn Backfiller>,
 }
 
 impl LiveFeed {
@@ -80,6 +82,7 @@ impl LiveFeed {
         let (requests, requests_rx) = mpsc::unbounded_channel();
         let events = EventSink::default();
         let subscribe_timeout = config.subscribe_timeout;
+        let listing = Arc::clone(&backfiller);
         let session = Session::new(
             config,
             Arc::clone(&shared),
@@ -98,6 +101,7 @@ impl LiveFeed {
             stopping,
             session: tokio::sync::Mutex::new(Some(session_task)),
             subscribe_timeout,
+            listing,
         })
     }
 
@@ -105,15 +109,26 @@ impl LiveFeed {
     /// and waits until the service has processed it (up to
     /// `subscribe_timeout`, waiting for a connection if there is none).
     ///
-    /// The arguments are checked before anything is sent. The subscription is
+    /// The arguments are checked before anything is sent; with `strict`, the
+    /// curve must be in the catalogue and the tenor (unless `*`) one of its
+    /// listed contracts (`live::listed`: the service would answer anything
+    /// else with silence). The subscription is
     /// recorded at once and made again after every reconnect. A refusal
     /// (`NO_ACCESS`: [`ClientError::AccessDenied`]; `ERROR_PARSING`, or
     /// `UNEXPECTED_ERROR` after two retries: [`ClientError::Live`]) drops it.
     /// On a timeout it stays recorded and is sent once connected; a refusal
     /// then comes through [`next_ticks`](Self::next_ticks).
-    pub async fn subscribe(&self, curve_id: &str, tenor: &str) -> Result<(), ClientError> {
+    pub async fn subscribe(
+        &self,
+        curve_id: &str,
+        tenor: &str,
+        strict: bool,
+    ) -> Result<(), ClientError> {
         let subscription = checked_subscription(curve_id, tenor)?;
         self.ensure_open()?;
+        if strict {
+            self.listing.check_listed(&subscription).await?;
+        }
         self.shared.registry().add(subscription.clone());
         let request = |reply| Request::Subscribe(subscription.clone(), reply);
         self.ask(request, "subscribe", &subscription).await

@@ -8,7 +8,7 @@ fn shareable(feed: Arc<LiveFeed>) {
     fn send<T: Send>(_: T) {}
     send_sync(&feed);
     send(async move {
-        let _ = feed.subscribe("c", "*").await;
+        let _ = feed.subscribe("c", "*", true).await;
         let _ = feed.unsubscribe("c", "*").await;
         let _ = feed.next_ticks(1, None).await;
         let _ = feed.next_tick(None).await;

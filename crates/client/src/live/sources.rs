@@ -1,7 +1,7 @@
 //! What the session needs from outside the socket, as traits so that tests
 //! can stand in for the service: a fresh token for each authentication, and
-//! the values of a tenor published since a given time (the gap backfill).
-//! [`RestClient`] provides both.
+//! the values of a tenor published since a given time (the gap backfill),
+//! and the catalogue's word on a subscription. [`RestClient`] provides them.
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
@@ -14,6 +14,7 @@ use crate::rest::intraday_values::IntradayValues;
 use crate::rest::values_since::PageHint;
 use crate::rest::RestClient;
 use crate::{ClientError, Secret};
+use domain::live::Subscription;
 use domain::timestamp::Micros;
 
 /// Tokens for the live feed's `auth` command.
@@ -76,6 +77,15 @@ pub trait Backfiller: Send + Sync + 'static {
         gap: GapSpan,
         counted: (&'a PageHints, &'a AtomicU64),
     ) -> BoxFuture<'a, Result<Vec<(Micros, f64)>, ClientError>>;
+
+    /// That a strict subscription names what the catalogue lists
+    /// (`live::listed`). A stand-in with no catalogue takes anything.
+    fn check_listed<'a>(
+        &'a self,
+        _subscription: &'a Subscription,
+    ) -> BoxFuture<'a, Result<(), ClientError>> {
+        Box::pin(async { Ok(()) })
+    }
 }
 
 impl TokenSource for RestClient {
@@ -85,6 +95,13 @@ impl TokenSource for RestClient {
 }
 
 impl Backfiller for RestClient {
+    fn check_listed<'a>(
+        &'a self,
+        subscription: &'a Subscription,
+    ) -> BoxFuture<'a, Result<(), ClientError>> {
+        Box::pin(self.check_subscription_listed(subscription))
+    }
+
     fn published_since<'a>(
         &'a self,
         curve_id: &'a str,

@@ -206,7 +206,8 @@ impl Recorder {
         live.resume = self.resume_points();
         let feed = LiveFeed::start(Arc::clone(&self.rest), live)?;
         for sub in &self.config.subscriptions {
-            match feed.subscribe(&sub.curve_id, &sub.tenor).await {
+            // Checked against the catalogue once, when the recorder started.
+            match feed.subscribe(&sub.curve_id, &sub.tenor, false).await {
                 Ok(()) => {}
                 Err(
                     e @ (ClientError::AccessDenied { .. }

@@ -180,6 +180,13 @@ impl RestClient {
         Ok(curves)
     }
 
+    /// Every curve of the catalogue, as [`known_curves`](Self::known_curves)
+    /// keeps it, in the client's cache mode.
+    pub(crate) async fn listed_curves(&self) -> Result<Arc<Vec<CurveQuotation>>, ClientError> {
+        let mode = self.cache_mode(None)?;
+        self.known_curves(mode).await
+    }
+
     /// The tenors to pull: the curve's contracts, or those asked for, checked
     /// against the shapes the curve offers.
     pub(super) async fn tenors_of(

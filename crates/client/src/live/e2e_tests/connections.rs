@@ -17,7 +17,7 @@ async fn an_abrupt_drop_reconnects_with_a_fresh_token_resubscribes_and_backfills
     assert_eq!(conn.authenticate().await, "tok-1");
     let first = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
     let (subscribed, _) = tokio::join!(
-        h.feed.subscribe(CURVE, "*"),
+        h.feed.subscribe(CURVE, "*", true),
         conn.accept_subscribe(vec![first])
     );
     subscribed.unwrap();
@@ -195,7 +195,7 @@ async fn a_second_refused_token_ends_the_feed_with_an_auth_error() {
         .await
         .is_none());
     assert!(
-        matches!(h.feed.subscribe(CURVE, "*").await, Err(ClientError::Auth(m)) if m.contains("twice")),
+        matches!(h.feed.subscribe(CURVE, "*", true).await, Err(ClientError::Auth(m)) if m.contains("twice")),
         "a call after the end gets the error that ended the feed"
     );
     assert_eq!(h.tokens.0.load(Ordering::SeqCst), 2);
@@ -269,7 +269,7 @@ async fn close_sends_a_close_frame_and_next_ticks_then_says_closed() {
     let mut conn = h.server.next_connection().await;
     conn.authenticate().await;
     let (subscribed, _) = tokio::join!(
-        h.feed.subscribe(CURVE, "Jan 26"),
+        h.feed.subscribe(CURVE, "Jan 26", true),
         conn.accept_subscribe(vec![price(
             CURVE,
             "Jan 26",
@@ -306,7 +306,7 @@ async fn a_subscribe_cut_off_by_a_drop_is_confirmed_on_the_next_connection() {
     let mut h = harness(|_| {}).await;
     let mut conn = h.server.next_connection().await;
     conn.authenticate().await;
-    let subscribing = h.feed.subscribe(CURVE, "Jan 26");
+    let subscribing = h.feed.subscribe(CURVE, "Jan 26", true);
     let server = &mut h.server;
     let script = async move {
         conn.expect_command("subscribe").await;
@@ -333,7 +333,10 @@ async fn firehose_throughput() {
     let mut h = harness(|c| c.queue_size = FRAMES).await;
     let mut conn = h.server.next_connection().await;
     conn.authenticate().await;
-    let (subscribed, _) = tokio::join!(h.feed.subscribe(CURVE, "*"), conn.accept_subscribe(vec![]));
+    let (subscribed, _) = tokio::join!(
+        h.feed.subscribe(CURVE, "*", true),
+        conn.accept_subscribe(vec![])
+    );
     subscribed.unwrap();
     let base = at("2025-06-13T00:00:00");
     let frames: Vec<String> = (0..FRAMES)
@@ -380,7 +383,7 @@ async fn an_auth_left_unanswered_is_given_up_after_the_pong_timeout() {
         .expect("a new attempt once the auth went unanswered");
     assert_eq!(conn.authenticate().await, "tok-2");
     let (subscribed, _) = tokio::join!(
-        h.feed.subscribe(CURVE, "*"),
+        h.feed.subscribe(CURVE, "*", true),
         conn.accept_subscribe(Vec::new())
     );
     subscribed.unwrap();

@@ -140,7 +140,7 @@ impl Harness {
         conn.authenticate().await;
         let first = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
         let (subscribed, _) = tokio::join!(
-            self.feed.subscribe(CURVE, tenor),
+            self.feed.subscribe(CURVE, tenor, true),
             conn.accept_subscribe(vec![first])
         );
         subscribed.unwrap();

@@ -32,12 +32,12 @@ async fn a_second_subscription_made_once_connected_is_backfilled_too() {
     conn.authenticate().await;
     // The recorder subscribes one after the other: the second is sent
     // on a connection that is up and resubscribed already.
-    let (first, _) = tokio::join!(h.feed.subscribe(CURVE, "*"), async {
+    let (first, _) = tokio::join!(h.feed.subscribe(CURVE, "*", true), async {
         let snapshot = price(CURVE, "Jan 26", "2025-06-13T10:00:03.000", 72.0);
         conn.accept_subscribe(vec![snapshot]).await
     });
     first.unwrap();
-    let (second, _) = tokio::join!(h.feed.subscribe("c-2", "*"), async {
+    let (second, _) = tokio::join!(h.feed.subscribe("c-2", "*", true), async {
         let snapshot = price("c-2", "Feb 26", "2025-06-13T10:00:04.000", 83.0);
         conn.accept_subscribe(vec![snapshot]).await
     });

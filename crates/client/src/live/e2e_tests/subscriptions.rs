@@ -14,7 +14,7 @@ async fn subscribes_and_delivers_the_snapshot_then_updates() {
     let mut h = harness(|_| {}).await;
     let mut conn = h.server.next_connection().await;
     assert_eq!(conn.authenticate().await, "tok-1");
-    let (subscribed, accepted) = tokio::join!(h.feed.subscribe(CURVE, "Jan 26"), async {
+    let (subscribed, accepted) = tokio::join!(h.feed.subscribe(CURVE, "Jan 26", true), async {
         let snapshot = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
         conn.accept_subscribe(vec![snapshot]).await
     });
@@ -60,7 +60,7 @@ async fn no_access_refuses_the_subscription_and_forgets_it() {
     let mut h = harness(|_| {}).await;
     let mut conn = h.server.next_connection().await;
     conn.authenticate().await;
-    let (result, _) = tokio::join!(h.feed.subscribe(CURVE, "Q1 27"), async {
+    let (result, _) = tokio::join!(h.feed.subscribe(CURVE, "Q1 27", true), async {
         let (_, marker) = conn.expect_command("subscribe").await;
         conn.error("NO_ACCESS", "not in the licence").await;
         conn.pong(&marker).await;
@@ -81,7 +81,7 @@ async fn unexpected_error_on_subscribe_is_retried() {
     let mut h = harness(|_| {}).await;
     let mut conn = h.server.next_connection().await;
     conn.authenticate().await;
-    let (result, _) = tokio::join!(h.feed.subscribe(CURVE, "Jan 26"), async {
+    let (result, _) = tokio::join!(h.feed.subscribe(CURVE, "Jan 26", true), async {
         let (_, marker) = conn.expect_command("subscribe").await;
         conn.error("UNEXPECTED_ERROR", "try again").await;
         conn.pong(&marker).await;
@@ -99,7 +99,7 @@ async fn a_refused_resubscription_comes_through_next_ticks_in_order() {
     conn.authenticate().await;
     let first = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
     let (subscribed, _) = tokio::join!(
-        h.feed.subscribe(CURVE, "Jan 26"),
+        h.feed.subscribe(CURVE, "Jan 26", true),
         conn.accept_subscribe(vec![first])
     );
     subscribed.unwrap();
@@ -129,11 +129,14 @@ async fn unsubscribing_all_tenors_tells_the_service_and_stops_deliveries() {
     let mut conn = h.server.next_connection().await;
     conn.authenticate().await;
     let (a, _) = tokio::join!(
-        h.feed.subscribe(CURVE, "C 00"),
+        h.feed.subscribe(CURVE, "C 00", true),
         conn.accept_subscribe(vec![])
     );
     a.unwrap();
-    let (b, _) = tokio::join!(h.feed.subscribe(CURVE, "*"), conn.accept_subscribe(vec![]));
+    let (b, _) = tokio::join!(
+        h.feed.subscribe(CURVE, "*", true),
+        conn.accept_subscribe(vec![])
+    );
     b.unwrap();
     let (result, _) = tokio::join!(h.feed.unsubscribe(CURVE, "*"), async {
         let (subscription, marker) = conn.expect_command("unsubscribe").await;
@@ -160,7 +163,7 @@ async fn undecodable_frames_are_counted_and_skipped() {
     let mut conn = h.server.next_connection().await;
     conn.authenticate().await;
     let (subscribed, _) = tokio::join!(
-        h.feed.subscribe(CURVE, "Jan 26"),
+        h.feed.subscribe(CURVE, "Jan 26", true),
         conn.accept_subscribe(vec![])
     );
     subscribed.unwrap();
@@ -190,11 +193,11 @@ async fn subscribe_without_a_connection_times_out_and_stays_recorded() {
         config,
     )
     .unwrap();
-    let error = feed.subscribe(CURVE, "Jan 26").await.unwrap_err();
+    let error = feed.subscribe(CURVE, "Jan 26", true).await.unwrap_err();
     assert!(matches!(error, ClientError::Service { .. }), "{error}");
     assert!(error.to_string().contains("not connected"), "{error}");
     assert_eq!(feed.subscriptions().len(), 1);
-    let invalid = feed.subscribe(CURVE, "Q5 26").await.unwrap_err();
+    let invalid = feed.subscribe(CURVE, "Q5 26", true).await.unwrap_err();
     assert!(matches!(invalid, ClientError::InvalidRequest(_)));
     feed.close().await;
     assert!(feed.is_closed());
@@ -205,7 +208,10 @@ async fn a_slow_consumer_gets_the_latest_value_per_tenor_and_a_conflated_event()
     let mut h = harness(|c| c.queue_size = 4).await;
     let mut conn = h.server.next_connection().await;
     conn.authenticate().await;
-    let (subscribed, _) = tokio::join!(h.feed.subscribe(CURVE, "*"), conn.accept_subscribe(vec![]));
+    let (subscribed, _) = tokio::join!(
+        h.feed.subscribe(CURVE, "*", true),
+        conn.accept_subscribe(vec![])
+    );
     subscribed.unwrap();
     for second in 10..40 {
         for tenor in ["Jan 26", "Feb 26"] {
