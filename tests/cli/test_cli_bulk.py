@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from cli_helpers import START, environment, ok, run_cli
+from cli_helpers import START, environment, ok, one_line_error, run_cli
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
@@ -35,3 +35,12 @@ def test_json_then_a_rerun_listing_the_files(tmp_path):
         again = run_cli([*args, "--dest", str(dest)], env)
     assert sorted(ok(again).splitlines()) == files
     assert "2 files" in again.stderr and " 0 bytes downloaded" in again.stderr
+
+
+def test_a_dest_where_nothing_can_be_made_is_refused_before_a_job_is_submitted():
+    with Emulator(seed=0, time_scale=500, start=START) as em:
+        args = ["bulk", "--vertical", "JET", "--start", "2024-03", "--end", "2024-03"]
+        result = run_cli([*args, "--dest", "/proc/marketcurves"], environment(em))
+        line = one_line_error(result, "InvalidRequest")
+        assert "not writable" in line
+        assert em.request_count("/bulk-download") == 0

@@ -136,6 +136,16 @@ def test_bulk_download_refuses_a_dest_it_cannot_write(unsent, tmp_path, inside):
             folder.chmod(0o700)
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="no /proc here")
+def test_bulk_download_refuses_a_dest_where_nothing_can_be_made(unsent):
+    # /proc: the system tells root it may write there, and refuses any file.
+    assert_invalid(
+        lambda: unsent.bulk_download("JET", *MONTHS, "/proc/marketcurves", progress=False),
+        "dest",
+        "not writable",
+    )
+
+
 # BulkJob and read_bulk, on a real (never ending: the clock is stopped) job.
 
 

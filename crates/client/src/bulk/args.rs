@@ -100,23 +100,13 @@ pub fn folder_to_read(name: &str, path: &Path) -> Result<(), ClientError> {
     Ok(())
 }
 
-/// Whether this process may create entries in `folder`: the permission bits,
-/// ACLs, a read-only mount and root's privileges all answered by the system.
-#[cfg(unix)]
+/// Whether this process can create files in `folder`, found out by doing
+/// it: a file with no name (`O_TMPFILE`), or a random one removed at once.
+/// Asking `access(2)` is not enough: it answers yes to root for folders
+/// where nothing can be made (`/proc`, a FUSE mount, an immutable folder),
+/// and the first write would fail only after the job or the pull.
 fn writable(folder: &Path) -> bool {
-    use std::os::unix::ffi::OsStrExt;
-    let Ok(path) = std::ffi::CString::new(folder.as_os_str().as_bytes()) else {
-        return false;
-    };
-    // SAFETY: `path` is a NUL-terminated string that outlives the call.
-    unsafe { libc::access(path.as_ptr(), libc::W_OK | libc::X_OK) == 0 }
-}
-
-#[cfg(not(unix))]
-fn writable(folder: &Path) -> bool {
-    folder
-        .metadata()
-        .is_ok_and(|meta| !meta.permissions().readonly())
+    tempfile::tempfile_in(folder).is_ok()
 }
 
 #[cfg(test)]

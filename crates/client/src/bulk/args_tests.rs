@@ -75,3 +75,14 @@ fn a_folder_the_system_refuses_to_write_is_refused() {
         "{text}"
     );
 }
+
+/// A folder where `access(2)` tells root it may write, and nothing can be
+/// made: the check must try, not ask.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_folder_that_only_says_it_is_writable_is_refused() {
+    let proc_root = Path::new("/proc");
+    let text = message(folder_to_write("cache_dir", &proc_root.join("cache")));
+    assert!(text.ends_with("is not writable (in \"/proc\")"), "{text}");
+    assert!(message(folder_to_write("dest", proc_root)).ends_with("is not writable"));
+}
