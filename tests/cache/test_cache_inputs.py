@@ -61,7 +61,7 @@ def test_a_cache_dir_that_cannot_be_written_is_refused(em, tmp_path):
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="no /proc here")
 def test_a_cache_dir_where_nothing_can_be_made_is_refused_before_any_request(em):
     # /proc: the system tells root it may write there, and refuses any file.
-    with Requests(em) as sent, pytest.raises(mc.InvalidRequest, match="cache_dir.*not writable"):
+    with Requests(em) as sent, pytest.raises(mc.InvalidRequest, match=r"cache_dir.*not writable"):
         em.client(cache_dir="/proc/marketcurves-cache")
     assert sent.total == 0, sent
 
