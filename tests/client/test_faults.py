@@ -247,6 +247,15 @@ def test_an_unreachable_service_is_a_service_error(closed_client):
         closed_client.last_settlement(UNKNOWN, "Jul 25")
     assert time.monotonic() - began < 5.0
     assert "/ongoing/last-settlement" in str(caught.value)
+    assert "cannot connect to 127.0.0.1:9 " in str(caught.value), "the host is named"
+
+
+def test_a_login_to_an_unreachable_service_names_the_host():
+    client = mc.Client(
+        base_url="http://127.0.0.1:9/v2", email="a@b.test", password="pw", max_retries=0
+    )
+    with pytest.raises(mc.ServiceError, match=r"/authenticate: cannot connect to 127\.0\.0\.1:9 "):
+        client.catalogue()
 
 
 def test_a_base_url_without_its_version_segment_is_said_to_be_so_not_a_bad_password(em):

@@ -144,7 +144,7 @@ impl Sender {
             ));
         }
         let refused = failure::proxy_refused_tunnel(&error);
-        let detail = describe(error);
+        let detail = describe(error, server.as_deref());
         match proxy {
             // hyper-util does not keep the status of a refusal other than
             // 407; a gateway error may pass, so it is retried.
@@ -179,16 +179,20 @@ fn proxy_refusal(network: &Network, url: &reqwest::Url, reason: &str) -> String 
     }
 }
 
-/// A transport error in words, without the URL.
-fn describe(error: reqwest::Error) -> String {
+/// A transport error in words, without the URL's path or query but naming
+/// the server (`host:port`) a connection to was refused or never made.
+fn describe(error: reqwest::Error, server: Option<&str>) -> String {
     let kind = if error.is_timeout() {
-        "timed out"
+        "timed out".to_owned()
     } else if error.is_connect() {
-        "cannot connect"
+        match server {
+            Some(server) => format!("cannot connect to {server}"),
+            None => "cannot connect".to_owned(),
+        }
     } else if error.is_body() || error.is_decode() {
-        "the response broke off"
+        "the response broke off".to_owned()
     } else {
-        "request failed"
+        "request failed".to_owned()
     };
     let error = error.without_url();
     let mut detail = error.to_string();
