@@ -463,8 +463,8 @@ class BulkResult:
     """What a bulk download produced (``marketcurves.BulkResult``): ``job_id``,
     ``files`` (``pathlib.Path``) or ``objects`` (URLs), ``bytes`` transferred
     by this run, ``rows`` (from the Parquet footers), ``requested`` and
-    ``effective`` ranges, ``narrowed``, ``elapsed`` seconds and ``jobs``
-    submitted."""
+    ``effective`` ranges, ``narrowed``, ``elapsed`` seconds, ``jobs``
+    submitted and ``months_without_files``."""
 
     @property
     def job_id(self) -> str: ...
@@ -493,6 +493,10 @@ class BulkResult:
     @property
     def narrowed(self) -> bool:
         """Whether the service narrowed the requested range."""
+    @property
+    def months_without_files(self) -> list[str]:
+        """Months of the effective range (``YYYY-MM``) for which the job
+        listed no file; a download warns of them."""
     def _repr_html_(self) -> str:
         """Jupyter's view: the job, its months, files, rows and bytes."""
     def __eq__(self, other: object, /) -> bool: ...

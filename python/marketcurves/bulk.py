@@ -65,6 +65,19 @@ def _warn_if_narrowed(requested: tuple[str, str], effective: tuple[str, str]) ->
         )
 
 
+def _warn_if_months_without_files(result: BulkResult) -> BulkResult:
+    missing = result.months_without_files
+    if missing:
+        listed = "no file at all" if not (result.files or result.objects) else "no file"
+        warnings.warn(
+            f"bulk job {result.job_id} succeeded with {listed} for {', '.join(missing)}: the "
+            "service holds nothing there for this account",
+            UserWarning,
+            stacklevel=3,
+        )
+    return result
+
+
 class BulkJob:
     """A submitted bulk job. Its pre-signed URLs stay inside: they are credentials."""
 
@@ -130,10 +143,11 @@ class BulkJob:
         options = _args.storage_options(storage_options)
         bars = _bars(_args.flag(progress, "progress"))
         try:
-            return _core.bulk_download_job(self._core, self._submitted, folder, bars, options)
+            result = _core.bulk_download_job(self._core, self._submitted, folder, bars, options)
         finally:
             if bars is not None:
                 bars.close()
+        return _warn_if_months_without_files(result)
 
 
 def submit(core: Any, vertical: Any, start: Any, end: Any) -> BulkJob:
@@ -170,7 +184,7 @@ def download(
         if bars is not None:
             bars.close()
     _warn_if_narrowed(result.requested, result.effective)
-    return result
+    return _warn_if_months_without_files(result)
 
 
 def read_bulk(

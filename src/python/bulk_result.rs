@@ -111,6 +111,16 @@ impl PyBulkResult {
         self.0.job.narrowed()
     }
 
+    /// Months of the effective range (`YYYY-MM`) for which the job listed no file.
+    #[getter]
+    fn months_without_files(&self) -> Vec<String> {
+        self.0
+            .months_without_files
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
         super::html::repr_html(slf.as_any(), "bulk_result")
     }

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 import warnings
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
+from scripted_bulk import ScriptedBulk
 
 import marketcurves as mc
 from marketcurves.testing import Emulator, table_schema
@@ -272,3 +275,27 @@ def test_added_curves_make_bigger_files_that_read_back_equal(em, full, tmp_path)
     tenor, day, price = rows[-1]
     settled = full.settlements(curve.id, day, day, tenor)
     assert settled.column("price").to_pylist() == [price]
+
+
+def test_a_job_that_lists_no_file_for_some_months_is_warned_of(tmp_path):
+    service = ScriptedBulk([])
+    try:
+        client = mc.Client(base_url=service.base_url, token="t")
+        with pytest.warns(UserWarning, match="no file at all for 2025-01, 2025-02"):
+            result = fast(client, "JET", "2025-01", "2025-02", tmp_path)
+        assert result.months_without_files == ["2025-01", "2025-02"]
+        assert (result.files, result.rows) == ((), 0)
+
+        service.files = [("vertical=Jet/year=2025/month=02", parquet_bytes())]
+        with pytest.warns(UserWarning, match=r"with no file for 2025-01:"):
+            result = fast(client, "JET", "2025-01", "2025-02", tmp_path)
+        assert result.months_without_files == ["2025-01"] and result.rows == 3
+    finally:
+        service.close()
+
+
+def parquet_bytes() -> bytes:
+    """A small Parquet file of three rows."""
+    sink = io.BytesIO()
+    pq.write_table(pa.table({"id": [1, 2, 3]}), sink)
+    return sink.getvalue()

@@ -15,6 +15,7 @@ use tokio::io::AsyncWriteExt;
 
 use super::part::Part;
 use crate::rest::send::{Failure, Sender};
+use domain::month::Month;
 use domain::redact::redact_url;
 
 #[derive(Debug)]
@@ -34,6 +35,8 @@ pub struct FileTask {
     /// its key under a store's prefix.
     pub relative: String,
     pub size: Option<u64>,
+    /// The month of its partition.
+    pub month: Month,
 }
 
 /// Whether the target is already there, a plain file of the right size

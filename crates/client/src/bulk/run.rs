@@ -22,6 +22,7 @@ use crate::error::ClientError;
 use crate::rest::http::Http;
 use crate::storage::footer::rows_in_object;
 use crate::storage::upload::already_there;
+use domain::month::Month;
 use domain::records::PresignedUrl;
 
 /// Objects whose footers are read at once to count the rows.
@@ -77,6 +78,10 @@ pub struct BulkResult {
     pub elapsed: Duration,
     /// Jobs submitted, counting resubmissions after FAILED or expired URLs.
     pub jobs: u64,
+    /// Months of the effective range for which the job listed no file: the
+    /// service holds nothing there for this account, or lost it. The caller
+    /// is warned; a job with no file at all is otherwise a quiet success.
+    pub months_without_files: Vec<Month>,
 }
 
 /// Creates the destination folder, once a job has succeeded: a download
@@ -115,6 +120,7 @@ pub fn plan_files(dest: &Path, files: &[PresignedUrl]) -> Result<Vec<FileTask>, 
             target,
             relative,
             size: file.size,
+            month: partition.month,
         });
     }
     Ok(tasks)
@@ -262,6 +268,18 @@ async fn finish(
 ) -> Result<BulkResult, ClientError> {
     let elapsed = done.started.elapsed();
     progress.enter(Phase::Done);
+    let (first, last) = job.effective;
+    let months_without_files: Vec<Month> = Month::range(first, last)
+        .filter(|month| !tasks.iter().any(|t| t.month == *month))
+        .collect();
+    if !months_without_files.is_empty() {
+        log::warn!(
+            target: "marketcurves.bulk",
+            "job {}: no file for {} of the {first}..{last} months asked for",
+            job.job_id,
+            months_without_files.len()
+        );
+    }
     let (files, objects, rows) = match dest {
         Target::Folder(_) => {
             let files: Vec<PathBuf> = tasks.into_iter().map(|t| t.target).collect();
@@ -303,6 +321,7 @@ async fn finish(
         rows,
         elapsed,
         jobs: done.jobs,
+        months_without_files,
     })
 }
 

@@ -528,3 +528,29 @@ async fn a_link_planted_where_a_part_would_be_is_never_written_through() {
     assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
     assert!(!month.join("part-01.parquet").is_symlink());
 }
+
+#[tokio::test]
+async fn months_the_job_lists_no_file_for_are_named() {
+    let service = TestService::start(Script {
+        files: vec![jet_file("02", "part-02.parquet", 5)],
+        ..Script::default()
+    })
+    .await;
+    let folder = TempFolder::new("no-file");
+    let result = download_quickly(&service.http(), &folder.0).await.unwrap();
+    let named: Vec<String> = result
+        .months_without_files
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(named, ["2025-01"]);
+
+    service.change(|script| script.files.clear());
+    let result = download_quickly(&service.http(), &folder.0).await.unwrap();
+    assert_eq!(
+        result.months_without_files.len(),
+        2,
+        "a job with no file at all"
+    );
+    assert_eq!((result.rows, result.files.len()), (0, 0));
+}
