@@ -16,6 +16,7 @@ use tokio::sync::Mutex;
 use super::expired::{expired_tenors, Skipped};
 use super::give_back;
 use super::http::{Http, HttpConfig};
+use super::in_window::{keep_within, DatedBy};
 use super::own_task::in_own_task;
 use super::paging::{all_pages, pages_of_each, DecodedPage, Paged};
 use super::progress::Progress;
@@ -373,6 +374,14 @@ impl RestClient {
                     .await?
             }
         };
+        let window = (query.start(), query.end());
+        let table = keep_within(
+            "settlements",
+            query.curve_id(),
+            table,
+            DatedBy::Date,
+            window,
+        );
         Ok(self.note_empty_unlisted(query, table, mode).await)
     }
 
@@ -429,6 +438,15 @@ impl RestClient {
                     .await?
             }
         };
+        let window = (query.start(), query.end());
+        let dated_by = DatedBy::GeneratedOn;
+        let table = keep_within(
+            "intraday history",
+            query.curve_id(),
+            table,
+            dated_by,
+            window,
+        );
         Ok(self.note_empty_unlisted(query, table, mode).await)
     }
 

@@ -9,6 +9,7 @@ pub(crate) mod client;
 pub(crate) mod expired;
 mod give_back;
 pub(crate) mod http;
+pub(crate) mod in_window;
 pub(crate) mod intraday_values;
 mod own_task;
 pub(crate) mod paging;
