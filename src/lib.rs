@@ -64,6 +64,10 @@ mod _core {
     #[pymodule_export]
     const BULK_TIMEOUT: f64 = client::bulk::options::DEFAULT_WAIT_TIMEOUT.as_secs_f64();
 
+    /// The longest REST response body a client takes in, by default, in bytes.
+    #[pymodule_export]
+    const MAX_RESPONSE_BYTES: u64 = client::rest::DEFAULT_MAX_RESPONSE_BYTES;
+
     /// Ticks waiting for a slow live consumer before the queue conflates, by default.
     #[pymodule_export]
     const LIVE_QUEUE_SIZE: usize = client::live::LiveConfig::DEFAULT_QUEUE_SIZE;

@@ -22,6 +22,7 @@ __all__ = [
     "LIVE_PONG_TIMEOUT",
     "LIVE_QUEUE_SIZE",
     "LIVE_RECONNECT_MAX",
+    "MAX_RESPONSE_BYTES",
     "RECORD_HOLD_LIMIT",
     "RECORD_ROTATE",
     "RECORD_ROTATE_ROWS",
@@ -330,6 +331,7 @@ class RestClient:
         ca_bundle: str | None = None,
         cache_dir: str | None = None,
         cache: str = "use",
+        max_response_bytes: int = ...,
     ) -> RestClient: ...
     def close(self) -> None:
         """Ends every call in flight and every live feed of this client with
@@ -422,6 +424,8 @@ BULK_POLL_INTERVAL: float
 """Seconds between a bulk job's first status requests, by default."""
 BULK_TIMEOUT: float
 """Seconds a bulk job may run before the wait gives up, by default."""
+MAX_RESPONSE_BYTES: int
+"""The longest REST response body a client takes in, by default, in bytes."""
 LIVE_QUEUE_SIZE: int
 """Ticks waiting for a slow live consumer before the queue conflates, by default."""
 LIVE_PING_INTERVAL: float

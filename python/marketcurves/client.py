@@ -70,6 +70,11 @@ class Client:
             again and overwrites, ``"offline"`` never sends a request (what
             is missing raises :class:`~marketcurves.CacheMiss`), ``"off"``
             ignores it.
+        max_response_bytes: the longest response body taken in (64 MiB by
+            default, :data:`marketcurves._core.MAX_RESPONSE_BYTES`): a
+            longer one raises :class:`~marketcurves.ServiceError` as soon as
+            its length is known or read, within ``timeout``, and is not
+            retried.
 
     Explicit arguments win over the environment; among credentials,
     ``token_provider`` wins over ``token``, which wins over a login.
@@ -91,6 +96,7 @@ class Client:
         ca_bundle: str | os.PathLike[str] | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
         cache: CacheMode = "use",
+        max_response_bytes: int = _core.MAX_RESPONSE_BYTES,
     ) -> None:
         base = base_url if base_url is not None else _env("MARKETCURVES_BASE_URL")
         if base is None:
@@ -110,6 +116,9 @@ class Client:
             ca_bundle=_args.optional_path(ca_bundle, "ca_bundle"),
             cache_dir=self._cache_dir(cache_dir),
             cache=_args.text(cache, "cache"),
+            max_response_bytes=_args.positive_int(
+                max_response_bytes, "max_response_bytes", minimum=1024, maximum=2**63 - 1
+            ),
         )
         # Feeds opened from this client, so that close() can wait for their threads.
         self._feeds: weakref.WeakSet[live.LiveFeed] = weakref.WeakSet()

@@ -22,7 +22,7 @@ use client::cache::{Cache, CacheMode};
 use client::net::Network;
 use client::rest::{
     CatalogueQuery, Contracts, Credentials, HistoryQuery, HttpConfig, PriceQuery, Progress,
-    RestClient, TenorQuery, TokenProvider,
+    RestClient, TenorQuery, TokenProvider, DEFAULT_MAX_RESPONSE_BYTES,
 };
 use client::{ClientError, Secret};
 use domain::arrow::Table;
@@ -146,7 +146,7 @@ where
 #[pymethods]
 impl PyRestClient {
     #[new]
-    #[pyo3(signature = (base_url, *, token = None, token_provider = None, email = None, password = None, max_concurrency = 16, timeout = 30.0, max_retries = 5, ca_bundle = None, cache_dir = None, cache = "use"))]
+    #[pyo3(signature = (base_url, *, token = None, token_provider = None, email = None, password = None, max_concurrency = 16, timeout = 30.0, max_retries = 5, ca_bundle = None, cache_dir = None, cache = "use", max_response_bytes = DEFAULT_MAX_RESPONSE_BYTES))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         base_url: String,
@@ -160,6 +160,7 @@ impl PyRestClient {
         ca_bundle: Option<std::path::PathBuf>,
         cache_dir: Option<std::path::PathBuf>,
         cache: &str,
+        max_response_bytes: u64,
     ) -> CoreResult<Self> {
         let mode = CacheMode::parse("cache", cache)?;
         let cache = cache_dir
@@ -193,6 +194,7 @@ impl PyRestClient {
             timeout,
             max_retries,
             network,
+            max_response_bytes,
         };
         let mut inner = RestClient::new(config)?;
         if let Some(cache) = cache {

@@ -122,6 +122,7 @@ impl TestService {
             timeout: Duration::from_secs(5),
             max_retries: 0,
             network: Network::default(),
+            max_response_bytes: crate::rest::http::DEFAULT_MAX_RESPONSE_BYTES,
         })
         .unwrap()
     }

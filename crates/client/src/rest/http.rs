@@ -29,7 +29,16 @@ pub struct HttpConfig {
     /// Proxies and trusted certificates; [`Network::from_env`] reads the
     /// environment, the default connects directly.
     pub network: Network,
+    /// The longest response body taken in, in bytes
+    /// ([`DEFAULT_MAX_RESPONSE_BYTES`] by default).
+    pub max_response_bytes: u64,
 }
+
+/// The longest response body taken in by default: 64 MiB, some hundred
+/// times the largest page the service sends (a catalogue page of a few
+/// hundred curves), and little enough that a runaway answer is refused
+/// within a second or two of reading rather than after gigabytes.
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 * 1024 * 1024;
 
 pub struct Http {
     sender: Sender,
@@ -89,6 +98,7 @@ impl Http {
             },
             timeout: config.timeout,
             network: config.network,
+            max_body: config.max_response_bytes,
         };
         let auth = Authenticator::new(config.credentials, sender.clone(), &config.base_url);
         Ok(Http {

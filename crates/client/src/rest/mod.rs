@@ -26,6 +26,6 @@ pub(crate) mod windows;
 pub use auth::{Credentials, TokenProvider};
 pub use client::RestClient;
 pub use expired::SKIPPED_TENORS;
-pub use http::HttpConfig;
+pub use http::{HttpConfig, DEFAULT_MAX_RESPONSE_BYTES};
 pub use progress::Progress;
 pub use query::{CatalogueQuery, Contracts, HistoryQuery, PriceQuery, TenorQuery};

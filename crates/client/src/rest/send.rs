@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use chrono::Utc;
 use reqwest::header::{DATE, RETRY_AFTER};
 use reqwest::RequestBuilder;
@@ -29,6 +29,8 @@ pub struct Sender {
     pub timeout: Duration,
     /// The route the client takes, to explain failures on the way.
     pub network: Network,
+    /// The longest body taken in, in bytes (`max_response_bytes`).
+    pub max_body: u64,
 }
 
 impl Sender {
@@ -122,8 +124,33 @@ impl Sender {
             .get(DATE)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
-        let body = response.bytes().await.map_err(|e| self.explain(e))?;
+        let body = self.bounded_body(response).await?;
         Ok((status, retry_after, body, date))
+    }
+
+    /// The body, read chunk by chunk, refused as soon as it is known to be
+    /// longer than `max_body`: from its `Content-Length`, or while it
+    /// streams. Within the attempt's timeout, as the whole attempt is.
+    async fn bounded_body(&self, mut response: reqwest::Response) -> Result<Bytes, Failure> {
+        let too_long = |length: String| {
+            Failure::Permanent(format!(
+                "the response is longer than the {} MiB allowed ({length}); \
+                 max_response_bytes raises the limit",
+                self.max_body / (1024 * 1024)
+            ))
+        };
+        let declared = response.content_length();
+        if let Some(length) = declared.filter(|&n| n > self.max_body) {
+            return Err(too_long(format!("{length} bytes declared")));
+        }
+        let mut body = BytesMut::with_capacity(declared.unwrap_or(0) as usize);
+        while let Some(chunk) = response.chunk().await.map_err(|e| self.explain(e))? {
+            if (body.len() + chunk.len()) as u64 > self.max_body {
+                return Err(too_long(format!("over {} bytes read", body.len())));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body.freeze())
     }
 
     /// A transport error in words, naming the proxy it went through and
