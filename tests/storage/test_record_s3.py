@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pyarrow.dataset as ds
 import pyarrow.fs
+import pytest
 
+import marketcurves as mc
 from marketcurves.testing import Emulator
 
 # The recorder suite's checks, shared rather than written twice.
@@ -48,3 +53,33 @@ def test_a_recording_in_s3_holds_each_published_value_once(bucket, s3, s3_option
         f"{bucket}/desk/ticks", filesystem=filesystem, format="parquet", partitioning="hive"
     )
     assert dataset.count_rows() == summary["ticks_written"]
+
+
+def test_a_second_recorder_on_one_prefix_is_refused_until_the_first_lets_go(bucket, s3, s3_options):
+    with Emulator(seed=0, time_scale=SCALE, start=START) as em, em.client() as client:
+        curve = next(c for c in client.catalogue() if len(c.contracts or []) >= CURVE_TENORS)
+        dest = f"s3://{bucket}/desk/leased"
+        args = ([(curve.id, "*")],)
+        options = {"storage_options": s3_options, **keepalive()}
+        finished: dict[str, object] = {}
+
+        def first() -> None:
+            finished["summary"] = client.record(dest, *args, duration=4, **options)
+
+        thread = threading.Thread(target=first)
+        thread.start()
+        lease = {"Bucket": bucket, "Key": "desk/leased/_lock"}
+        deadline = time.monotonic() + 30
+        while "Contents" not in s3.list_objects_v2(Bucket=bucket, Prefix=lease["Key"]):
+            assert time.monotonic() < deadline, "the first recorder took no lease"
+            time.sleep(0.05)
+        with pytest.raises(mc.DestinationError) as refused:
+            client.record(dest, *args, duration=1, **options)
+        message = str(refused.value)
+        assert "another recorder" in message and f"process {os.getpid()} on " in message
+        thread.join(timeout=60)
+        assert finished["summary"]["ticks_written"] > 0, "the first went on"
+        listed = s3.list_objects_v2(Bucket=bucket, Prefix=lease["Key"])
+        assert "Contents" not in listed, "a recorder that stops lets go of its lease"
+        # The next recorder starts at once (a refusal would raise).
+        client.record(dest, *args, duration=1, **options)

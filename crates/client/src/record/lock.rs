@@ -6,29 +6,55 @@
 //! the system lets it go when its holder ends, however it ends (SIGKILL
 //! included), so a recorder restarted after a crash is never locked out by
 //! its own past. The file says who holds it, for the refusal's message.
-//! On an object store there is no such lock (see docs/recorder.md).
+//! On an object store the lock is a lease object (`record::lease`).
 
 use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::Path;
 
 use super::dest::Dest;
+use super::lease::Lease;
 use crate::private_files::create_folder;
 use crate::ClientError;
 
 /// The lock's file in the destination folder.
 pub const LOCK_NAME: &str = "_lock";
 
-/// Held while recording: dropping it (closing the file) lets go of the lock.
+/// Held while recording: dropping it (closing the file) lets go of the
+/// lock; a store's lease is let go of by [`release`](Self::release), or
+/// expires.
 pub struct WriterLock {
     _file: Option<File>,
+    lease: Option<Lease>,
 }
 
 impl WriterLock {
     /// Takes `dest`'s lock, or says who holds it.
-    pub fn take(dest: &Dest) -> Result<WriterLock, ClientError> {
+    pub async fn take(dest: &Dest) -> Result<WriterLock, ClientError> {
+        match dest {
+            Dest::Local(_) => WriterLock::take_folder(dest),
+            Dest::Store(location) => Ok(WriterLock {
+                _file: None,
+                lease: Some(Lease::take(location).await?),
+            }),
+        }
+    }
+
+    /// An error if the store's lease was lost: nothing more may be written.
+    pub fn check(&self) -> Result<(), ClientError> {
+        self.lease.as_ref().map_or(Ok(()), Lease::check)
+    }
+
+    /// Lets go of the lock at once.
+    pub async fn release(self) {
+        if let Some(lease) = self.lease {
+            lease.release().await;
+        }
+    }
+
+    fn take_folder(dest: &Dest) -> Result<WriterLock, ClientError> {
         let Dest::Local(folder) = dest else {
-            return Ok(WriterLock { _file: None });
+            unreachable!("a folder");
         };
         let failed = |e: std::io::Error| {
             ClientError::Destination(format!("cannot lock {} for recording: {e}", dest.shown()))
@@ -53,7 +79,10 @@ impl WriterLock {
         file.set_len(0).map_err(failed)?;
         file.rewind().map_err(failed)?;
         file.write_all(holder.as_bytes()).map_err(failed)?;
-        Ok(WriterLock { _file: Some(file) })
+        Ok(WriterLock {
+            _file: Some(file),
+            lease: None,
+        })
     }
 }
 

@@ -7,13 +7,12 @@ fn folder(name: &str) -> std::path::PathBuf {
     dir
 }
 
-#[cfg(unix)]
-#[test]
-fn a_second_writer_is_refused_naming_the_first_until_the_first_lets_go() {
+#[tokio::test]
+async fn a_second_writer_is_refused_naming_the_first_until_the_first_lets_go() {
     let dir = folder("second");
     let dest = Dest::new(Place::Local(dir.clone()));
-    let first = WriterLock::take(&dest).unwrap();
-    let refused = WriterLock::take(&dest).err().expect("refused");
+    let first = WriterLock::take(&dest).await.unwrap();
+    let refused = WriterLock::take(&dest).await.err().expect("refused");
     let message = refused.to_string();
     assert!(matches!(refused, ClientError::Destination(_)), "{message}");
     assert!(message.contains("another recorder"), "{message}");
@@ -22,7 +21,7 @@ fn a_second_writer_is_refused_naming_the_first_until_the_first_lets_go() {
         "{message}"
     );
     drop(first);
-    let again = WriterLock::take(&dest).unwrap();
+    let again = WriterLock::take(&dest).await.unwrap();
     drop(again);
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -10,6 +10,7 @@ pub mod config;
 pub mod dest;
 pub mod file;
 pub mod layout;
+mod lease;
 pub mod lock;
 pub(crate) mod pending;
 pub mod read;

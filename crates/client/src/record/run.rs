@@ -73,7 +73,7 @@ struct Recorder {
     rest: Arc<RestClient>,
     dest: Dest,
     /// Held for the run: no other recorder writes into `dest` meanwhile.
-    _lock: WriterLock,
+    lock: WriterLock,
     config: RecordConfig,
     checkpoint: Checkpoint,
     pending: Pending,
@@ -112,13 +112,13 @@ impl Recorder {
         dest.check().await?;
         // Before anything is cleaned up or read: what another recorder
         // writes is not this one's to touch.
-        let lock = WriterLock::take(&dest)?;
+        let lock = WriterLock::take(&dest).await?;
         dest.prepare().await?;
         let checkpoint = load(&dest).await?;
         let recorder = Recorder {
             rest,
             dest,
-            _lock: lock,
+            lock,
             config,
             checkpoint,
             pending: Pending::default(),
@@ -349,6 +349,8 @@ impl Recorder {
     /// again after a wait that doubles, up to 30 s).
     async fn write_sealed(&mut self) -> Result<(), ClientError> {
         while let Some(front) = self.pending.sealed.front_mut() {
+            // A store's lease lost to another recorder: not one more file.
+            self.lock.check()?;
             let (tag, sequence) = (&self.run_tag, self.sequence);
             front
                 .encode(|day| part_name(day, now_micros(), tag, sequence))
@@ -481,7 +483,9 @@ impl Recorder {
         self.compact_if_due().await;
         self.write_status("stopped").await?;
         log_minute(&self.summary, &self.logged, 0, self.lag);
-        Ok(self.summary)
+        let summary = self.summary;
+        self.lock.release().await;
+        Ok(summary)
     }
 
     async fn write_status(&self, state: &str) -> Result<(), ClientError> {
