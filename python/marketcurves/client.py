@@ -71,7 +71,7 @@ class Client:
             is missing raises :class:`~marketcurves.CacheMiss`), ``"off"``
             ignores it.
         max_response_bytes: the longest response body taken in (64 MiB by
-            default, :data:`marketcurves._core.MAX_RESPONSE_BYTES`): a
+            default, ``marketcurves._core.MAX_RESPONSE_BYTES``): a
             longer one raises :class:`~marketcurves.ServiceError` as soon as
             its length is known or read, within ``timeout``, and is not
             retried.
