@@ -142,3 +142,14 @@ def test_feeds_of_other_clients_go_on(fresh_em, curves):
         feed.subscribe(curves[1], "*")
         assert feed.next(timeout=HANG_GUARD) is not None
     staying.close()
+
+
+def test_a_feed_object_kept_after_it_closed_does_not_hold_its_client(fresh_em, curves, caplog):
+    client = fresh_em.client()
+    feed = client.live()
+    feed.subscribe(curves[0], "*")  # strict: the catalogue is asked
+    feed.close()
+    with caplog.at_level("WARNING", logger="marketcurves"):
+        client.close()
+    assert not [r for r in caplog.records if "had not ended" in r.getMessage()]
+    assert feed.closed

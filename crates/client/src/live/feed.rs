@@ -1,6 +1,6 @@
 //! The handle of a live feed: what the binding wraps.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use arrow_array::RecordBatch;
@@ -34,7 +34,9 @@ pub struct LiveFeed {
     session: tokio::sync::Mutex<Option<JoinHandle<()>>>,
     subscribe_timeout: Duration,
     /// Asked whether a strict subscription names what the catalogue lists.
-    listing: Arc<dyn Backfiller>,
+    /// Not held: a closed client waits for every holder of itself, and the
+    /// handle may outlive the session by long.
+    listing: Weak<dyn Backfiller>,
 }
 
 impl LiveFeed {
@@ -82,7 +84,7 @@ impl LiveFeed {
         let (requests, requests_rx) = mpsc::unbounded_channel();
         let events = EventSink::default();
         let subscribe_timeout = config.subscribe_timeout;
-        let listing = Arc::clone(&backfiller);
+        let listing = Arc::downgrade(&backfiller);
         let session = Session::new(
             config,
             Arc::clone(&shared),
@@ -127,7 +129,8 @@ impl LiveFeed {
         let subscription = checked_subscription(curve_id, tenor)?;
         self.ensure_open()?;
         if strict {
-            self.listing.check_listed(&subscription).await?;
+            let listing = self.listing.upgrade().ok_or_else(|| self.ended())?;
+            listing.check_listed(&subscription).await?;
         }
         self.shared.registry().add(subscription.clone());
         let request = |reply| Request::Subscribe(subscription.clone(), reply);
