@@ -14,9 +14,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::arrow_out::to_pyarrow;
-use super::cache::{call_mode, cleared_dict, info_dict};
+use super::cache::call_mode;
 use super::closing::close_and_release;
 use super::errors::{client_closed, client_error, invalid_request, CoreResult};
+use super::results;
 use super::runtime::wait_interruptibly;
 use client::cache::{Cache, CacheMode};
 use client::net::Network;
@@ -466,7 +467,7 @@ impl PyRestClient {
         let inner = self.rest()?;
         let call = async move { inner.cache_info().await };
         let info = wait_interruptibly(py, call, |_| Ok(()))??;
-        Ok(info_dict(py, info)?)
+        Ok(results::cache_info(py, info)?)
     }
 
     fn cache_info_async<'py>(&self, py: Python<'py>) -> CoreResult<Bound<'py, PyAny>> {
@@ -475,7 +476,7 @@ impl PyRestClient {
             let info = inner.cache_info().await;
             Python::attach(|py| {
                 let info = info.map_err(|e| client_error(py, e))?;
-                Ok(info_dict(py, info)?.unbind())
+                Ok(results::cache_info(py, info)?.unbind())
             })
         })?)
     }
@@ -490,7 +491,7 @@ impl PyRestClient {
         let inner = self.rest()?;
         let call = async move { inner.clear_cache(curve_id, before).await };
         let cleared = wait_interruptibly(py, call, |_| Ok(()))??;
-        Ok(cleared_dict(py, cleared)?)
+        Ok(results::cleared(py, cleared)?)
     }
 
     #[pyo3(signature = (curve_id = None, before = None))]
@@ -505,7 +506,7 @@ impl PyRestClient {
             let cleared = inner.clear_cache(curve_id, before).await;
             Python::attach(|py| {
                 let cleared = cleared.map_err(|e| client_error(py, e))?;
-                Ok(cleared_dict(py, cleared)?.unbind())
+                Ok(results::cleared(py, cleared)?.unbind())
             })
         })?)
     }

@@ -99,6 +99,7 @@ pyo3::import_exception!(marketcurves.exceptions, DestinationError);
 pyo3::import_exception!(marketcurves.exceptions, BulkJobFailed);
 pyo3::import_exception!(marketcurves.exceptions, LiveFeedError);
 pyo3::import_exception!(marketcurves.exceptions, ClientClosed);
+pyo3::import_exception!(marketcurves.exceptions, MarketCurvesError);
 
 /// The client was closed: raised by every call made after, and by those it cut short.
 pub fn client_closed() -> PyErr {
@@ -126,6 +127,8 @@ pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
         ClientError::Live { .. } => LiveFeedError::new_err(message),
         ClientError::ClientClosed => ClientClosed::new_err(message),
         ClientError::Destination(_) => DestinationError::new_err(message),
+        // A defect of the package: the base class, with the message saying so.
+        ClientError::Internal(_) => MarketCurvesError::new_err(message),
         ClientError::CacheMiss {
             curve_id, missing, ..
         } => cache_miss(py, message, curve_id, missing),

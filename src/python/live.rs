@@ -17,10 +17,9 @@ use pyo3_arrow::PyRecordBatch;
 
 use super::client::PyRestClient;
 use super::errors::{client_error, invalid_request};
+use super::results;
 use super::runtime::{runtime, wait_interruptibly};
-use client::live::{
-    FeedEvent, LiveConfig, LiveFeed, Tick, CHUNK, DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TIMEOUT,
-};
+use client::live::{LiveConfig, LiveFeed, Tick, CHUNK, DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TIMEOUT};
 use client::ClientError;
 
 /// One price from the live feed.
@@ -105,50 +104,6 @@ pub(crate) fn duration(name: &str, seconds: f64) -> PyResult<Duration> {
 
 fn optional_duration(name: &str, seconds: Option<f64>) -> PyResult<Option<Duration>> {
     seconds.map(|s| duration(name, s)).transpose()
-}
-
-/// An event as the dict handed to `on_event`.
-fn event_dict<'py>(py: Python<'py>, event: &FeedEvent) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    let at = |micros: i64| DateTime::from_timestamp_micros(micros);
-    match event {
-        FeedEvent::Connected { attempt } => {
-            dict.set_item("kind", "connected")?;
-            dict.set_item("attempt", attempt)?;
-        }
-        FeedEvent::Disconnected { reason } => {
-            dict.set_item("kind", "disconnected")?;
-            dict.set_item("reason", reason)?;
-        }
-        FeedEvent::Reconnected { downtime, attempts } => {
-            dict.set_item("kind", "reconnected")?;
-            dict.set_item("downtime", downtime.as_secs_f64())?;
-            dict.set_item("attempts", attempts)?;
-        }
-        FeedEvent::GapFilled {
-            curve_id,
-            tenor,
-            count,
-            from,
-            to,
-        } => {
-            dict.set_item("kind", "gap_filled")?;
-            dict.set_item("curve_id", curve_id)?;
-            dict.set_item("tenor", tenor)?;
-            dict.set_item("count", count)?;
-            dict.set_item("start", at(*from))?;
-            dict.set_item("end", at(*to))?;
-        }
-        FeedEvent::Conflated { count } => {
-            dict.set_item("kind", "conflated")?;
-            dict.set_item("count", count)?;
-        }
-        FeedEvent::Error { message } => {
-            dict.set_item("kind", "error")?;
-            dict.set_item("message", message)?;
-        }
-    }
-    Ok(dict)
 }
 
 /// A feed error as its exception, carrying the subscription it concerns.
@@ -373,28 +328,11 @@ impl PyLiveFeed {
     /// Events since the last call, oldest first, as dicts with a `kind`.
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let events = self.inner.drain_events();
-        events.iter().map(|e| event_dict(py, e)).collect()
+        events.iter().map(|e| results::feed_event(py, e)).collect()
     }
 
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let stats = self.inner.stats();
-        let dict = PyDict::new(py);
-        dict.set_item("messages", stats.messages)?;
-        dict.set_item("ticks_delivered", stats.ticks_delivered)?;
-        dict.set_item("reconnects", stats.reconnects)?;
-        dict.set_item("gaps_filled", stats.gaps_filled)?;
-        dict.set_item("backfilled", stats.backfilled)?;
-        dict.set_item("backfill_requests", stats.backfill_requests)?;
-        dict.set_item("backfill_failures", stats.backfill_failures)?;
-        dict.set_item("gaps_skipped", stats.gaps_skipped)?;
-        dict.set_item("conflated", stats.conflated)?;
-        dict.set_item("duplicates_dropped", stats.duplicates_dropped)?;
-        let last = stats.last_message.and_then(DateTime::from_timestamp_micros);
-        dict.set_item("last_message", last)?;
-        dict.set_item("subscriptions", stats.subscriptions)?;
-        dict.set_item("connected", stats.connected)?;
-        dict.set_item("queued", stats.queued)?;
-        Ok(dict)
+        results::feed_stats(py, &self.inner.stats())
     }
     /// `(curve_id, tenor)` of every subscription, sorted.
     fn subscriptions(&self) -> Vec<(String, String)> {

@@ -14,6 +14,7 @@ pub(crate) mod html;
 pub(crate) mod live;
 pub(crate) mod probe;
 pub(crate) mod record;
+pub(crate) mod results;
 pub(crate) mod runtime;
 pub(crate) mod tables;
 pub(crate) mod tenor;

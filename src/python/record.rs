@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 use super::client::{blocking_table, PyRestClient};
 use super::errors::{client_error, CoreResult};
 use super::live::duration as seconds;
+use super::results;
 use super::runtime::runtime;
 use client::live::LiveConfig;
 use client::record::TickSelection;
@@ -28,19 +29,6 @@ use client::ClientError;
 const TICK: Duration = Duration::from_millis(100);
 /// How long a stopped recorder may take to write what it holds.
 const STOP_WAIT: Duration = Duration::from_secs(30);
-
-fn summary_dict<'py>(py: Python<'py>, summary: &RecordSummary) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    dict.set_item("ticks_written", summary.ticks_written)?;
-    dict.set_item("files_written", summary.files_written)?;
-    dict.set_item("backfilled", summary.backfilled)?;
-    dict.set_item("reconnects", summary.reconnects)?;
-    dict.set_item("restarts", summary.restarts)?;
-    dict.set_item("write_failures", summary.write_failures)?;
-    dict.set_item("compacted_days", summary.compacted_days)?;
-    dict.set_item("unwritten", summary.unwritten)?;
-    Ok(dict)
-}
 
 fn options(storage_options: Option<BTreeMap<String, String>>) -> Vec<(String, String)> {
     storage_options.unwrap_or_default().into_iter().collect()
@@ -184,7 +172,7 @@ impl PyRecorder {
                 }
             }
         };
-        Ok(summary_dict(py, &result?)?)
+        Ok(results::record_summary(py, &result?)?)
     }
 
     /// The awaitable form: cancelling it stops the recorder, which then
@@ -197,7 +185,7 @@ impl PyRecorder {
             let _stops = stop.drop_guard();
             let result = joined(task.await);
             Python::attach(|py| match result {
-                Ok(summary) => Ok(summary_dict(py, &summary)?.unbind()),
+                Ok(summary) => Ok(results::record_summary(py, &summary)?.unbind()),
                 Err(e) => Err(client_error(py, e)),
             })
         })?)
@@ -254,13 +242,9 @@ pub fn compact_recording<'py>(
         Ok::<_, ClientError>(compact::compact(&dest, before).await?)
     };
     let days = super::runtime::wait_interruptibly(py, call, |_| Ok(()))??;
-    let mut dicts = Vec::new();
-    for day in days {
-        let dict = PyDict::new(py);
-        dict.set_item("day", day.day)?;
-        dict.set_item("files", day.files)?;
-        dict.set_item("rows", day.rows)?;
-        dicts.push(dict);
-    }
-    Ok(dicts)
+    let dicts: PyResult<Vec<_>> = days
+        .iter()
+        .map(|day| results::compacted_day(py, day))
+        .collect();
+    Ok(dicts?)
 }

@@ -78,6 +78,11 @@ pub enum ClientError {
     /// The client was closed: the call was cut short, or came after.
     #[error("the client was closed; it sends no more requests (make a new one)")]
     ClientClosed,
+    /// A failure inside the client (a table that cannot be built, a task
+    /// that ended abnormally): neither the caller's input nor the
+    /// service's answer. A defect to report.
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 impl ClientError {

@@ -288,7 +288,7 @@ pub async fn read_bulk(dest: PathBuf, selection: Selection) -> Result<Table, Cli
     let wanted = selection.clone();
     let files = tokio::task::spawn_blocking(move || find_files(&dest, &wanted))
         .await
-        .map_err(|e| ClientError::InvalidRequest(e.to_string()))??;
+        .map_err(|e| ClientError::Internal(e.to_string()))??;
     let parse_json = selection.parse_json;
     let reads = files.into_iter().map(|(partition, path)| {
         tokio::task::spawn_blocking(move || read_file(&partition, &path, parse_json))
@@ -297,7 +297,7 @@ pub async fn read_bulk(dest: PathBuf, selection: Selection) -> Result<Table, Cli
     for read in reads.collect::<Vec<_>>() {
         files.push(
             read.await
-                .map_err(|e| ClientError::InvalidRequest(e.to_string()))??,
+                .map_err(|e| ClientError::Internal(e.to_string()))??,
         );
     }
     join_files(files)

@@ -283,7 +283,7 @@ async fn read_cached(call: &Call<'_>, tenor: &str, dir: &Path) -> Result<Vec<Pie
     });
     reading
         .await
-        .map_err(|e| ClientError::InvalidRequest(format!("reading the cache failed: {e}")))
+        .map_err(|e| ClientError::Internal(format!("reading the cache failed: {e}")))
 }
 
 /// Adds missing days, joined to the missing run before if they touch.

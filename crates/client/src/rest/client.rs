@@ -636,7 +636,7 @@ fn batch(kind: TableKind, rows: Vec<PriceRow>) -> Result<RecordBatch, ClientErro
 }
 
 fn arrow_error(error: arrow_schema::ArrowError) -> ClientError {
-    ClientError::InvalidRequest(format!("cannot build the table: {error}"))
+    ClientError::Internal(format!("cannot build the table: {error}"))
 }
 
 fn table(kind: TableKind, rows: Vec<PriceRow>) -> Result<Table, ClientError> {

@@ -1,0 +1,136 @@
+//! Every result of the core that Python receives as a dict, converted here
+//! and nowhere else: the live feed's counters and events, the recorder's
+//! summary and compacted days, what the history cache holds and cleared.
+//! Each dict's keys are those of its `TypedDict` in `marketcurves`
+//! (`_live_types.py`, `record.py`, `cache.py`); `tests/test_result_types.py`
+//! checks that they stay the same.
+
+use chrono::DateTime;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use client::cache::{CacheInfo, Cleared};
+use client::live::{FeedEvent, FeedStats};
+use client::record::compact::CompactedDay;
+use client::record::RecordSummary;
+
+/// `LiveFeed.stats()`: `marketcurves.live.FeedStats`.
+pub fn feed_stats<'py>(py: Python<'py>, stats: &FeedStats) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("messages", stats.messages)?;
+    dict.set_item("ticks_delivered", stats.ticks_delivered)?;
+    dict.set_item("reconnects", stats.reconnects)?;
+    dict.set_item("gaps_filled", stats.gaps_filled)?;
+    dict.set_item("backfilled", stats.backfilled)?;
+    dict.set_item("backfill_requests", stats.backfill_requests)?;
+    dict.set_item("backfill_failures", stats.backfill_failures)?;
+    dict.set_item("gaps_skipped", stats.gaps_skipped)?;
+    dict.set_item("conflated", stats.conflated)?;
+    dict.set_item("duplicates_dropped", stats.duplicates_dropped)?;
+    let last = stats.last_message.and_then(DateTime::from_timestamp_micros);
+    dict.set_item("last_message", last)?;
+    dict.set_item("subscriptions", stats.subscriptions)?;
+    dict.set_item("connected", stats.connected)?;
+    dict.set_item("queued", stats.queued)?;
+    Ok(dict)
+}
+
+/// An event handed to `on_event`: `marketcurves.live.FeedEvent`.
+pub fn feed_event<'py>(py: Python<'py>, event: &FeedEvent) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    let at = |micros: i64| DateTime::from_timestamp_micros(micros);
+    match event {
+        FeedEvent::Connected { attempt } => {
+            dict.set_item("kind", "connected")?;
+            dict.set_item("attempt", attempt)?;
+        }
+        FeedEvent::Disconnected { reason } => {
+            dict.set_item("kind", "disconnected")?;
+            dict.set_item("reason", reason)?;
+        }
+        FeedEvent::Reconnected { downtime, attempts } => {
+            dict.set_item("kind", "reconnected")?;
+            dict.set_item("downtime", downtime.as_secs_f64())?;
+            dict.set_item("attempts", attempts)?;
+        }
+        FeedEvent::GapFilled {
+            curve_id,
+            tenor,
+            count,
+            from,
+            to,
+        } => {
+            dict.set_item("kind", "gap_filled")?;
+            dict.set_item("curve_id", curve_id)?;
+            dict.set_item("tenor", tenor)?;
+            dict.set_item("count", count)?;
+            dict.set_item("start", at(*from))?;
+            dict.set_item("end", at(*to))?;
+        }
+        FeedEvent::Conflated { count } => {
+            dict.set_item("kind", "conflated")?;
+            dict.set_item("count", count)?;
+        }
+        FeedEvent::Error { message } => {
+            dict.set_item("kind", "error")?;
+            dict.set_item("message", message)?;
+        }
+    }
+    Ok(dict)
+}
+
+/// What a recorder did: `marketcurves.record.RecordSummary`.
+pub fn record_summary<'py>(
+    py: Python<'py>,
+    summary: &RecordSummary,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("ticks_written", summary.ticks_written)?;
+    dict.set_item("files_written", summary.files_written)?;
+    dict.set_item("backfilled", summary.backfilled)?;
+    dict.set_item("reconnects", summary.reconnects)?;
+    dict.set_item("restarts", summary.restarts)?;
+    dict.set_item("write_failures", summary.write_failures)?;
+    dict.set_item("compacted_days", summary.compacted_days)?;
+    dict.set_item("unwritten", summary.unwritten)?;
+    Ok(dict)
+}
+
+/// A day of a recording merged: `marketcurves.record.CompactedDay`.
+pub fn compacted_day<'py>(py: Python<'py>, day: &CompactedDay) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("day", day.day)?;
+    dict.set_item("files", day.files)?;
+    dict.set_item("rows", day.rows)?;
+    Ok(dict)
+}
+
+/// What the history cache holds: `marketcurves.cache.CacheInfo`.
+pub fn cache_info(py: Python<'_>, info: CacheInfo) -> PyResult<Bound<'_, PyDict>> {
+    let curves = PyList::empty(py);
+    for curve in info.curves {
+        let entry = PyDict::new(py);
+        entry.set_item("curve_id", curve.curve_id)?;
+        entry.set_item("history", curve.history.name())?;
+        entry.set_item("tenors", curve.tenors)?;
+        entry.set_item("first", curve.first)?;
+        entry.set_item("last", curve.last)?;
+        entry.set_item("files", curve.files)?;
+        entry.set_item("bytes", curve.bytes)?;
+        curves.append(entry)?;
+    }
+    let dict = PyDict::new(py);
+    dict.set_item("dir", info.dir.to_string_lossy())?;
+    dict.set_item("files", info.files)?;
+    dict.set_item("bytes", info.bytes)?;
+    dict.set_item("curves", curves)?;
+    Ok(dict)
+}
+
+/// What clearing the cache removed: `marketcurves.cache.Cleared`.
+pub fn cleared(py: Python<'_>, cleared: Cleared) -> PyResult<Bound<'_, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("files", cleared.files)?;
+    dict.set_item("bytes", cleared.bytes)?;
+    Ok(dict)
+}

@@ -1,0 +1,81 @@
+"""Each dict the package hands out has exactly the keys of its TypedDict:
+the live feed's counters and events, the recorder's summary and compacted
+days, and what the history cache holds and clears. The core builds them
+(``src/python/results.rs``); the types are what users and type checkers
+read, so the two must not drift apart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marketcurves as mc
+from marketcurves import _live_types
+from marketcurves.cache import CachedCurve, CacheInfo, Cleared
+from marketcurves.record import CompactedDay, RecordSummary
+from marketcurves.testing import Emulator
+
+#: Emulated seconds per real second, and the keep-alive that rides through
+#: the feed's idle drop at that speed.
+SCALE = 60
+KEEPALIVE = {"ping_interval": 30.0 / SCALE, "pong_timeout": 0.5, "reconnect_max": 0.5}
+EVENTS = {
+    "connected": _live_types.ConnectedEvent,
+    "disconnected": _live_types.DisconnectedEvent,
+    "reconnected": _live_types.ReconnectedEvent,
+    "gap_filled": _live_types.GapFilledEvent,
+    "conflated": _live_types.ConflatedEvent,
+    "error": _live_types.ErrorEvent,
+}
+
+
+def assert_typed(value: dict[str, Any], typed: Any) -> None:
+    """Every key the type requires, and none it does not name."""
+    required, optional = set(typed.__required_keys__), set(typed.__optional_keys__)
+    assert required <= set(value) <= required | optional, (typed.__name__, sorted(value))
+
+
+def test_the_live_feeds_counters_and_events_are_their_typed_dicts():
+    with Emulator(seed=0, time_scale=SCALE, start="2025-06-11T09:00:00Z") as em:
+        seen: dict[str, dict[str, Any]] = {}
+        on_event = lambda event: seen.setdefault(event["kind"], event)  # noqa: E731
+        with em.client() as client, client.live(on_event=on_event, **KEEPALIVE) as feed:
+            curve = next(c for c in client.catalogue() if c.quotation != "Sales")
+            feed.subscribe(curve, "*")
+            assert feed.next(timeout=10) is not None
+            em.drop_live_connections()
+            while "reconnected" not in seen and feed.next(timeout=10) is not None:
+                pass
+            stats = feed.stats()
+    assert_typed(stats, _live_types.LiveStats)
+    assert {"connected", "disconnected", "reconnected"} <= set(seen)
+    for kind, event in seen.items():
+        assert_typed(event, EVENTS[kind])
+
+
+def test_a_recorders_summary_and_compacted_days_are_their_typed_dicts(tmp_path):
+    with Emulator(seed=0, time_scale=SCALE, start="2025-06-11T09:00:00Z") as em:
+        with em.client() as client:
+            curve = next(c for c in client.catalogue() if c.quotation != "Sales")
+            summary = client.record(
+                tmp_path, [(curve, "*")], rotate_rows=5, compact=False, duration=3, **KEEPALIVE
+            )
+    assert_typed(summary, RecordSummary)
+    assert summary["files_written"] >= 2
+    days = mc.record.compact(tmp_path, "2025-06-30")
+    assert days
+    for day in days:
+        assert_typed(day, CompactedDay)
+
+
+def test_what_the_cache_holds_and_clears_are_their_typed_dicts(tmp_path):
+    with Emulator(seed=0, time_scale=0, start="2025-06-13T17:00:00Z") as em:
+        with em.client(cache_dir=tmp_path) as client:
+            curve = next(c for c in client.catalogue() if c.contracts)
+            client.settlements(curve, "2025-06-02", "2025-06-06", curve.contracts[0])
+            info = client.cache_info()
+            cleared = client.clear_cache()
+    assert_typed(info, CacheInfo)
+    assert info["curves"]
+    for entry in info["curves"]:
+        assert_typed(entry, CachedCurve)
+    assert_typed(cleared, Cleared)
