@@ -9,6 +9,7 @@ from typing import Literal, final
 import pyarrow
 
 from marketcurves._live_types import FeedEvent, FeedStats
+from marketcurves._options import ClientOptions, LiveOptions, RecordOptions
 from marketcurves.cache import CacheInfo, Cleared
 from marketcurves.record import CompactedDay, RecordSummary
 from marketcurves.testing import Credentials
@@ -317,22 +318,7 @@ class RestClient:
     :class:`~marketcurves.exceptions.ClientClosed`.
     """
 
-    def __new__(
-        cls,
-        base_url: str,
-        *,
-        token: str | None = None,
-        token_provider: Callable[[], str] | None = None,
-        email: str | None = None,
-        password: str | None = None,
-        max_concurrency: int = 16,
-        timeout: float = 30.0,
-        max_retries: int = 5,
-        ca_bundle: str | None = None,
-        cache_dir: str | None = None,
-        cache: str = "use",
-        max_response_bytes: int = ...,
-    ) -> RestClient: ...
+    def __new__(cls, base_url: str, options: ClientOptions) -> RestClient: ...
     def close(self) -> None:
         """Ends every call in flight and every live feed of this client with
         ``ClientClosed``, and waits for them to let go of it (its connection
@@ -587,24 +573,7 @@ class Recorder:
     """A recorder of the live feed into ``dest``, its arguments checked
     before anything connects; it runs once."""
 
-    def __new__(
-        cls,
-        client: RestClient,
-        dest: str,
-        subscriptions: list[tuple[str, str]],
-        live_url: str,
-        *,
-        rotate: str,
-        rotate_rows: int,
-        hold_limit: int,
-        compact: bool,
-        backfill: bool,
-        storage_options: dict[str, str] | None = None,
-        duration: float | None = None,
-        ping_interval: float = ...,
-        pong_timeout: float = ...,
-        reconnect_max: float = ...,
-    ) -> Recorder: ...
+    def __new__(cls, client: RestClient, live_url: str, options: RecordOptions) -> Recorder: ...
     def run(self) -> RecordSummary:
         """Records until Ctrl-C or ``duration`` seconds, then writes what it
         holds and returns what it did."""
@@ -665,14 +634,7 @@ class LiveFeed:
         cls,
         client: RestClient,
         live_url: str,
-        *,
-        backfill: bool = True,
-        ping_interval: float = ...,
-        pong_timeout: float = ...,
-        connect_timeout: float = ...,
-        reconnect_max: float = ...,
-        queue_size: int = ...,
-        subscribe_timeout: float = ...,
+        options: LiveOptions,
     ) -> LiveFeed: ...
     def subscribe(self, curve_id: str, tenor: str, strict: bool = True) -> None:
         """Subscribes and waits until the service has taken the subscription;

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from marketcurves import _args, _core, _progress, bulk, live
 from marketcurves import record as record_
+from marketcurves._options import ClientOptions
 from marketcurves.cache import CacheInfo, CacheMode, Cleared
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.exceptions import InvalidRequest
@@ -107,19 +108,23 @@ class Client:
         credentials = self._credentials(token, token_provider, email, password)
         self._auth = next(iter(credentials))
         self._timeout = _args.seconds(timeout, "timeout")
-        self._core = _core.RestClient(
-            self.base_url,
-            **credentials,
-            max_concurrency=_args.positive_int(max_concurrency, "max_concurrency"),
-            timeout=self._timeout,
-            max_retries=_args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
-            ca_bundle=_args.optional_path(ca_bundle, "ca_bundle"),
-            cache_dir=self._cache_dir(cache_dir),
-            cache=_args.text(cache, "cache"),
-            max_response_bytes=_args.positive_int(
+        options: ClientOptions = {
+            "token": None,
+            "token_provider": None,
+            "email": None,
+            "password": None,
+            **credentials,  # type: ignore[typeddict-item]
+            "max_concurrency": _args.positive_int(max_concurrency, "max_concurrency"),
+            "timeout": self._timeout,
+            "max_retries": _args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
+            "ca_bundle": _args.optional_path(ca_bundle, "ca_bundle"),
+            "cache_dir": self._cache_dir(cache_dir),
+            "cache": _args.text(cache, "cache"),
+            "max_response_bytes": _args.positive_int(
                 max_response_bytes, "max_response_bytes", minimum=1024, maximum=2**63 - 1
             ),
-        )
+        }
+        self._core = _core.RestClient(self.base_url, options)
         # Feeds opened from this client, so that close() can wait for their threads.
         self._feeds: weakref.WeakSet[live.LiveFeed] = weakref.WeakSet()
 

@@ -29,6 +29,7 @@ from marketcurves._live_types import (
     ReconnectedEvent,
     StoppedEvent,
 )
+from marketcurves._options import LiveSettings
 from marketcurves.exceptions import ClientClosed, InvalidRequest, MarketCurvesError
 
 if TYPE_CHECKING:
@@ -110,11 +111,11 @@ class LiveFeed:
         backfill: bool,
         on_price: Callable[[Tick], object] | None,
         on_event: Callable[[LiveEvent], object] | None,
-        options: dict[str, Any],
+        options: LiveSettings,
     ) -> None:
         on_price = _args.optional_callable(on_price, "on_price", "a Tick")
         on_event = _args.optional_callable(on_event, "on_event", "an event dict")
-        self._core = _core.LiveFeed(client, live_url, backfill=backfill, **options)
+        self._core = _core.LiveFeed(client, live_url, {**options, "backfill": backfill})
         self._on_price = on_price
         self._on_event = on_event
         self._callback_errors = 0

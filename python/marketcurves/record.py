@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from marketcurves import _args, _core
+from marketcurves._options import RecordOptions
 
 if TYPE_CHECKING:
     import pyarrow
@@ -69,7 +70,7 @@ def _options(
     ping_interval: Any,
     pong_timeout: Any,
     reconnect_max: Any,
-) -> dict[str, Any]:
+) -> RecordOptions:
     """The arguments' types checked, in the binding's form; the core checks values."""
     return {
         "dest": _args.path(dest, "dest"),
@@ -105,21 +106,19 @@ def _sigterm_stops() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _recorder(core: Any, live_url: str, arguments: dict[str, Any]) -> _core.Recorder:
+    """The one preparing step of :func:`record` and :func:`record_async`."""
+    return _core.Recorder(core, live_url, _options(**arguments))
+
+
 def record(core: Any, live_url: str, **arguments: Any) -> RecordSummary:
-    options = _options(**arguments)
-    recorder = _core.Recorder(
-        core, options.pop("dest"), options.pop("subscriptions"), live_url, **options
-    )
+    recorder = _recorder(core, live_url, arguments)
     with _sigterm_stops():
         return recorder.run()
 
 
 async def record_async(core: Any, live_url: str, **arguments: Any) -> RecordSummary:
-    options = _options(**arguments)
-    recorder = _core.Recorder(
-        core, options.pop("dest"), options.pop("subscriptions"), live_url, **options
-    )
-    return await recorder.run_async()
+    return await _recorder(core, live_url, arguments).run_async()
 
 
 def read_ticks(

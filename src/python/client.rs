@@ -23,7 +23,7 @@ use client::cache::{Cache, CacheMode};
 use client::net::Network;
 use client::rest::{
     CatalogueQuery, Contracts, Credentials, HistoryQuery, HttpConfig, PriceQuery, Progress,
-    RestClient, TenorQuery, TokenProvider, DEFAULT_MAX_RESPONSE_BYTES,
+    RestClient, TenorQuery, TokenProvider,
 };
 use client::{ClientError, Secret};
 use domain::arrow::Table;
@@ -144,26 +144,43 @@ where
     })
 }
 
+/// A client's options as one value: the dict `marketcurves.Client` builds
+/// (`ClientOptions` in `_core.pyi`), every key given, one kind of
+/// credentials set and the others None, the types checked in Python.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct ClientOptions {
+    token: Option<String>,
+    token_provider: Option<Py<PyAny>>,
+    email: Option<String>,
+    password: Option<String>,
+    max_concurrency: usize,
+    timeout: f64,
+    max_retries: u32,
+    ca_bundle: Option<std::path::PathBuf>,
+    cache_dir: Option<std::path::PathBuf>,
+    cache: String,
+    max_response_bytes: u64,
+}
+
 #[pymethods]
 impl PyRestClient {
     #[new]
-    #[pyo3(signature = (base_url, *, token = None, token_provider = None, email = None, password = None, max_concurrency = 16, timeout = 30.0, max_retries = 5, ca_bundle = None, cache_dir = None, cache = "use", max_response_bytes = DEFAULT_MAX_RESPONSE_BYTES))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        base_url: String,
-        token: Option<String>,
-        token_provider: Option<Py<PyAny>>,
-        email: Option<String>,
-        password: Option<String>,
-        max_concurrency: usize,
-        timeout: f64,
-        max_retries: u32,
-        ca_bundle: Option<std::path::PathBuf>,
-        cache_dir: Option<std::path::PathBuf>,
-        cache: &str,
-        max_response_bytes: u64,
-    ) -> CoreResult<Self> {
-        let mode = CacheMode::parse("cache", cache)?;
+    fn new(base_url: String, options: ClientOptions) -> CoreResult<Self> {
+        let ClientOptions {
+            token,
+            token_provider,
+            email,
+            password,
+            max_concurrency,
+            timeout,
+            max_retries,
+            ca_bundle,
+            cache_dir,
+            cache,
+            max_response_bytes,
+        } = options;
+        let mode = CacheMode::parse("cache", &cache)?;
         let cache = cache_dir
             .map(|dir| Cache::new("cache_dir", dir, mode))
             .transpose()?;

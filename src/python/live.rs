@@ -152,47 +152,48 @@ pub struct PyLiveFeed {
     inner: Arc<LiveFeed>,
 }
 
+/// A feed's options as one value: the dict `marketcurves.live` builds
+/// (`LiveOptions` in `_live_types.py`), every key given, its types checked
+/// in Python and its values by `LiveConfig::validate`.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct LiveOptions {
+    backfill: bool,
+    ping_interval: f64,
+    pong_timeout: f64,
+    connect_timeout: f64,
+    reconnect_max: f64,
+    queue_size: usize,
+    subscribe_timeout: f64,
+}
+
+impl LiveOptions {
+    fn config(self, live_url: &str) -> PyResult<LiveConfig> {
+        Ok(LiveConfig {
+            url: LiveConfig::endpoint(live_url),
+            backfill: self.backfill,
+            ping_interval: duration("ping_interval", self.ping_interval)?,
+            pong_timeout: duration("pong_timeout", self.pong_timeout)?,
+            connect_timeout: duration("connect_timeout", self.connect_timeout)?,
+            queue_size: self.queue_size,
+            subscribe_timeout: duration("subscribe_timeout", self.subscribe_timeout)?,
+            // The client's own, which `LiveFeed::start` puts here.
+            ..LiveConfig::default()
+        }
+        .with_reconnect_max(duration("reconnect_max", self.reconnect_max)?))
+    }
+}
+
 #[pymethods]
 impl PyLiveFeed {
-    // The defaults are the core's (`LiveConfig::DEFAULT_*`).
     #[new]
-    #[pyo3(signature = (
-        client,
-        live_url,
-        *,
-        backfill = true,
-        ping_interval = LiveConfig::DEFAULT_PING_INTERVAL.as_secs_f64(),
-        pong_timeout = LiveConfig::DEFAULT_PONG_TIMEOUT.as_secs_f64(),
-        connect_timeout = LiveConfig::DEFAULT_CONNECT_TIMEOUT.as_secs_f64(),
-        reconnect_max = LiveConfig::DEFAULT_RECONNECT_MAX.as_secs_f64(),
-        queue_size = LiveConfig::DEFAULT_QUEUE_SIZE,
-        subscribe_timeout = LiveConfig::DEFAULT_SUBSCRIBE_TIMEOUT.as_secs_f64(),
-    ))]
-    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         client: &PyRestClient,
         live_url: &str,
-        backfill: bool,
-        ping_interval: f64,
-        pong_timeout: f64,
-        connect_timeout: f64,
-        reconnect_max: f64,
-        queue_size: usize,
-        subscribe_timeout: f64,
+        options: LiveOptions,
     ) -> PyResult<Self> {
-        let config = LiveConfig {
-            url: LiveConfig::endpoint(live_url),
-            backfill,
-            ping_interval: duration("ping_interval", ping_interval)?,
-            pong_timeout: duration("pong_timeout", pong_timeout)?,
-            connect_timeout: duration("connect_timeout", connect_timeout)?,
-            queue_size,
-            subscribe_timeout: duration("subscribe_timeout", subscribe_timeout)?,
-            // The client's own, which `LiveFeed::start` puts here.
-            ..LiveConfig::default()
-        }
-        .with_reconnect_max(duration("reconnect_max", reconnect_max)?);
+        let config = options.config(live_url)?;
         let rest = client.rest()?;
         let _entered = runtime()?.enter();
         let inner = LiveFeed::start(rest, config).map_err(|e| client_error(py, e))?;

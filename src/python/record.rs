@@ -34,41 +34,47 @@ fn options(storage_options: Option<BTreeMap<String, String>>) -> Vec<(String, St
     storage_options.unwrap_or_default().into_iter().collect()
 }
 
-/// `(ping_interval, pong_timeout, reconnect_max)` of the feed, in seconds.
-type Keepalive = (f64, f64, f64);
-
-/// The recorder's request, checked before anything connects.
-#[allow(clippy::too_many_arguments)]
-fn request(
-    dest: &str,
-    storage_options: Option<BTreeMap<String, String>>,
-    subscriptions: &[(String, String)],
-    live_url: &str,
-    rotate: &str,
+/// A recorder's options as one value: the dict `marketcurves.record`
+/// builds (`RecordOptions` there), its types already checked in Python.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct RecordOptions {
+    dest: String,
+    subscriptions: Vec<(String, String)>,
+    rotate: String,
     rotate_rows: usize,
     hold_limit: usize,
     compact: bool,
     backfill: bool,
-    keepalive: Keepalive,
-) -> CoreResult<(Place, RecordConfig)> {
-    let live = LiveConfig {
-        url: LiveConfig::endpoint(live_url),
-        backfill,
-        ping_interval: seconds("ping_interval", keepalive.0)?,
-        pong_timeout: seconds("pong_timeout", keepalive.1)?,
-        ..LiveConfig::default()
+    storage_options: Option<BTreeMap<String, String>>,
+    duration: Option<f64>,
+    ping_interval: f64,
+    pong_timeout: f64,
+    reconnect_max: f64,
+}
+
+impl RecordOptions {
+    /// The recorder's request, checked before anything connects.
+    fn request(self, live_url: &str) -> CoreResult<(Place, RecordConfig)> {
+        let live = LiveConfig {
+            url: LiveConfig::endpoint(live_url),
+            backfill: self.backfill,
+            ping_interval: seconds("ping_interval", self.ping_interval)?,
+            pong_timeout: seconds("pong_timeout", self.pong_timeout)?,
+            ..LiveConfig::default()
+        }
+        .with_reconnect_max(seconds("reconnect_max", self.reconnect_max)?);
+        let config = RecordConfig::new(
+            &self.subscriptions,
+            &self.rotate,
+            self.rotate_rows,
+            self.hold_limit,
+            self.compact,
+            live,
+        )?;
+        let place = Place::parse("dest", &self.dest, &options(self.storage_options))?;
+        Ok((place, config))
     }
-    .with_reconnect_max(seconds("reconnect_max", keepalive.2)?);
-    let config = RecordConfig::new(
-        subscriptions,
-        rotate,
-        rotate_rows,
-        hold_limit,
-        compact,
-        live,
-    )?;
-    let place = Place::parse("dest", dest, &options(storage_options))?;
-    Ok((place, config))
 }
 
 /// A recorder, its arguments checked (before anything connects); it runs
@@ -104,36 +110,9 @@ fn joined(
 #[pymethods]
 impl PyRecorder {
     #[new]
-    #[pyo3(signature = (client, dest, subscriptions, live_url, *, rotate, rotate_rows, hold_limit, compact, backfill, storage_options = None, duration = None, ping_interval = LiveConfig::DEFAULT_PING_INTERVAL.as_secs_f64(), pong_timeout = LiveConfig::DEFAULT_PONG_TIMEOUT.as_secs_f64(), reconnect_max = LiveConfig::DEFAULT_RECONNECT_MAX.as_secs_f64()))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        client: &PyRestClient,
-        dest: String,
-        subscriptions: Vec<(String, String)>,
-        live_url: &str,
-        rotate: &str,
-        rotate_rows: usize,
-        hold_limit: usize,
-        compact: bool,
-        backfill: bool,
-        storage_options: Option<BTreeMap<String, String>>,
-        duration: Option<f64>,
-        ping_interval: f64,
-        pong_timeout: f64,
-        reconnect_max: f64,
-    ) -> CoreResult<Self> {
-        let (place, config) = request(
-            &dest,
-            storage_options,
-            &subscriptions,
-            live_url,
-            rotate,
-            rotate_rows,
-            hold_limit,
-            compact,
-            backfill,
-            (ping_interval, pong_timeout, reconnect_max),
-        )?;
+    fn new(client: &PyRestClient, live_url: &str, options: RecordOptions) -> CoreResult<Self> {
+        let duration = options.duration;
+        let (place, config) = options.request(live_url)?;
         Ok(PyRecorder {
             ready: Mutex::new(Some((client.rest()?, place, config))),
             duration,

@@ -1,0 +1,58 @@
+"""The options of each call that crosses into the core, typed once: the
+dicts ``marketcurves`` builds with their types checked (``_args``), which
+the core takes as one value each and whose values it checks."""
+
+from __future__ import annotations
+
+from typing import Callable, TypedDict
+
+
+class ClientOptions(TypedDict):
+    """``_core.RestClient``'s, built by :class:`marketcurves.Client`: one
+    kind of credentials set, the others None."""
+
+    token: str | None
+    token_provider: Callable[[], str] | None
+    email: str | None
+    password: str | None
+    max_concurrency: int
+    timeout: float
+    max_retries: int
+    ca_bundle: str | None
+    cache_dir: str | None
+    cache: str
+    max_response_bytes: int
+
+
+class LiveSettings(TypedDict):
+    """A feed's settings but ``backfill``, as ``Client.live`` gives them."""
+
+    queue_size: int
+    ping_interval: float
+    pong_timeout: float
+    reconnect_max: float
+    connect_timeout: float
+    subscribe_timeout: float
+
+
+class LiveOptions(LiveSettings):
+    """``_core.LiveFeed``'s."""
+
+    backfill: bool
+
+
+class RecordOptions(TypedDict):
+    """``_core.Recorder``'s, built by ``marketcurves.record``."""
+
+    dest: str
+    subscriptions: list[tuple[str, str]]
+    rotate: str
+    storage_options: dict[str, str] | None
+    backfill: bool
+    rotate_rows: int
+    hold_limit: int
+    compact: bool
+    duration: float | None
+    ping_interval: float
+    pong_timeout: float
+    reconnect_max: float
