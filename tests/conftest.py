@@ -10,8 +10,34 @@ those connections too (in marketcurves, in ``requests`` and in
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+#: The markers of each place (registered in pyproject.toml): what its tests
+#: need, and whether `pytest -m "not slow"` (the core behaviour, in under
+#: two minutes) leaves them out.
+MARKS_BY_PATH = {
+    "tests/docs/": ("docs", "slow"),
+    "tests/storage/": ("s3", "slow"),
+    "tests/faults/test_matrix.py": ("slow",),
+    "tests/live/test_scale.py": ("slow",),
+    "tests/record/test_record_scale.py": ("slow",),
+    "tests/record/test_record_faults.py": ("slow",),
+    "tests/record/test_record_process.py": ("subprocess", "slow"),
+    "tests/cli/": ("subprocess",),
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = Path(config.rootpath)
+    for item in items:
+        where = Path(item.fspath).relative_to(root).as_posix()
+        for place, marks in MARKS_BY_PATH.items():
+            if where.startswith(place):
+                for mark in marks:
+                    item.add_marker(mark)
+
 
 #: The variables that choose a proxy or the trusted certificates.
 NETWORK_VARIABLES = (

@@ -9,7 +9,12 @@ from typing import Literal, final
 import pyarrow
 
 from marketcurves._live_types import FeedEvent, FeedStats
-from marketcurves._options import ClientOptions, LiveOptions, RecordOptions
+from marketcurves._options import (
+    BulkDownloadOptions,
+    ClientOptions,
+    LiveOptions,
+    RecordOptions,
+)
 from marketcurves.cache import CacheInfo, Cleared
 from marketcurves.record import CompactedDay, RecordSummary
 from marketcurves.testing import Credentials
@@ -514,14 +519,8 @@ def bulk_download_job(
 
 def bulk_download(
     client: RestClient,
-    vertical: str,
-    start: str,
-    end: str,
-    dest: str | os.PathLike[str],
-    poll_interval: float,
-    timeout: float,
+    options: BulkDownloadOptions,
     progress: _BulkProgress = None,
-    storage_options: dict[str, str] | None = None,
 ) -> BulkResult:
     """Submit, wait, download, verify; a FAILED job is submitted again and
     expired URLs are renewed by running the job again."""

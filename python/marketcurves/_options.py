@@ -56,3 +56,15 @@ class RecordOptions(TypedDict):
     ping_interval: float
     pong_timeout: float
     reconnect_max: float
+
+
+class BulkDownloadOptions(TypedDict):
+    """``_core.bulk_download``'s, built by ``marketcurves.bulk``."""
+
+    vertical: str
+    start: str
+    end: str
+    dest: str
+    poll_interval: float
+    timeout: float
+    storage_options: dict[str, str] | None

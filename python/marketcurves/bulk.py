@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from marketcurves import _args, _core, _html
 from marketcurves._core import BulkResult
+from marketcurves._options import BulkDownloadOptions
 
 if TYPE_CHECKING:
     import pyarrow
@@ -168,18 +169,18 @@ def download(
     timeout: float,
     storage_options: Any = None,
 ) -> BulkResult:
-    options = _args.storage_options(storage_options)
-    args = (
-        _args.vertical(vertical),
-        _args.month(start, "start"),
-        _args.month(end, "end"),
-        _args.path(dest, "dest"),
-        _args.number(poll_interval, "poll_interval"),
-        _args.number(timeout, "timeout"),
-    )
+    options: BulkDownloadOptions = {
+        "vertical": _args.vertical(vertical),
+        "start": _args.month(start, "start"),
+        "end": _args.month(end, "end"),
+        "dest": _args.path(dest, "dest"),
+        "poll_interval": _args.number(poll_interval, "poll_interval"),
+        "timeout": _args.number(timeout, "timeout"),
+        "storage_options": _args.storage_options(storage_options),
+    }
     bars = _bars(_args.flag(progress, "progress"))
     try:
-        result = _core.bulk_download(core, *args, bars, options)
+        result = _core.bulk_download(core, options, bars)
     finally:
         if bars is not None:
             bars.close()

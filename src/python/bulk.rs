@@ -107,28 +107,45 @@ pub fn bulk_download_job(
     Ok(PyBulkResult(wait_interruptibly(py, call, report)??))
 }
 
-/// Submit, wait, download and verify, resubmitting FAILED jobs and running
-/// the job again when URLs expire.
-#[pyfunction]
-#[pyo3(signature = (client, vertical, start, end, dest, poll_interval, timeout, progress = None, storage_options = None))]
-#[allow(clippy::too_many_arguments)]
-pub fn bulk_download(
-    py: Python<'_>,
-    client: &PyRestClient,
-    vertical: &str,
-    start: &str,
-    end: &str,
+/// A bulk download's options as one value: the dict `marketcurves.bulk`
+/// builds (`BulkDownloadOptions` in `_options.py`), its types checked in
+/// Python.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct BulkDownloadOptions {
+    vertical: String,
+    start: String,
+    end: String,
     dest: PathBuf,
     poll_interval: f64,
     timeout: f64,
-    progress: Option<Py<PyAny>>,
     storage_options: Option<BTreeMap<String, String>>,
+}
+
+/// Submit, wait, download and verify, resubmitting FAILED jobs and running
+/// the job again when URLs expire.
+#[pyfunction]
+#[pyo3(signature = (client, options, progress = None))]
+pub fn bulk_download(
+    py: Python<'_>,
+    client: &PyRestClient,
+    options: BulkDownloadOptions,
+    progress: Option<Py<PyAny>>,
 ) -> CoreResult<PyBulkResult> {
-    let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
-    let request = BulkRequest::to(
+    let BulkDownloadOptions {
         vertical,
         start,
         end,
+        dest,
+        poll_interval,
+        timeout,
+        storage_options,
+    } = options;
+    let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
+    let request = BulkRequest::to(
+        &vertical,
+        &start,
+        &end,
         Target::new("dest", &dest.to_string_lossy(), &options)?,
     )?;
     let options = BulkOptions::waiting(poll_interval, Some(timeout))?;

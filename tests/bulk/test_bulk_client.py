@@ -231,9 +231,16 @@ def test_urls_expiring_mid_download_are_renewed_by_running_the_job_again(em, ful
             em.expire_urls()
             expired.append(True)
 
-    result = mc._core.bulk_download(
-        full._core, "NAPHTHA", "2025-01", "2025-03", tmp_path, 0.05, 60.0, hook
-    )
+    options = {
+        "vertical": "NAPHTHA",
+        "start": "2025-01",
+        "end": "2025-03",
+        "dest": str(tmp_path),
+        "poll_interval": 0.05,
+        "timeout": 60.0,
+        "storage_options": None,
+    }
+    result = mc._core.bulk_download(full._core, options, hook)
     effective, files, rows, jobs = result.effective, result.files, result.rows, result.jobs
     assert expired and jobs == 2
     assert effective == ("2025-01", "2025-03")
