@@ -122,7 +122,7 @@ pub async fn submit(http: &Http, request: &JobRequest) -> Result<Submitted, Clie
 pub async fn status(http: &Http, job_id: &str) -> Result<JobState, ClientError> {
     let path = format!(
         "/bulk-download/job-status/{}",
-        crate::rest::client::segment(job_id)
+        crate::rest::paths::encoded(job_id)
     );
     let body = http
         .call(Method::GET, STATUS, &path, &[], Forbidden::BadToken)

@@ -6,7 +6,7 @@
 //! subscription (the default) must name a curve the catalogue lists and,
 //! unless it is `*`, one of the contracts the catalogue lists for it.
 
-use crate::rest::client::contracts_of;
+use crate::rest::tenor_rules::contracts_of;
 use crate::rest::RestClient;
 use crate::ClientError;
 use domain::live::Subscription;

@@ -1,7 +1,6 @@
 //! The REST client: the catalogue, current-day and historical prices as Arrow
 //! record batches, with windows, pages and tenors fetched concurrently.
 
-use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -10,7 +9,6 @@ use std::time::{Duration, Instant};
 use arrow_array::RecordBatch;
 use chrono::NaiveDate;
 use futures_util::stream::{self, StreamExt, TryStreamExt};
-use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use tokio::sync::Mutex;
 
 use super::expired::{expired_tenors, Skipped};
@@ -19,8 +17,10 @@ use super::http::{Http, HttpConfig};
 use super::in_window::{keep_within, DatedBy};
 use super::own_task::in_own_task;
 use super::paging::{all_pages, pages_of_each, DecodedPage, Paged};
+use super::paths::price_path;
 use super::progress::Progress;
 use super::query::{CatalogueQuery, Contracts, HistoryQuery, PriceQuery, TenorQuery};
+use super::tenor_rules::{contracts_of, tenor_offered};
 use super::unlisted::note_empty_unlisted;
 use super::validate;
 use super::windows::{split, MAX_INTRADAY_DAYS};
@@ -33,20 +33,10 @@ use domain::decode::{decode_price_rows, DecodeError, PriceEndpoint, RequestConte
 use domain::price_page::{decode_price_page, PageError};
 use domain::records::CurveQuotation;
 use domain::rows::PriceRow;
-use domain::tenor::{Tenor, TenorKind};
+use domain::tenor::Tenor;
 
-/// Characters left as they are in a path segment (RFC 3986 unreserved).
-const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
 /// How long a fetched catalogue serves tenor look-ups.
 const CATALOGUE_TTL: Duration = Duration::from_secs(600);
-
-pub(crate) fn segment(text: &str) -> String {
-    utf8_percent_encode(text, SEGMENT).to_string()
-}
 
 pub struct RestClient {
     pub(super) http: Http,
@@ -577,53 +567,6 @@ async fn ordered_table(
 /// The work of one slice of a table: its batch, numbered by its place in the table.
 type Job<'a> = Pin<Box<dyn Future<Output = Result<(usize, RecordBatch), ClientError>> + Send + 'a>>;
 
-/// The tenors a curve's catalogue entry lists.
-pub(crate) fn contracts_of(curve: &CurveQuotation) -> Vec<Tenor> {
-    curve
-        .contracts
-        .iter()
-        .flatten()
-        .map(|c| Tenor::parse_lenient(c))
-        .collect()
-}
-
-/// That `tenor` is one of a curve's `contracts`, or of a shape they have
-/// (an expired month of a curve that lists months, say).
-pub(crate) fn tenor_offered(
-    curve_id: &str,
-    contracts: &[Tenor],
-    tenor: &Tenor,
-) -> Result<(), ClientError> {
-    let kinds: HashSet<TenorKind> = contracts.iter().map(Tenor::kind).collect();
-    if kinds.contains(&tenor.kind()) || contracts.contains(tenor) {
-        return Ok(());
-    }
-    let listed: Vec<&str> = contracts.iter().map(Tenor::name).collect();
-    Err(ClientError::InvalidRequest(format!(
-        "tenor {:?} is not a tenor of curve {curve_id} (its contracts: {})",
-        tenor.name(),
-        listed.join(", ")
-    )))
-}
-
-pub(super) fn price_path(endpoint: PriceEndpoint, curve_id: &str, tenor: Option<&str>) -> String {
-    let base = match endpoint {
-        PriceEndpoint::LastSettlement | PriceEndpoint::LastSettlementAll => {
-            "/ongoing/last-settlement"
-        }
-        PriceEndpoint::LastAssessments | PriceEndpoint::LastAssessmentsAll => {
-            "/ongoing/last-assessments"
-        }
-        PriceEndpoint::OngoingIntraday => "/ongoing/intraday",
-        PriceEndpoint::HistoricalSettlements => "/historical/settlements",
-        PriceEndpoint::HistoricalIntraday => "/historical/intraday",
-    };
-    match tenor {
-        Some(tenor) => format!("{base}/{}/{}", segment(curve_id), segment(tenor)),
-        None => format!("{base}/{}", segment(curve_id)),
-    }
-}
-
 /// Tenors in calendar order, each once: the order of a table's slices.
 fn in_table_order(mut tenors: Vec<Tenor>) -> Vec<Tenor> {
     tenors.sort();
@@ -646,7 +589,3 @@ fn table(kind: TableKind, rows: Vec<PriceRow>) -> Result<Table, ClientError> {
         batches: vec![batch],
     })
 }
-
-#[cfg(test)]
-#[path = "client_tests.rs"]
-mod tests;

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use chrono::NaiveDate;
 
-use super::client::{price_path, RestClient};
+use super::client::RestClient;
+use super::paths::price_path;
 use super::validate;
 use super::values_since::{values_since, PageHint, Since, TimedPage};
 use super::windows::{split, MAX_INTRADAY_DAYS};
