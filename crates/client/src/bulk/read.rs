@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Int32Array, RecordBatch, RecordBatchReader, StringArray};
-use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
+use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::ChunkReader;
 
@@ -118,24 +118,6 @@ pub fn find_files(
     }
     found.sort_by(|a, b| (&a.0.vertical, a.0.month, &a.1).cmp(&(&b.0.vertical, b.0.month, &b.1)));
     Ok(found)
-}
-
-/// The interface's Parquet record columns, for a selection with no file.
-pub(crate) fn interface_schema() -> Schema {
-    let text = |name| Field::new(name, DataType::Utf8, true);
-    Schema::new(vec![
-        text("id"),
-        Field::new(
-            "generated_on",
-            DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())),
-            true,
-        ),
-        text("tenor_name"),
-        Field::new("price", DataType::Float64, true),
-        text("meta_data"),
-        text("dependencies"),
-        text("time_snapshot"),
-    ])
 }
 
 pub(crate) fn with_partitions(schema: &Schema) -> SchemaRef {
@@ -320,7 +302,7 @@ pub(crate) fn join_files(files: Vec<(SchemaRef, Vec<RecordBatch>)>) -> Result<Ta
         batches.extend(file_batches);
     }
     Ok(Table {
-        schema: schema.unwrap_or_else(|| with_partitions(&interface_schema())),
+        schema: schema.unwrap_or_else(|| with_partitions(&domain::arrow::bulk_file_schema())),
         batches,
     })
 }

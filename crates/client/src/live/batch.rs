@@ -49,7 +49,7 @@ pub fn ticks_to_batch(ticks: &[Tick]) -> Result<RecordBatch, ArrowError> {
 }
 
 /// The rows of a feed, their names looked up in `names`.
-pub(crate) fn rows_to_batch(
+pub(crate) fn feed_rows_to_batch(
     rows: &[Row],
     names: &NamesRead<'_>,
 ) -> Result<RecordBatch, ArrowError> {

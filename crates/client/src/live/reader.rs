@@ -18,7 +18,7 @@ use std::time::Duration;
 use arrow_array::RecordBatch;
 use tokio::time::Instant;
 
-use super::batch::rows_to_batch;
+use super::batch::feed_rows_to_batch;
 use super::names::Row;
 use super::queue::Taken;
 use super::shared::Shared;
@@ -138,7 +138,7 @@ impl Reader {
     ) -> Result<RecordBatch, ClientError> {
         let rows = self.batch_rows(max_rows, timeout).await?;
         self.count_delivered(rows.len());
-        rows_to_batch(&rows, &self.shared.names.read())
+        feed_rows_to_batch(&rows, &self.shared.names.read())
             .map_err(|e| ClientError::InvalidRequest(format!("cannot build the batch: {e}")))
     }
 

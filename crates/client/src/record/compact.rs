@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::checkpoint::data_files;
 use super::dest::{Dest, DestError};
-use super::file::{batch_rows, decode, encode, rows_to_batch, FileNote, Recorded};
+use super::file::{batch_rows, decode, encode, recorded_rows_to_batch, FileNote, Recorded};
 use super::layout::{day_name, DataFile, FileKind};
 use domain::tenor::Tenor;
 
@@ -78,7 +78,7 @@ pub async fn compact_day(
     for row in &rows {
         note.saw(&row.tick.curve_id, &row.tick.tenor, row.tick.generated_on);
     }
-    let batch = rows_to_batch(&rows).map_err(DestError)?;
+    let batch = recorded_rows_to_batch(&rows).map_err(DestError)?;
     let bytes = encode(&[batch], &note).map_err(DestError)?;
     dest.put(&day_name(day), bytes).await?;
     for name in &note.replaces {

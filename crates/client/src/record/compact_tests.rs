@@ -75,7 +75,7 @@ fn parts_a_cut_compaction_left_are_removed_not_counted_twice() {
             // The compacted file is written; the parts were not yet deleted.
             let mut note = FileNote::of_rows(&rows);
             note.replaces = vec![a.clone(), b.clone()];
-            let bytes = encode(&[rows_to_batch(&rows).unwrap()], &note).unwrap();
+            let bytes = encode(&[recorded_rows_to_batch(&rows).unwrap()], &note).unwrap();
             dest.put(&day_name(utc_day(MIDNIGHT)), bytes).await.unwrap();
             let files = data_files(&dest).await.unwrap();
             assert_eq!(files.len(), 1, "{files:?}");

@@ -4,11 +4,11 @@
 //! compacted day, the parts it replaces.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use arrow_array::builder::{Float64Builder, StringBuilder, TimestampMicrosecondBuilder};
 use arrow_array::{Array, RecordBatch, StringArray, TimestampMicrosecondArray};
-use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use arrow_schema::{DataType, Schema, SchemaRef};
 use bytes::Bytes;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
@@ -98,26 +98,13 @@ pub(super) mod last_as_list {
     }
 }
 
-fn timestamp() -> DataType {
-    DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into()))
-}
-
-/// The columns of a recording, in this order.
+/// The columns of a recording, in this order (the domain's).
 pub fn tick_schema() -> SchemaRef {
-    static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
-    Arc::clone(SCHEMA.get_or_init(|| {
-        Arc::new(Schema::new(vec![
-            Field::new("curve_id", DataType::Utf8, false),
-            Field::new("tenor", DataType::Utf8, false),
-            Field::new("generated_on", timestamp(), false),
-            Field::new("price", DataType::Float64, false),
-            Field::new("source", DataType::Utf8, false),
-            Field::new("recorded_at", timestamp(), false),
-        ]))
-    }))
+    domain::arrow::recording_schema()
 }
 
-pub fn rows_to_batch(rows: &[Recorded]) -> Result<RecordBatch, String> {
+/// A batch of the recording's schema from recorded rows.
+pub fn recorded_rows_to_batch(rows: &[Recorded]) -> Result<RecordBatch, String> {
     let n = rows.len();
     let mut curve_id = StringBuilder::with_capacity(n, n * 16);
     let mut tenor = StringBuilder::with_capacity(n, n * 8);

@@ -9,7 +9,7 @@ fn a_file_reads_back_as_written_with_its_note() {
         row("C2", "Q1 26", MIDNIGHT, TickSource::Snapshot),
     ];
     let note = FileNote::of_rows(&rows);
-    let bytes = encode(&[rows_to_batch(&rows).unwrap()], &note).unwrap();
+    let bytes = encode(&[recorded_rows_to_batch(&rows).unwrap()], &note).unwrap();
     let (batches, read_note) = decode(bytes).unwrap();
     assert_eq!(read_note.as_ref(), Some(&note));
     assert_eq!(batch_rows(&batches[0]).unwrap(), rows);
@@ -47,7 +47,11 @@ fn the_schema_is_the_recordings() {
 #[test]
 fn a_cut_file_or_a_stranger_is_refused() {
     let rows = vec![row("C1", "Jan 26", MIDNIGHT, TickSource::Update)];
-    let bytes = encode(&[rows_to_batch(&rows).unwrap()], &FileNote::of_rows(&rows)).unwrap();
+    let bytes = encode(
+        &[recorded_rows_to_batch(&rows).unwrap()],
+        &FileNote::of_rows(&rows),
+    )
+    .unwrap();
     assert!(decode(bytes.slice(..bytes.len() - 10)).is_err());
     assert!(decode(Bytes::from_static(b"not parquet")).is_err());
 }

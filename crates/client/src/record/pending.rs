@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use chrono::NaiveDate;
 
-use super::file::{encode, rows_to_batch, FileNote, Recorded};
+use super::file::{encode, recorded_rows_to_batch, FileNote, Recorded};
 use super::layout::utc_day;
 
 /// A file sealed and waiting to be written.
@@ -29,7 +29,7 @@ impl Sealed {
     pub fn encode(&mut self, name: impl FnOnce(NaiveDate) -> String) -> Result<(), String> {
         if self.encoded.is_none() {
             let note = FileNote::of_rows(&self.rows);
-            let bytes = encode(&[rows_to_batch(&self.rows)?], &note)?;
+            let bytes = encode(&[recorded_rows_to_batch(&self.rows)?], &note)?;
             self.encoded = Some((name(self.day), bytes, note));
         }
         Ok(())

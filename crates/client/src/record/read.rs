@@ -7,7 +7,7 @@ use futures_util::{stream, StreamExt, TryStreamExt};
 use super::checkpoint::data_files;
 use super::compact::sort_rows;
 use super::dest::{Dest, DestError};
-use super::file::{batch_rows, decode, rows_to_batch, tick_schema, Recorded};
+use super::file::{batch_rows, decode, recorded_rows_to_batch, tick_schema, Recorded};
 use super::layout::{utc_day, DataFile};
 use crate::rest::validate;
 use crate::storage::Place;
@@ -115,7 +115,7 @@ pub async fn read_ticks(place: Place, selection: TickSelection) -> Result<Table,
         .await?;
     let mut rows: Vec<Recorded> = chunks.into_iter().flatten().collect();
     sort_rows(&mut rows);
-    let batch = rows_to_batch(&rows).map_err(ClientError::Destination)?;
+    let batch = recorded_rows_to_batch(&rows).map_err(ClientError::Destination)?;
     Ok(Table {
         schema: tick_schema(),
         batches: vec![batch],

@@ -7,7 +7,7 @@ use object_store::memory::InMemory;
 use object_store::path::Path as StorePath;
 
 use super::dest::Dest;
-use super::file::{encode, rows_to_batch, FileNote, Recorded};
+use super::file::{encode, recorded_rows_to_batch, FileNote, Recorded};
 use super::layout::{part_name, utc_day};
 use crate::live::{Tick, TickSource};
 use crate::storage::Location;
@@ -63,7 +63,7 @@ pub async fn write_part(dest: &Dest, rows: &[Recorded], sequence: u64) -> (Strin
     let note = FileNote::of_rows(rows);
     let day = utc_day(rows[0].tick.generated_on);
     let name = part_name(day, MIDNIGHT + sequence as i64, "test", sequence);
-    let bytes = encode(&[rows_to_batch(rows).unwrap()], &note).unwrap();
+    let bytes = encode(&[recorded_rows_to_batch(rows).unwrap()], &note).unwrap();
     dest.put(&name, bytes).await.unwrap();
     (name, note)
 }

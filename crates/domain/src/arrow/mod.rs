@@ -1,13 +1,16 @@
-//! The Arrow form of price rows: the schemas of the design and their builder.
+//! The Arrow form of price rows: the schemas of the design and their
+//! builder, and the schemas of the Parquet files (bulk, recording).
 
 mod build;
 mod dictionary;
+mod files;
 mod merge;
 mod schema;
 
 pub use build::{build_batch, dependency_lists, metadata_maps, MetadataPair};
 pub(crate) use build::{dates, dependency_column, metadata_column, strings, tenor_kind_column};
 pub use dictionary::compact_dictionaries;
+pub use files::{bulk_file_schema, recording_schema};
 pub use merge::merge_slice;
 pub use schema::{schema, TableKind};
 

@@ -2,11 +2,11 @@
 //! with the interface's columns. It is built a day at a time, so a month's
 //! rows are never all in memory as Arrow arrays, only as encoded pages.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use arrow_array::builder::{Float64Builder, StringBuilder, TimestampMicrosecondBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::errors::ParquetError;
@@ -22,27 +22,9 @@ use crate::world::World;
 /// The value of `time_snapshot`: every row is an end-of-day London snapshot.
 pub const TIME_SNAPSHOT: &str = "london_snapshot";
 
-/// The columns of the interface's Parquet record, in order.
+/// The columns of the interface's Parquet record, in order (the domain's).
 pub fn schema() -> SchemaRef {
-    static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
-    let utc = Some(Arc::from("UTC"));
-    SCHEMA
-        .get_or_init(|| {
-            Arc::new(Schema::new(vec![
-                Field::new("id", DataType::Utf8, true),
-                Field::new(
-                    "generated_on",
-                    DataType::Timestamp(TimeUnit::Microsecond, utc),
-                    true,
-                ),
-                Field::new("tenor_name", DataType::Utf8, true),
-                Field::new("price", DataType::Float64, true),
-                Field::new("meta_data", DataType::Utf8, true),
-                Field::new("dependencies", DataType::Utf8, true),
-                Field::new("time_snapshot", DataType::Utf8, true),
-            ]))
-        })
-        .clone()
+    domain::arrow::bulk_file_schema()
 }
 
 /// The file of `key`, as bytes. The same key always gives the same bytes.
