@@ -11,13 +11,11 @@ use arrow_array::{Array, RecordBatch, StringArray, TimestampMicrosecondArray};
 use arrow_schema::{DataType, Schema, SchemaRef};
 use bytes::Bytes;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
-use parquet::file::metadata::{KeyValue, ParquetMetaData};
-use parquet::file::properties::WriterProperties;
+use parquet::file::metadata::ParquetMetaData;
 use serde::{Deserialize, Serialize};
 
 use crate::live::{Tick, TickSource};
+use crate::storage::noted::{note_in, write_noted};
 use domain::timestamp::{truncate_to_millis, Micros};
 
 /// The footer key of the note.
@@ -136,29 +134,14 @@ pub fn recorded_rows_to_batch(rows: &[Recorded]) -> Result<RecordBatch, String> 
 
 /// The Parquet bytes of `batches`, with `note` in the footer.
 pub fn encode(batches: &[RecordBatch], note: &FileNote) -> Result<Bytes, String> {
-    let note = serde_json::to_string(note).map_err(|e| e.to_string())?;
-    let properties = WriterProperties::builder()
-        .set_compression(Compression::SNAPPY)
-        .set_key_value_metadata(Some(vec![KeyValue::new(NOTE_KEY.into(), note)]))
-        .build();
     let mut out = Vec::new();
-    let mut writer = ArrowWriter::try_new(&mut out, tick_schema(), Some(properties))
-        .map_err(|e| e.to_string())?;
-    for batch in batches {
-        writer.write(batch).map_err(|e| e.to_string())?;
-    }
-    writer.close().map_err(|e| e.to_string())?;
+    write_noted(&mut out, tick_schema(), batches, NOTE_KEY, note)?;
     Ok(Bytes::from(out))
 }
 
 /// The note in a file's footer, if it has one.
 pub fn note_of(metadata: &ParquetMetaData) -> Option<FileNote> {
-    metadata
-        .file_metadata()
-        .key_value_metadata()?
-        .iter()
-        .find(|kv| kv.key == NOTE_KEY)
-        .and_then(|kv| serde_json::from_str(kv.value.as_deref()?).ok())
+    note_in(metadata, NOTE_KEY)
 }
 
 /// A whole file's batches and note; Err with the reason if it is not a

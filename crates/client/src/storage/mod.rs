@@ -12,10 +12,13 @@
 //! - `parts`: the multipart upload under it, aborted even when its task is
 //!   cancelled;
 //! - `footer`: the rows of a Parquet object from its footer alone;
+//! - `noted`: Parquet with a note in its footer, as the package writes its
+//!   own files;
 //! - `retry`: the bounds of a store's retries, for every store built here.
 
 pub mod footer;
 mod location;
+pub mod noted;
 mod parts;
 mod retry;
 pub mod upload;
