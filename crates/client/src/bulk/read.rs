@@ -266,7 +266,7 @@ pub async fn count_rows(files: Vec<PathBuf>) -> Result<u64, ClientError> {
 
 /// Reads the selected partitions of `dest` into one table.
 pub async fn read_bulk(dest: PathBuf, selection: Selection) -> Result<Table, ClientError> {
-    args::folder_to_read("dest", &dest)?;
+    crate::storage::folder::folder_to_read("dest", &dest)?;
     let wanted = selection.clone();
     let files = tokio::task::spawn_blocking(move || find_files(&dest, &wanted))
         .await

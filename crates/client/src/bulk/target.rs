@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use object_store::path::Path as StorePath;
 
-use super::args::Destination;
 use crate::error::ClientError;
+use crate::storage::folder::Destination;
 use crate::storage::{Location, Place};
 
 #[derive(Clone, Debug)]

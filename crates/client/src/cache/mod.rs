@@ -28,8 +28,8 @@ use std::path::{Path, PathBuf};
 
 use tokio::sync::OnceCell;
 
-use crate::bulk::args::Destination;
 use crate::error::ClientError;
+use crate::storage::folder::Destination;
 pub use info::{CacheInfo, CachedCurve, Cleared};
 pub use mode::CacheMode;
 

@@ -11,11 +11,13 @@
 //!   completed only once its size is checked), for downloads into a store;
 //! - `parts`: the multipart upload under it, aborted even when its task is
 //!   cancelled;
+//! - `folder`: a local folder to write into or read from, checked;
 //! - `footer`: the rows of a Parquet object from its footer alone;
 //! - `noted`: Parquet with a note in its footer, as the package writes its
 //!   own files;
 //! - `retry`: the bounds of a store's retries, for every store built here.
 
+pub mod folder;
 pub mod footer;
 mod location;
 pub mod noted;
