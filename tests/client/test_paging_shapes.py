@@ -8,15 +8,12 @@ so the data is the emulator's and the two answers can be compared."""
 from __future__ import annotations
 
 import json
-import threading
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from forwarding import Forwarder, serving
 
 import marketcurves as mc
 
@@ -24,68 +21,30 @@ TENORS = ["Jul 25", "Aug 25", "Q3 25"]
 START, END = "2025-04-01", "2025-06-20"  # three windows per tenor
 
 
-class EnvelopeRewriter(ThreadingHTTPServer):
-    """Forwards every GET to ``upstream``; in paged answers, drops the
-    ``last`` link of the tenors for which ``drop_last(tenor)`` is true."""
-
-    daemon_threads = True
+class EnvelopeRewriter(Forwarder):
+    """Drops, in paged answers, the ``last`` link of the tenors for which
+    ``drop_last(tenor)`` is true."""
 
     def __init__(self, upstream: str, drop_last: Any) -> None:
-        self.upstream = upstream
+        super().__init__(upstream)
         self.drop_last = drop_last
         self.pages_without_last = 0
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(handler) -> None:
-                self.forward(handler)
-
-            def log_message(handler, *args: Any) -> None:
-                pass
-
-        super().__init__(("127.0.0.1", 0), Handler)
-
-    @property
-    def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def forward(self, handler: BaseHTTPRequestHandler) -> None:
-        request = urllib.request.Request(self.upstream + handler.path)
-        for name in ("Authorization", "Accept"):
-            if handler.headers.get(name):
-                request.add_header(name, handler.headers[name])
-        try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                status, body, headers = answer.status, answer.read(), answer.headers
-        except urllib.error.HTTPError as error:
-            status, body, headers = error.code, error.read(), error.headers
-        tenor = unquote(urlsplit(handler.path).path.rsplit("/", 1)[-1])
+    def body(self, path: str, status: int, body: bytes) -> bytes:
+        tenor = unquote(urlsplit(path).path.rsplit("/", 1)[-1])
         if status == 200 and self.drop_last(tenor):
             envelope = json.loads(body)
             if isinstance(envelope, dict) and "last" in envelope:
                 envelope["last"] = None
                 self.pages_without_last += 1
                 body = json.dumps(envelope).encode()
-        handler.send_response(status)
-        for name in ("Content-Type", "Date"):
-            if headers.get(name):
-                handler.send_header(name, headers[name])
-        handler.send_header("Content-Length", str(len(body)))
-        handler.end_headers()
-        handler.wfile.write(body)
+        return body
 
 
 @pytest.fixture
 def rewriter(em: Any, request: pytest.FixtureRequest) -> Iterator[EnvelopeRewriter]:
-    server = EnvelopeRewriter(em.base_url.removesuffix("/v2"), request.param)
-    thread = threading.Thread(target=server.serve_forever, name="envelope-rewriter")
-    thread.start()
-    try:
+    with serving(EnvelopeRewriter(em.base_url.removesuffix("/v2"), request.param)) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 @pytest.mark.parametrize(

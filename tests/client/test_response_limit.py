@@ -4,11 +4,11 @@ not retried."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from forwarding import serving
 
 import marketcurves as mc
 
@@ -62,15 +62,8 @@ class Flood(ThreadingHTTPServer):
 
 @pytest.fixture(params=[True, False], ids=["declared", "streamed"])
 def flood(request: pytest.FixtureRequest) -> Iterator[Flood]:
-    server = Flood(size=500 * LIMIT, declared=request.param)
-    thread = threading.Thread(target=server.serve_forever, name="flood")
-    thread.start()
-    try:
+    with serving(Flood(size=500 * LIMIT, declared=request.param)) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 def test_a_body_longer_than_the_limit_is_refused_not_buffered(flood):

@@ -5,15 +5,12 @@ nothing else, with or without a cache."""
 from __future__ import annotations
 
 import datetime as dt
-import threading
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
+from forwarding import Forwarder, serving
 
 import marketcurves as mc
 
@@ -32,67 +29,32 @@ def widened(path: str) -> str:
     return f"{parts.path}?{urlencode(query)}"
 
 
-class Widening(ThreadingHTTPServer):
-    """Forwards every GET to ``upstream``, widening the history windows."""
-
-    daemon_threads = True
+class Widening(Forwarder):
+    """Widens every history window it forwards by three days a side."""
 
     def __init__(self, upstream: str) -> None:
-        self.upstream = upstream
+        super().__init__(upstream)
         self.widened = 0
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(handler) -> None:
-                self.forward(handler)
-
-            def log_message(handler, *args: Any) -> None:
-                pass
-
-        super().__init__(("127.0.0.1", 0), Handler)
-
-    def forward(self, handler: BaseHTTPRequestHandler) -> None:
-        path = handler.path
-        if "/historical/" in path:
-            path = widened(path)
-            self.widened += 1
-        request = urllib.request.Request(self.upstream + path)
-        if handler.headers.get("Authorization"):
-            request.add_header("Authorization", handler.headers["Authorization"])
-        try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                status, body, headers = answer.status, answer.read(), answer.headers
-        except urllib.error.HTTPError as error:
-            status, body, headers = error.code, error.read(), error.headers
-        handler.send_response(status)
-        for name in ("Content-Type", "Date"):
-            if headers.get(name):
-                handler.send_header(name, headers[name])
-        handler.send_header("Content-Length", str(len(body)))
-        handler.end_headers()
-        handler.wfile.write(body)
+    def path(self, path: str) -> str:
+        if "/historical/" not in path:
+            return path
+        self.widened += 1
+        return widened(path)
 
 
 @pytest.fixture
-def widening(em: Any) -> Iterator[mc.Client]:
-    server = Widening(em.base_url.removesuffix("/v2"))
-    thread = threading.Thread(target=server.serve_forever, name="widening")
-    thread.start()
-    host, port = server.server_address[:2]
-    try:
-        yield server, f"http://{host}:{port}/v2"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+def widening(em: Any) -> Iterator[Widening]:
+    with serving(Widening(em.base_url.removesuffix("/v2"))) as server:
+        yield server
 
 
 @pytest.mark.parametrize("cached", [False, True], ids=["no-cache", "cache"])
 def test_rows_outside_the_days_asked_for_are_left_out(
     em, client, fob, coarse, widening, tmp_path, cached
 ):
-    server, base_url = widening
     cache = {"cache_dir": tmp_path / "cache"} if cached else {}
-    through = mc.Client(base_url=base_url, token=em.token(), **cache)
+    through = mc.Client(base_url=f"{widening.url}/v2", token=em.token(), **cache)
 
     expected = client.settlements(fob["id"], FIRST, LAST, SUMMER)
     wider = client.settlements(fob["id"], "2025-05-30", "2025-06-07", SUMMER)
@@ -101,4 +63,4 @@ def test_rows_outside_the_days_asked_for_are_left_out(
 
     expected = client.intraday_history(coarse["id"], FIRST, LAST, "Aug 25")
     assert through.intraday_history(coarse["id"], FIRST, LAST, "Aug 25").equals(expected)
-    assert server.widened >= 2
+    assert widening.widened >= 2
