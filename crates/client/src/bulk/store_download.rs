@@ -13,7 +13,7 @@ use futures_util::stream;
 use super::download::{refusal, Attempt, DownloadError, FileTask};
 use super::target::{key_of, url_of};
 use crate::rest::send::{Failure, Sender};
-use crate::storage::upload::{stream_parquet_to_store, UploadError};
+use crate::storage::upload::{stream_to_store, Expected, UploadError};
 use crate::storage::Location;
 use domain::redact::redact_url;
 
@@ -58,11 +58,14 @@ pub async fn fetch_to_store(
                         }
                     });
                     let mut counted = 0;
-                    let sent = stream_parquet_to_store(
+                    let sent = stream_to_store(
                         location.store.as_ref(),
                         &key,
                         Box::pin(chunks),
-                        task.size,
+                        Expected {
+                            size: task.size,
+                            parquet: true,
+                        },
                         |n| {
                             counted += n;
                             counter.fetch_add(n, Ordering::Relaxed);

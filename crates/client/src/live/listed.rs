@@ -7,7 +7,6 @@
 //! unless it is `*`, one of the contracts the catalogue lists for it.
 
 use crate::rest::tenor_rules::contracts_of;
-use crate::rest::RestClient;
 use crate::ClientError;
 use domain::live::Subscription;
 use domain::records::CurveQuotation;
@@ -45,18 +44,6 @@ pub fn check_listed(
         subscription.tenor,
         listed.join(", ")
     )))
-}
-
-impl RestClient {
-    /// [`check_listed`] against this client's catalogue (fetched once an
-    /// hour, through the history cache if there is one).
-    pub async fn check_subscription_listed(
-        &self,
-        subscription: &Subscription,
-    ) -> Result<(), ClientError> {
-        let curves = self.listed_curves().await?;
-        check_listed(&curves, subscription, SUBSCRIBE_ANYWAY)
-    }
 }
 
 #[cfg(test)]

@@ -99,7 +99,10 @@ impl Backfiller for RestClient {
         &'a self,
         subscription: &'a Subscription,
     ) -> BoxFuture<'a, Result<(), ClientError>> {
-        Box::pin(self.check_subscription_listed(subscription))
+        Box::pin(async move {
+            let curves = self.listed_curves().await?;
+            super::listed::check_listed(&curves, subscription, super::listed::SUBSCRIBE_ANYWAY)
+        })
     }
 
     fn published_since<'a>(

@@ -16,7 +16,7 @@ use parquet::file::metadata::ParquetMetaData;
 use super::layout::{hidden, TEMPORARY_PREFIX};
 use crate::private_files::{create_folder, write_whole};
 use crate::storage::footer::metadata_of_object;
-use crate::storage::upload::{stream_to_store, UploadError, PART_SIZE};
+use crate::storage::upload::{stream_to_store, Expected, UploadError, PART_SIZE};
 use crate::storage::{describe, Location, Place};
 use crate::ClientError;
 
@@ -100,10 +100,19 @@ impl Dest {
                 } else {
                     let size = bytes.len() as u64;
                     let chunks = bytes_in_parts(bytes);
-                    stream_to_store(store, &key, chunks, Some(size), |_| {})
-                        .await
-                        .map(drop)
-                        .map_err(|e| self.failed("write", name, upload_error(&e)))
+                    stream_to_store(
+                        store,
+                        &key,
+                        chunks,
+                        Expected {
+                            size: Some(size),
+                            parquet: false,
+                        },
+                        |_| {},
+                    )
+                    .await
+                    .map(drop)
+                    .map_err(|e| self.failed("write", name, upload_error(&e)))
                 }
             }
         }

@@ -42,50 +42,29 @@ pub async fn already_there(store: &dyn ObjectStore, key: &StorePath, size: Optio
     }
 }
 
-/// Streams `source` into `key`, completed only if it ends with `size`
-/// bytes (when known); `counted` is told of each chunk as it goes.
+/// What an upload must be to be completed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Expected {
+    /// Its length in bytes, when known.
+    pub size: Option<u64>,
+    /// Whether it must end as a Parquet file does, with a footer that decodes.
+    pub parquet: bool,
+}
+
+/// Streams `source` into `key`, completed only if it is what `expected`
+/// says; `counted` is told of each chunk as it goes.
 pub async fn stream_to_store<S, E>(
     store: &dyn ObjectStore,
     key: &StorePath,
-    source: S,
-    size: Option<u64>,
-    counted: impl FnMut(u64),
-) -> Result<u64, UploadError>
-where
-    S: Stream<Item = Result<Bytes, E>> + Unpin,
-    E: std::fmt::Display,
-{
-    stream_checked(store, key, source, size, false, counted).await
-}
-
-/// As [`stream_to_store`], and completed only if the bytes end as a
-/// Parquet file does, with a footer that decodes.
-pub async fn stream_parquet_to_store<S, E>(
-    store: &dyn ObjectStore,
-    key: &StorePath,
-    source: S,
-    size: Option<u64>,
-    counted: impl FnMut(u64),
-) -> Result<u64, UploadError>
-where
-    S: Stream<Item = Result<Bytes, E>> + Unpin,
-    E: std::fmt::Display,
-{
-    stream_checked(store, key, source, size, true, counted).await
-}
-
-async fn stream_checked<S, E>(
-    store: &dyn ObjectStore,
-    key: &StorePath,
     mut source: S,
-    size: Option<u64>,
-    parquet: bool,
+    expected: Expected,
     mut counted: impl FnMut(u64),
 ) -> Result<u64, UploadError>
 where
     S: Stream<Item = Result<Bytes, E>> + Unpin,
     E: std::fmt::Display,
 {
+    let Expected { size, parquet } = expected;
     let mut tail: Vec<u8> = Vec::new();
     let upload = store.put_multipart(key).await.map_err(UploadError::Store)?;
     let mut parts = Parts::new(upload, PART_SIZE, PARTS_IN_FLIGHT);

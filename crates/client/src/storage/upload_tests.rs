@@ -12,6 +12,22 @@ fn chunks(sizes: &[usize]) -> Vec<Result<Bytes, String>> {
         .collect()
 }
 
+/// Bytes of this length.
+fn sized(size: u64) -> Expected {
+    Expected {
+        size: Some(size),
+        parquet: false,
+    }
+}
+
+/// A Parquet file of this length.
+fn parquet(size: u64) -> Expected {
+    Expected {
+        size: Some(size),
+        parquet: true,
+    }
+}
+
 fn key() -> StorePath {
     StorePath::from("exports/vertical=Jet/year=2024/month=03/a.parquet")
 }
@@ -22,7 +38,7 @@ async fn a_whole_stream_becomes_the_object_and_a_rerun_sees_it() {
     let source = stream::iter(chunks(&[PART_SIZE, PART_SIZE + 5, 3]));
     let total = (2 * PART_SIZE + 8) as u64;
     let mut counted = 0;
-    let written = stream_to_store(store.as_ref(), &key(), source, Some(total), |n| {
+    let written = stream_to_store(store.as_ref(), &key(), source, sized(total), |n| {
         counted += n
     })
     .await
@@ -38,7 +54,7 @@ async fn a_whole_stream_becomes_the_object_and_a_rerun_sees_it() {
 async fn a_short_or_broken_stream_leaves_no_object() {
     let store = Arc::new(InMemory::new());
     let short = stream::iter(chunks(&[10, 10]));
-    let error = stream_to_store(store.as_ref(), &key(), short, Some(30), |_| {})
+    let error = stream_to_store(store.as_ref(), &key(), short, sized(30), |_| {})
         .await
         .unwrap_err();
     assert!(matches!(
@@ -56,7 +72,7 @@ async fn a_short_or_broken_stream_leaves_no_object() {
         store.as_ref(),
         &key(),
         stream::iter(broken),
-        Some(30),
+        sized(30),
         |_| {},
     )
     .await
@@ -74,11 +90,11 @@ async fn a_parquet_upload_is_completed_only_if_its_footer_decodes() {
         Ok::<_, String>(file.slice(..file.len() / 2)),
         Ok(file.slice(file.len() / 2..)),
     ];
-    let written = stream_parquet_to_store(
+    let written = stream_to_store(
         store.as_ref(),
         &key(),
         stream::iter(halves),
-        Some(size),
+        parquet(size),
         |_| {},
     )
     .await
@@ -87,11 +103,11 @@ async fn a_parquet_upload_is_completed_only_if_its_footer_decodes() {
 
     let other = StorePath::from("exports/x.parquet");
     let garbage = vec![Ok::<_, String>(Bytes::from(vec![b'x'; file.len()]))];
-    let error = stream_parquet_to_store(
+    let error = stream_to_store(
         store.as_ref(),
         &other,
         stream::iter(garbage),
-        Some(size),
+        parquet(size),
         |_| {},
     )
     .await
