@@ -133,9 +133,8 @@ pub async fn fetch(
                     if let Err(why) = parquet_rows(whole.path()) {
                         let size = whole.len();
                         whole.remove();
-                        return Ok(Err(format!(
-                            "the {size} bytes served are not a Parquet file ({why})"
-                        )));
+                        let why = format!("the {size} bytes served are not a Parquet file ({why})");
+                        return Ok(Err((size, why)));
                     }
                     whole.keep(&target).map(Ok)
                 })
@@ -143,7 +142,10 @@ pub async fn fetch(
                 .map_err(|e| fail(format!("cannot rename into place: {e}")))?;
                 match kept {
                     Ok(()) => return Ok(transferred),
-                    Err(why) => why,
+                    Err((thrown_away, why)) => {
+                        parts.counter.fetch_sub(thrown_away, Ordering::Relaxed);
+                        why
+                    }
                 }
             }
             Err(Attempt::Expired) => return Err(DownloadError::Expired),
@@ -274,7 +276,16 @@ async fn fetch_once(
 ) -> Result<u64, Attempt> {
     if let (Some(size), Some(part)) = (task.size, parts.part.as_ref()) {
         match part.len().cmp(&size) {
-            std::cmp::Ordering::Equal if part.validator().is_some() => return Ok(0),
+            // A whole part is not kept on its word: its last byte is asked
+            // for again under `If-Range`, so a file that changed since comes
+            // whole instead.
+            std::cmp::Ordering::Equal if size > 0 && part.validator().is_some() => {
+                let shortened = part.shorten_to(size - 1);
+                if shortened.is_err() {
+                    parts.discard();
+                }
+                parts.counter.fetch_sub(1, Ordering::Relaxed);
+            }
             std::cmp::Ordering::Less => {}
             _ => parts.discard(),
         }

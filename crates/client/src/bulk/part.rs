@@ -149,6 +149,11 @@ impl Part {
             .map_or(0, |m| m.len())
     }
 
+    /// Cuts the part to its first `len` bytes.
+    pub fn shorten_to(&self, len: u64) -> io::Result<()> {
+        self.file.as_ref().expect("open until kept").set_len(len)
+    }
+
     /// A handle to append to (it shares this part's lock).
     pub fn appender(&self) -> io::Result<File> {
         let file = self.file.as_ref().expect("open until kept");

@@ -1,7 +1,7 @@
 use std::path::PathBuf;
 
 use super::*;
-use crate::bulk::test_service::{parquet_file, Script, ServedFile, TempFolder, TestService};
+use crate::bulk::test_service::{self, parquet_file, Script, ServedFile, TempFolder, TestService};
 
 /// Two months of Jet: 3 rows in January, 5 in February.
 fn two_months() -> Vec<ServedFile> {
@@ -553,4 +553,50 @@ async fn months_the_job_lists_no_file_for_are_named() {
         "a job with no file at all"
     );
     assert_eq!((result.rows, result.files.len()), (0, 0));
+}
+
+/// A whole part left under `folder` for the only file, as a run killed
+/// between its last byte and the rename leaves it, holding `bytes` of the
+/// version `etag` names.
+fn leave_whole_part(folder: &Path, bytes: &[u8], etag: &str) {
+    let target = folder.join(FINAL);
+    std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+    let part = crate::bulk::part::Part::create(&target, Some(etag)).unwrap();
+    std::fs::write(part.path(), bytes).unwrap();
+    drop(part); // holding bytes of a named version, it stays
+}
+
+#[tokio::test]
+async fn a_whole_part_is_kept_only_once_the_service_says_it_is_the_same_version() {
+    let served = newest_first(1_000);
+    let older = parquet_file(1_000);
+    assert_eq!(served.len(), older.len(), "same size, other bytes");
+    let service = TestService::start(Script {
+        files: vec![ServedFile {
+            path: "vertical=Jet/year=2025/month=01".into(),
+            name: "part-01.parquet".into(),
+            bytes: served.clone(),
+        }],
+        ..Script::default()
+    })
+    .await;
+    let size = served.len();
+
+    let same = TempFolder::new("whole-part-same");
+    leave_whole_part(&same.0, &served, &test_service::etag_of(&served));
+    let result = download_quickly(&service.http(), &same.0).await.unwrap();
+    assert_eq!(result.bytes, 1, "only the last byte, under If-Range");
+    assert_eq!(std::fs::read(same.0.join(FINAL)).unwrap(), served);
+
+    let changed = TempFolder::new("whole-part-changed");
+    leave_whole_part(&changed.0, &older, &test_service::etag_of(&older));
+    let result = download_quickly(&service.http(), &changed.0).await.unwrap();
+    assert_eq!(result.bytes, size as u64, "the file that changed, whole");
+    assert_eq!(std::fs::read(changed.0.join(FINAL)).unwrap(), served);
+    let requests = service.requests();
+    assert!(requests
+        .last()
+        .unwrap()
+        .ends_with(&format!("Range: bytes={}-", size - 1)));
+    assert_eq!(everything_in(&changed.0), [FINAL]);
 }

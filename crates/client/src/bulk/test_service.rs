@@ -198,7 +198,7 @@ struct Asked {
 
 /// A strong entity tag of `bytes`: FNV-1a, as a storage service would give
 /// a digest.
-fn etag_of(bytes: &[u8]) -> String {
+pub fn etag_of(bytes: &[u8]) -> String {
     let hash = bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01B3)
     });
