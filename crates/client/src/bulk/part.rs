@@ -126,10 +126,13 @@ impl Part {
         }
         let file = open_no_follow(&path).ok()?;
         lock(&file).ok()?;
+        // Only what a header can carry: a name planted with other bytes
+        // would make every resume request fail to be sent.
         let validator = middle
             .split_once('.')
             .and_then(|(_, encoded)| URL_SAFE_NO_PAD.decode(encoded).ok())
-            .and_then(|bytes| String::from_utf8(bytes).ok());
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .filter(|v| !v.is_empty() && v.bytes().all(|b| (0x20..0x7f).contains(&b)));
         Some(Part {
             path,
             file: Some(file),

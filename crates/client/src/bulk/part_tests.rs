@@ -85,3 +85,14 @@ fn a_kept_part_takes_the_final_name() {
     assert_eq!(parts_in(&folder.0), ["f.parquet"]);
     assert_eq!(std::fs::read(&target).unwrap(), b"whole");
 }
+
+#[test]
+fn a_left_over_part_whose_name_holds_no_header_value_is_not_resumed() {
+    let folder = TempFolder::new("part-bad-version");
+    let target = folder.0.join("f.parquet");
+    // "a\nb", base64url: a version no request could carry.
+    let planted = folder.0.join(".f.parquet.AAAAAAAAAAAA.YQpi.part");
+    std::fs::write(&planted, b"abc").unwrap();
+    assert!(Part::left_over(&target).unwrap().is_none());
+    assert!(!planted.exists(), "removed: it can never be resumed");
+}
