@@ -583,8 +583,9 @@ class Client:
         Ticks the destination refuses are held and written once it takes
         them again, up to ``hold_limit`` (2 million ticks, about 130 MB);
         beyond, it raises :class:`~marketcurves.DestinationError`, and a
-        restart fetches what was held. Bad arguments, an unknown curve or
-        a tenor the curve does not offer raise
+        restart fetches what was held. Bad arguments, a curve the catalogue
+        does not list or a tenor it does not list for the curve (the feed
+        would send nothing for it) raise
         :class:`~marketcurves.InvalidRequest` before anything connects."""
         return record_.record(
             self._core,
