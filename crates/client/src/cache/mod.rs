@@ -1,9 +1,13 @@
 //! A local cache of history: the days of settlements and intraday values
 //! that can no longer change, and the catalogue until its next refresh,
 //! kept as Parquet files so that a pull fetches only what it lacks, and
-//! works offline. The REST client uses it (`rest::cached`); this module
-//! keeps the files.
+//! works offline. It is a layer over the service's endpoints
+//! (`rest::service`), which the REST client calls in a cache mode.
 //!
+//! - `through`: a call's history through the cache, each tenor's cached
+//!   runs of days read and its missing ones fetched; `keep` writes back the
+//!   final days fetched; `through_catalogue` does the same for the
+//!   catalogue;
 //! - `layout`: where each thing lives on disk, keyed by service and account;
 //! - `finality`: when a day is final, and when the catalogue expires;
 //! - `plan`: which days a file holds and which must be fetched;
@@ -18,11 +22,14 @@ pub(crate) mod catalogue;
 pub(crate) mod days;
 pub(crate) mod finality;
 pub(crate) mod info;
+mod keep;
 pub(crate) mod layout;
 mod mode;
 mod noted;
 pub(crate) mod plan;
 pub(crate) mod segment;
+pub(crate) mod through;
+mod through_catalogue;
 
 use std::path::{Path, PathBuf};
 

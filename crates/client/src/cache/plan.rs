@@ -2,14 +2,14 @@
 //! must be fetched. A tenor's files may overlap (two writers at once, a
 //! refresh of some days of a wider file): each day is read from the first
 //! file of the list that holds it, and the list comes newest first, so the
-//! last written wins. Each run of missing days is fetched as one piece.
+//! last written wins. Each run of missing days is fetched as one.
 
 use chrono::{Days, NaiveDate};
 
 use super::layout::Segment;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Part {
+pub enum Run {
     /// Days `first..=last`, read from `segment`.
     Cached {
         segment: Segment,
@@ -24,10 +24,10 @@ fn next_day(day: NaiveDate) -> Option<NaiveDate> {
     day.checked_add_days(Days::new(1))
 }
 
-/// The parts of `start..=end`, in day order, covering each day once:
+/// The runs of `start..=end`, in day order, covering each day once:
 /// each day from the first of `segments` (in order of preference) that
 /// holds it.
-pub fn plan(segments: &[Segment], start: NaiveDate, end: NaiveDate) -> Vec<Part> {
+pub fn plan(segments: &[Segment], start: NaiveDate, end: NaiveDate) -> Vec<Run> {
     // Where the owner of a day may change: the request's start and every
     // file's first day and the day after its last, within the request.
     let mut breaks: Vec<NaiveDate> = segments
@@ -39,34 +39,34 @@ pub fn plan(segments: &[Segment], start: NaiveDate, end: NaiveDate) -> Vec<Part>
     breaks.push(start);
     breaks.sort();
     breaks.dedup();
-    let mut parts = Vec::new();
+    let mut runs = Vec::new();
     for (i, from) in breaks.iter().copied().enumerate() {
         let last = breaks
             .get(i + 1)
             .and_then(|next| next.pred_opt())
             .unwrap_or(end);
         match segments.iter().find(|s| s.first <= from && from <= s.last) {
-            Some(segment) => push_cached(&mut parts, segment, from, last),
-            None => push_missing(&mut parts, from, last),
+            Some(segment) => push_cached(&mut runs, segment, from, last),
+            None => push_missing(&mut runs, from, last),
         }
     }
-    parts
+    runs
 }
 
-/// Adds cached days, joined to the part before if it is the same file's.
-fn push_cached(parts: &mut Vec<Part>, segment: &Segment, first: NaiveDate, last: NaiveDate) {
-    if let Some(Part::Cached {
+/// Adds cached days, joined to the run before if it is the same file's.
+fn push_cached(runs: &mut Vec<Run>, segment: &Segment, first: NaiveDate, last: NaiveDate) {
+    if let Some(Run::Cached {
         segment: previous,
         last: previous_last,
         ..
-    }) = parts.last_mut()
+    }) = runs.last_mut()
     {
         if previous == segment {
             *previous_last = last;
             return;
         }
     }
-    parts.push(Part::Cached {
+    runs.push(Run::Cached {
         segment: segment.clone(),
         first,
         last,
@@ -74,14 +74,14 @@ fn push_cached(parts: &mut Vec<Part>, segment: &Segment, first: NaiveDate, last:
 }
 
 /// Adds a missing run, joined to the one before if they touch.
-fn push_missing(parts: &mut Vec<Part>, first: NaiveDate, last: NaiveDate) {
-    if let Some(Part::Missing { last: previous, .. }) = parts.last_mut() {
+fn push_missing(runs: &mut Vec<Run>, first: NaiveDate, last: NaiveDate) {
+    if let Some(Run::Missing { last: previous, .. }) = runs.last_mut() {
         if next_day(*previous) == Some(first) {
             *previous = last;
             return;
         }
     }
-    parts.push(Part::Missing { first, last });
+    runs.push(Run::Missing { first, last });
 }
 
 #[cfg(test)]

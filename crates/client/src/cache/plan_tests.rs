@@ -8,9 +8,9 @@ fn day(n: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(2025, 1, 1).unwrap() + chrono::Days::new(n as u64)
 }
 
-fn days_of(part: &Part) -> (NaiveDate, NaiveDate) {
-    match part {
-        Part::Cached { first, last, .. } | Part::Missing { first, last } => (*first, *last),
+fn days_of(run: &Run) -> (NaiveDate, NaiveDate) {
+    match run {
+        Run::Cached { first, last, .. } | Run::Missing { first, last } => (*first, *last),
     }
 }
 
@@ -22,7 +22,7 @@ fn segment(first: u32, last: u32) -> Segment {
 fn an_empty_cache_misses_everything_in_one_run() {
     assert_eq!(
         plan(&[], day(0), day(99)),
-        vec![Part::Missing {
+        vec![Run::Missing {
             first: day(0),
             last: day(99)
         }]
@@ -31,20 +31,20 @@ fn an_empty_cache_misses_everything_in_one_run() {
 
 #[test]
 fn a_request_wider_than_the_cache_misses_only_its_edges() {
-    let parts = plan(&[segment(10, 19)], day(0), day(29));
+    let runs = plan(&[segment(10, 19)], day(0), day(29));
     assert_eq!(
-        parts,
+        runs,
         vec![
-            Part::Missing {
+            Run::Missing {
                 first: day(0),
                 last: day(9)
             },
-            Part::Cached {
+            Run::Cached {
                 segment: segment(10, 19),
                 first: day(10),
                 last: day(19)
             },
-            Part::Missing {
+            Run::Missing {
                 first: day(20),
                 last: day(29)
             },
@@ -55,25 +55,25 @@ fn a_request_wider_than_the_cache_misses_only_its_edges() {
 #[test]
 fn where_files_overlap_the_first_listed_wins() {
     // Newest first: (5, 20), then (0, 10), then (8, 9).
-    let parts = plan(
+    let runs = plan(
         &[segment(5, 20), segment(0, 10), segment(8, 9)],
         day(2),
         day(25),
     );
     assert_eq!(
-        parts,
+        runs,
         vec![
-            Part::Cached {
+            Run::Cached {
                 segment: segment(0, 10),
                 first: day(2),
                 last: day(4)
             },
-            Part::Cached {
+            Run::Cached {
                 segment: segment(5, 20),
                 first: day(5),
                 last: day(20)
             },
-            Part::Missing {
+            Run::Missing {
                 first: day(21),
                 last: day(25)
             },
@@ -83,41 +83,41 @@ fn where_files_overlap_the_first_listed_wins() {
 
 #[test]
 fn a_newer_narrow_file_takes_its_days_from_an_older_wide_one() {
-    let parts = plan(&[segment(10, 12), segment(0, 30)], day(0), day(30));
-    let owners: Vec<(NaiveDate, NaiveDate)> = parts
+    let runs = plan(&[segment(10, 12), segment(0, 30)], day(0), day(30));
+    let owners: Vec<(NaiveDate, NaiveDate)> = runs
         .iter()
         .map(|p| match p {
-            Part::Cached { segment, .. } => (segment.first, segment.last),
-            Part::Missing { .. } => panic!("nothing is missing"),
+            Run::Cached { segment, .. } => (segment.first, segment.last),
+            Run::Missing { .. } => panic!("nothing is missing"),
         })
         .collect();
     assert_eq!(
         owners,
         vec![(day(0), day(30)), (day(10), day(12)), (day(0), day(30))]
     );
-    assert_eq!(days_of(&parts[1]), (day(10), day(12)));
+    assert_eq!(days_of(&runs[1]), (day(10), day(12)));
 }
 
 proptest! {
-    /// Every day of the request is in exactly one part, in order; a cached
+    /// Every day of the request is in exactly one run, in order; a cached
     /// day is in its file and in no file listed before it; a missing day is
     /// in no file; no two missing runs touch.
     #[test]
-    fn parts_cover_each_day_once(
+    fn runs_cover_each_day_once(
         files in prop::collection::vec((0u32..60, 0u32..20), 0..6),
         start in 0u32..60,
         len in 0u32..60,
     ) {
         let segments: Vec<Segment> = files.iter().map(|(a, n)| segment(*a, a + n)).collect();
-        let parts = plan(&segments, day(start), day(start + len));
+        let runs = plan(&segments, day(start), day(start + len));
         let mut expected = day(start);
         let mut previous_missing = false;
-        for part in &parts {
-            let (first, last) = days_of(part);
+        for run in &runs {
+            let (first, last) = days_of(run);
             prop_assert_eq!(first, expected);
             prop_assert!(first <= last);
-            match part {
-                Part::Cached { segment, .. } => {
+            match run {
+                Run::Cached { segment, .. } => {
                     prop_assert!(segment.first <= first && last <= segment.last);
                     let rank = segments.iter().position(|s| s == segment).unwrap();
                     for earlier in &segments[..rank] {
@@ -125,7 +125,7 @@ proptest! {
                     }
                     previous_missing = false;
                 }
-                Part::Missing { .. } => {
+                Run::Missing { .. } => {
                     prop_assert!(!previous_missing);
                     for s in &segments {
                         prop_assert!(s.last < first || s.first > last);

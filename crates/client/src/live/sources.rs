@@ -125,9 +125,7 @@ impl Backfiller for RestClient {
                 let today = self
                     .intraday_values(curve_id, tenor, (None, hint), gap.after, requests)
                     .await;
-                return self
-                    .with_history(curve_id, tenor, gap, requests, today)
-                    .await;
+                return with_history(self, curve_id, tenor, gap, requests, today).await;
             }
             // The curve's first backfill: its siblings wait for what it learns.
             let today = self
@@ -137,37 +135,34 @@ impl Backfiller for RestClient {
                 *learned = Some(today.hint);
             }
             drop(learned);
-            self.with_history(curve_id, tenor, gap, requests, today)
-                .await
+            with_history(self, curve_id, tenor, gap, requests, today).await
         })
     }
 }
 
-impl RestClient {
-    /// Today's values of a gap, and those of the days before it that only
-    /// the history holds, if today's do not reach back to the gap's start.
-    async fn with_history(
-        &self,
-        curve_id: &str,
-        tenor: &str,
-        gap: GapSpan,
-        requests: &AtomicU64,
-        today: Result<IntradayValues, ClientError>,
-    ) -> Result<Vec<(Micros, f64)>, ClientError> {
-        let today = none_if_unknown(today)?;
-        let mut values = today.values;
-        if today.reaches_back {
-            return Ok(values);
-        }
-        let now = gap.until.map_or(gap.now, |until| until.min(gap.now));
-        if let Some(days) = historical_days(gap.from, now, today.earliest) {
-            let history = self
-                .intraday_values(curve_id, tenor, (Some(days), None), gap.after, requests)
-                .await;
-            values.extend(none_if_unknown(history)?.values);
-        }
-        Ok(values)
+/// Today's values of a gap, and those of the days before it that only
+/// the history holds, if today's do not reach back to the gap's start.
+async fn with_history(
+    rest: &RestClient,
+    curve_id: &str,
+    tenor: &str,
+    gap: GapSpan,
+    requests: &AtomicU64,
+    today: Result<IntradayValues, ClientError>,
+) -> Result<Vec<(Micros, f64)>, ClientError> {
+    let today = none_if_unknown(today)?;
+    let mut values = today.values;
+    if today.reaches_back {
+        return Ok(values);
     }
+    let now = gap.until.map_or(gap.now, |until| until.min(gap.now));
+    if let Some(days) = historical_days(gap.from, now, today.earliest) {
+        let history = rest
+            .intraday_values(curve_id, tenor, (Some(days), None), gap.after, requests)
+            .await;
+        values.extend(none_if_unknown(history)?.values);
+    }
+    Ok(values)
 }
 
 /// A tenor the service no longer knows (one that expired while the feed

@@ -1,60 +1,53 @@
 //! The REST client: the catalogue, current-day and historical prices as Arrow
-//! record batches, with windows, pages and tenors fetched concurrently.
+//! tables. It chooses the tenors of a call (from the catalogue, which it
+//! keeps for ten minutes), then asks the service (`rest::service`,
+//! `rest::history`) or, in a cache mode, the history cache over it
+//! (`cache::through`), and trims what comes back to the call's days.
 
-use std::future::Future;
-use std::pin::Pin;
+use std::path::Path;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use arrow_array::RecordBatch;
 use chrono::NaiveDate;
-use futures_util::stream::{self, StreamExt, TryStreamExt};
 use tokio::sync::Mutex;
 
-use super::expired::{expired_tenors, Skipped};
-use super::give_back;
+use super::expired::expired_tenors;
 use super::http::{Http, HttpConfig};
 use super::in_window::{keep_within, DatedBy};
-use super::own_task::in_own_task;
-use super::paging::{all_pages, pages_of_each, DecodedPage, Paged};
-use super::paths::price_path;
+use super::intraday_values::IntradayValues;
 use super::progress::Progress;
 use super::query::{CatalogueQuery, Contracts, HistoryQuery, PriceQuery, TenorQuery};
-use super::tenor_rules::{contracts_of, tenor_offered};
+use super::service::Service;
+use super::tenor_rules::{contracts_of, in_table_order, tenor_offered};
 use super::unlisted::note_empty_unlisted;
 use super::validate;
-use super::windows::{split, MAX_INTRADAY_DAYS};
+use super::values_since::PageHint;
+use crate::cache::info::{self, CacheInfo, Cleared};
 use crate::cache::layout::History;
+use crate::cache::through::Through;
 use crate::cache::{Cache, CacheMode};
 use crate::closing::Closing;
 use crate::error::ClientError;
-use domain::arrow::{build_batch, merge_slice, schema, Table, TableKind};
-use domain::decode::{decode_price_rows, DecodeError, PriceEndpoint, RequestContext};
-use domain::price_page::{decode_price_page, PageError};
+use domain::arrow::{schema, Table, TableKind};
+use domain::decode::PriceEndpoint;
 use domain::records::CurveQuotation;
-use domain::rows::PriceRow;
 use domain::tenor::Tenor;
+use domain::timestamp::Micros;
 
 /// How long a fetched catalogue serves tenor look-ups.
 const CATALOGUE_TTL: Duration = Duration::from_secs(600);
 
 pub struct RestClient {
-    pub(super) http: Http,
-    pub(super) concurrency: usize,
+    service: Service,
     catalogue: Mutex<Option<(Instant, Arc<Vec<CurveQuotation>>)>>,
-    pub(super) cache: Option<Cache>,
+    cache: Option<Cache>,
 }
 
 impl RestClient {
     pub fn new(config: HttpConfig) -> Result<RestClient, ClientError> {
-        if config.max_concurrency == 0 {
-            return Err(ClientError::InvalidRequest(
-                "max_concurrency must be at least 1".into(),
-            ));
-        }
         Ok(RestClient {
-            concurrency: config.max_concurrency,
-            http: Http::new(config)?,
+            service: Service::new(config)?,
             catalogue: Mutex::new(None),
             cache: None,
         })
@@ -87,7 +80,7 @@ impl RestClient {
     }
 
     /// The cache's folder for this client's service and account.
-    pub(super) async fn cache_dir(&self) -> Result<&std::path::Path, ClientError> {
+    async fn cache_dir(&self) -> Result<&Path, ClientError> {
         let cache = self.cache.as_ref().ok_or_else(|| {
             ClientError::InvalidRequest(
                 "this client has no cache directory: pass cache_dir= to the client, \
@@ -95,14 +88,21 @@ impl RestClient {
                     .into(),
             )
         })?;
-        cache
-            .service_dir(self.http.base_url(), self.http.account())
-            .await
+        let http = self.service.http();
+        cache.service_dir(http.base_url(), http.account()).await
+    }
+
+    /// The service through the cache of this client's service and account.
+    async fn through_cache(&self) -> Result<Through<'_>, ClientError> {
+        Ok(Through {
+            service: &self.service,
+            dir: self.cache_dir().await?,
+        })
     }
 
     /// The HTTP layer, for the bulk module.
     pub fn http(&self) -> &Http {
-        &self.http
+        self.service.http()
     }
 
     /// Ends every call in flight, and every live feed started from this
@@ -110,16 +110,16 @@ impl RestClient {
     /// before anything is sent. Idempotent. The connection pool goes when
     /// the last holder of the client lets it go.
     pub fn close(&self) {
-        self.http.closing().close();
+        self.service.http().closing().close();
     }
 
     pub fn is_closed(&self) -> bool {
-        self.http.closing().is_closed()
+        self.service.http().closing().is_closed()
     }
 
     /// The close signal, for work that runs on behalf of this client.
     pub fn closing(&self) -> &Closing {
-        self.http.closing()
+        self.service.http().closing()
     }
 
     /// Every curve quotation matching the filters, all pages, through the
@@ -130,30 +130,18 @@ impl RestClient {
         mode: Option<CacheMode>,
     ) -> Result<Vec<CurveQuotation>, ClientError> {
         let mode = self.cache_mode(mode)?;
-        self.catalogue_through_cache(query, mode).await
+        self.catalogue_in(query, mode).await
     }
 
-    /// Every curve quotation matching the filters, from the service.
-    pub(super) async fn fetch_catalogue(
+    async fn catalogue_in(
         &self,
         query: &CatalogueQuery,
+        mode: CacheMode,
     ) -> Result<Vec<CurveQuotation>, ClientError> {
-        let params = query.params();
-        let params: Vec<(&str, String)> = params
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.clone()))
-            .collect();
-        let progress = Progress::default();
-        all_pages(
-            &self.http,
-            "GET /catalogue",
-            "/catalogue",
-            &params,
-            self.concurrency,
-            &progress,
-            Ok,
-        )
-        .await
+        match mode {
+            CacheMode::Off => self.service.catalogue(query).await,
+            mode => self.through_cache().await?.catalogue(query, mode).await,
+        }
     }
 
     /// The whole catalogue, fetched at most every ten minutes (and kept
@@ -166,7 +154,7 @@ impl RestClient {
             }
         }
         let everything = CatalogueQuery::default();
-        let curves = Arc::new(self.catalogue_through_cache(&everything, mode).await?);
+        let curves = Arc::new(self.catalogue_in(&everything, mode).await?);
         *cached = Some((Instant::now(), Arc::clone(&curves)));
         Ok(curves)
     }
@@ -180,7 +168,7 @@ impl RestClient {
 
     /// The tenors to pull: the curve's contracts, or those asked for, checked
     /// against the shapes the curve offers.
-    pub(super) async fn tenors_of(
+    async fn tenors_of(
         &self,
         query: &HistoryQuery,
         mode: CacheMode,
@@ -220,89 +208,14 @@ impl RestClient {
         Ok(in_table_order(asked.to_vec()))
     }
 
-    async fn get_rows(
-        &self,
-        endpoint: PriceEndpoint,
-        curve_id: &str,
-        tenor: Option<&str>,
-        query: &[(&str, String)],
-    ) -> Result<Vec<PriceRow>, ClientError> {
-        let path = price_path(endpoint, curve_id, tenor);
-        let body = self.http.get(endpoint.describe(), &path, query).await?;
-        let request = RequestContext { curve_id, tenor };
-        Ok(decode_price_rows(endpoint, &body, request)?)
-    }
-
-    /// Every page of a paged endpoint for each (tenor, query), as one batch
-    /// each, in the order given: each page becomes Arrow as it arrives, and
-    /// a slice's pages are merged as soon as they are all in, so only Arrow
-    /// data accumulates, and about one slice's pages at a time.
-    async fn paged_batches(
-        &self,
-        endpoint: PriceEndpoint,
-        curve_id: &str,
-        slices: Vec<(&str, Vec<(&'static str, String)>)>,
-        progress: &Progress,
-    ) -> Result<Vec<RecordBatch>, ClientError> {
-        // Owned: each page is decoded by a task of its own (`paging`).
-        let tenors: Vec<String> = slices.iter().map(|(t, _)| t.to_string()).collect();
-        let resources: Vec<Paged> = slices
-            .into_iter()
-            .map(|(tenor, query)| Paged {
-                path: price_path(endpoint, curve_id, Some(tenor)),
-                query,
-            })
-            .collect();
-        let owned_curve_id = curve_id.to_owned();
-        let to_batch = move |slice: usize, what: &str, body: &[u8]| {
-            let request = RequestContext {
-                curve_id: &owned_curve_id,
-                tenor: Some(&tenors[slice]),
-            };
-            let page = decode_price_page(endpoint, body, request).map_err(|error| match error {
-                // Named with its page, as every paged endpoint's errors are.
-                PageError::Decode(error) => ClientError::from(DecodeError {
-                    endpoint: what.to_owned(),
-                    ..error
-                }),
-                PageError::Arrow(error) => arrow_error(error),
-            })?;
-            Ok(DecodedPage {
-                items: vec![page.batch],
-                records: page.records,
-                next: page.next,
-                last: page.last,
-            })
-        };
-        let merge = |_: usize, pages: Vec<RecordBatch>| {
-            if pages.iter().all(|page| page.num_rows() == 0) {
-                // An empty window holds no buffers: a long range's many
-                // empty windows cost nothing.
-                return Ok(RecordBatch::new_empty(schema(TableKind::Prices)));
-            }
-            merge_slice(schema(TableKind::Prices), &pages).map_err(arrow_error)
-        };
-        let name = endpoint.describe();
-        let batches = pages_of_each(
-            &self.http,
-            name,
-            &resources,
-            self.concurrency,
-            progress,
-            to_batch,
-            merge,
-        )
-        .await?;
-        give_back::after_pull(&batches);
-        Ok(batches)
-    }
-
     pub async fn last_settlement(&self, query: &PriceQuery) -> Result<Table, ClientError> {
         let endpoints = (
             PriceEndpoint::LastSettlement,
             PriceEndpoint::LastSettlementAll,
         );
-        self.ongoing(query, endpoints, TableKind::Prices).await
+        self.service
+            .ongoing(query, endpoints, TableKind::Prices)
+            .await
     }
 
     /// Today's assessments, one row per tenor and snapshot.
@@ -311,23 +224,9 @@ impl RestClient {
             PriceEndpoint::LastAssessments,
             PriceEndpoint::LastAssessmentsAll,
         );
-        self.ongoing(query, endpoints, TableKind::Assessments).await
-    }
-
-    /// An ongoing endpoint in its one-tenor form, or its all-tenors form
-    /// when no tenor is given.
-    async fn ongoing(
-        &self,
-        query: &PriceQuery,
-        (one, all): (PriceEndpoint, PriceEndpoint),
-        kind: TableKind,
-    ) -> Result<Table, ClientError> {
-        let tenor = query.tenor().map(Tenor::name);
-        let endpoint = if tenor.is_some() { one } else { all };
-        let rows = self
-            .get_rows(endpoint, query.curve_id(), tenor, &[])
-            .await?;
-        table(kind, rows)
+        self.service
+            .ongoing(query, endpoints, TableKind::Assessments)
+            .await
     }
 
     /// Today's intraday values of one tenor, every page.
@@ -336,16 +235,7 @@ impl RestClient {
         query: &TenorQuery,
         progress: &Progress,
     ) -> Result<Table, ClientError> {
-        let (curve_id, tenor) = (query.curve_id(), query.tenor().name());
-        let endpoint = PriceEndpoint::OngoingIntraday;
-        let slices = vec![(tenor, Vec::new())];
-        let batches = self
-            .paged_batches(endpoint, curve_id, slices, progress)
-            .await?;
-        Ok(Table {
-            schema: schema(TableKind::Prices),
-            batches,
-        })
+        self.service.intraday(query, progress).await
     }
 
     /// End-of-day snapshots from `start` to `end`, one request per tenor,
@@ -357,10 +247,14 @@ impl RestClient {
         mode: Option<CacheMode>,
     ) -> Result<Table, ClientError> {
         let mode = self.cache_mode(mode)?;
+        let tenors = self.tenors_of(query, mode).await?;
         let table = match mode {
-            CacheMode::Off => self.fetch_settlements(query, progress).await?,
+            CacheMode::Off => self.service.settlements(query, tenors, progress).await?,
             mode => {
-                self.cached_history(History::Settlements, query, progress, mode)
+                let cached = self.through_cache().await?;
+                let history = History::Settlements;
+                cached
+                    .history(history, query, tenors, progress, mode)
                     .await?
             }
         };
@@ -412,7 +306,7 @@ impl RestClient {
         progress: &Progress,
         mode: Option<CacheMode>,
     ) -> Result<Table, ClientError> {
-        let today = self.http.service_clock().now().date_naive();
+        let today = self.http().service_clock().now().date_naive();
         let Some(query) = &query.ending_by(today + chrono::Days::new(1)) else {
             return Ok(Table {
                 schema: schema(TableKind::Prices),
@@ -421,10 +315,17 @@ impl RestClient {
         };
         validate::intraday_span(query.start(), query.end())?;
         let mode = self.cache_mode(mode)?;
+        let tenors = self.tenors_of(query, mode).await?;
         let table = match mode {
-            CacheMode::Off => self.fetch_intraday_history(query, progress).await?,
+            CacheMode::Off => {
+                let service = &self.service;
+                service.intraday_history(query, &tenors, progress).await?
+            }
             mode => {
-                self.cached_history(History::Intraday, query, progress, mode)
+                let cached = self.through_cache().await?;
+                let history = History::Intraday;
+                cached
+                    .history(history, query, tenors, progress, mode)
                     .await?
             }
         };
@@ -440,152 +341,42 @@ impl RestClient {
         Ok(self.note_empty_unlisted(query, table, mode).await)
     }
 
-    /// The settlements of one tenor from `first` to `last`: one request.
-    pub(super) async fn settlements_batch(
+    /// The intraday values of one tenor published at or after `after`, for
+    /// the live feed's backfill (`rest::intraday_values`).
+    pub async fn intraday_values(
         &self,
         curve_id: &str,
-        tenor: &Tenor,
-        first: NaiveDate,
-        last: NaiveDate,
-    ) -> Result<RecordBatch, ClientError> {
-        let query = [
-            ("startDate", first.to_string()),
-            ("endDate", last.to_string()),
-        ];
-        let endpoint = PriceEndpoint::HistoricalSettlements;
-        let path = price_path(endpoint, curve_id, Some(tenor.name()));
-        let body = self.http.get(endpoint.describe(), &path, &query).await?;
-        let (curve_id, tenor) = (curve_id.to_owned(), tenor.name().to_owned());
-        in_own_task(move || {
-            let request = RequestContext {
-                curve_id: &curve_id,
-                tenor: Some(&tenor),
-            };
-            let rows = decode_price_rows(endpoint, &body, request)?;
-            batch(TableKind::Settlements, rows)
-        })
-        .await
-    }
-
-    /// The intraday values of each tenor in each of its windows of at most
-    /// 30 days, every page: one batch per (tenor, window), in the order given.
-    pub(super) async fn intraday_batches(
-        &self,
-        curve_id: &str,
-        slices: &[(&Tenor, (NaiveDate, NaiveDate))],
-        progress: &Progress,
-    ) -> Result<Vec<RecordBatch>, ClientError> {
-        let slices = slices
-            .iter()
-            .map(|(tenor, (first, last))| {
-                let query = vec![
-                    ("startDate", first.to_string()),
-                    ("endDate", last.to_string()),
-                ];
-                (tenor.name(), query)
-            })
-            .collect();
-        let endpoint = PriceEndpoint::HistoricalIntraday;
-        self.paged_batches(endpoint, curve_id, slices, progress)
+        tenor: &str,
+        days_and_hint: (Option<(NaiveDate, NaiveDate)>, Option<PageHint>),
+        after: Micros,
+        requests: &AtomicU64,
+    ) -> Result<IntradayValues, ClientError> {
+        let service = &self.service;
+        service
+            .intraday_values(curve_id, tenor, days_and_hint, after, requests)
             .await
     }
 
-    async fn fetch_settlements(
-        &self,
-        query: &HistoryQuery,
-        progress: &Progress,
-    ) -> Result<Table, ClientError> {
-        let tenors = self.tenors_of(query, CacheMode::Off).await?;
-        let (curve_id, start, end) = (query.curve_id(), query.start(), query.end());
-        progress.plan(tenors.len() as u64);
-        let skippable = query.contracts() != Contracts::Listed;
-        let skipped = Skipped::default();
-        let mut jobs: Vec<Job<'_>> = Vec::new();
-        for (index, tenor) in tenors.into_iter().enumerate() {
-            let skipped = skipped.clone();
-            jobs.push(Box::pin(async move {
-                let batch = self.settlements_batch(curve_id, &tenor, start, end).await;
-                progress.finish(1);
-                match batch {
-                    Err(e) if skippable && skipped.skip(&tenor, &e) => Ok((
-                        index,
-                        RecordBatch::new_empty(schema(TableKind::Settlements)),
-                    )),
-                    batch => Ok((index, batch?)),
-                }
-            }));
-        }
-        let table = ordered_table(TableKind::Settlements, jobs, self.concurrency).await?;
-        Ok(skipped.mark(curve_id, table))
+    /// Files, bytes, and the first and last cached day of each curve.
+    pub async fn cache_info(&self) -> Result<CacheInfo, ClientError> {
+        let dir = self.cache_dir().await?.to_path_buf();
+        tokio::task::spawn_blocking(move || info::info(&dir))
+            .await
+            .map_err(|e| ClientError::Internal(format!("reading the cache failed: {e}")))
     }
 
-    async fn fetch_intraday_history(
+    /// Removes the cached history of `curve_id` (every curve if None) of
+    /// the days before `before` (every day if None); with neither, the
+    /// cached catalogues too.
+    pub async fn clear_cache(
         &self,
-        query: &HistoryQuery,
-        progress: &Progress,
-    ) -> Result<Table, ClientError> {
-        let tenors = self.tenors_of(query, CacheMode::Off).await?;
-        let windows = split(query.start(), query.end(), MAX_INTRADAY_DAYS);
-        // Slices in table order (tenor, then time), so their batches form
-        // the table without a global sort.
-        let slices: Vec<(&Tenor, (NaiveDate, NaiveDate))> = tenors
-            .iter()
-            .flat_map(|t| windows.iter().map(move |w| (t, *w)))
-            .collect();
-        let batches = self
-            .intraday_batches(query.curve_id(), &slices, progress)
-            .await?;
-        Ok(Table {
-            schema: schema(TableKind::Prices),
-            batches: batches.into_iter().filter(|b| b.num_rows() > 0).collect(),
-        })
+        curve_id: Option<String>,
+        before: Option<NaiveDate>,
+    ) -> Result<Cleared, ClientError> {
+        let curve_id = curve_id.map(|c| validate::curve_id(&c)).transpose()?;
+        let dir = self.cache_dir().await?.to_path_buf();
+        tokio::task::spawn_blocking(move || info::clear(&dir, curve_id.as_deref(), before))
+            .await
+            .map_err(|e| ClientError::Internal(format!("clearing the cache failed: {e}")))
     }
-}
-
-/// Runs jobs, each giving the batch of one slice of the table (a tenor, a
-/// window), `concurrency` at a time. Jobs come in table order, so their
-/// batches, put back in that order, form the table without a global sort; and
-/// each is built as soon as its pages are in, so memory holds Arrow batches
-/// rather than records.
-async fn ordered_table(
-    kind: TableKind,
-    jobs: Vec<Job<'_>>,
-    concurrency: usize,
-) -> Result<Table, ClientError> {
-    let mut batches: Vec<(usize, RecordBatch)> = stream::iter(jobs)
-        .buffer_unordered(concurrency.max(1))
-        .try_collect()
-        .await?;
-    batches.sort_by_key(|(index, _)| *index);
-    let batches = batches.into_iter().map(|(_, b)| b);
-    Ok(Table {
-        schema: schema(kind),
-        batches: batches.filter(|b| b.num_rows() > 0).collect(),
-    })
-}
-
-/// The work of one slice of a table: its batch, numbered by its place in the table.
-type Job<'a> = Pin<Box<dyn Future<Output = Result<(usize, RecordBatch), ClientError>> + Send + 'a>>;
-
-/// Tenors in calendar order, each once: the order of a table's slices.
-fn in_table_order(mut tenors: Vec<Tenor>) -> Vec<Tenor> {
-    tenors.sort();
-    tenors.dedup();
-    tenors
-}
-
-fn batch(kind: TableKind, rows: Vec<PriceRow>) -> Result<RecordBatch, ClientError> {
-    build_batch(kind, rows).map_err(arrow_error)
-}
-
-fn arrow_error(error: arrow_schema::ArrowError) -> ClientError {
-    ClientError::Internal(format!("cannot build the table: {error}"))
-}
-
-fn table(kind: TableKind, rows: Vec<PriceRow>) -> Result<Table, ClientError> {
-    let batch = batch(kind, rows)?;
-    Ok(Table {
-        schema: batch.schema(),
-        batches: vec![batch],
-    })
 }

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use chrono::NaiveDate;
 
-use super::client::RestClient;
 use super::paths::price_path;
+use super::service::Service;
 use super::validate;
 use super::values_since::{values_since, PageHint, Since, TimedPage};
 use super::windows::{split, MAX_INTRADAY_DAYS};
@@ -17,7 +17,7 @@ use domain::decode::{decode_json, page_rows, PriceEndpoint, RequestContext};
 use domain::records::{Page, PriceRecord};
 use domain::timestamp::Micros;
 
-/// What [`RestClient::intraday_values`] found.
+/// What [`RestClient::intraday_values`](super::RestClient::intraday_values) found.
 #[derive(Debug, Default)]
 pub struct IntradayValues {
     /// `(generatedOn, price)` of the values asked for, in no stated order.
@@ -33,14 +33,14 @@ pub struct IntradayValues {
     pub hint: Option<PageHint>,
 }
 
-impl RestClient {
+impl Service {
     /// The intraday values of one tenor published at or after `after` (to
     /// the millisecond, as the feed prints times), as `(generatedOn, price)`:
     /// today's (`days` None, the ongoing endpoint) or those of the days
     /// `first..=last` (the historical endpoint, windows of at most 30 days).
     /// The live feed backfills gaps with it. Today's read starts at `hint`'s
     /// page if given. Each request is counted in `requests`.
-    pub async fn intraday_values(
+    pub(super) async fn intraday_values(
         &self,
         curve_id: &str,
         tenor: &str,

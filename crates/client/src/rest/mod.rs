@@ -1,13 +1,11 @@
-//! The REST client: auth, retries, paging, and the data methods.
+//! The REST client: auth, retries, paging, the service's endpoints
+//! (`service`, `history`), and the client over them and the cache (`client`).
 
 pub(crate) mod auth;
-mod cache_admin;
-mod cached;
-mod cached_catalogue;
-mod cached_keep;
 pub(crate) mod client;
 pub(crate) mod expired;
 mod give_back;
+mod history;
 pub(crate) mod http;
 pub(crate) mod in_window;
 pub(crate) mod intraday_values;
@@ -18,6 +16,7 @@ pub(crate) mod progress;
 pub(crate) mod query;
 pub(crate) mod retry;
 pub(crate) mod send;
+pub(crate) mod service;
 pub(crate) mod service_clock;
 pub(crate) mod tenor_rules;
 pub(crate) mod unlisted;

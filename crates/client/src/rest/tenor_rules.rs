@@ -35,3 +35,10 @@ pub(crate) fn tenor_offered(
         listed.join(", ")
     )))
 }
+
+/// Tenors in calendar order, each once: the order of a table's slices.
+pub(crate) fn in_table_order(mut tenors: Vec<Tenor>) -> Vec<Tenor> {
+    tenors.sort();
+    tenors.dedup();
+    tenors
+}

@@ -8,36 +8,35 @@ use std::path::Path;
 use arrow_array::RecordBatch;
 use chrono::{NaiveDate, TimeDelta};
 
-use super::cached::{Call, Piece};
-use super::client::RestClient;
-use crate::cache::days::{
+use super::days::{
     from_epoch_days, in_day_order, last_day_with_rows, row_days, slice_days, to_epoch_days,
 };
-use crate::cache::finality::{keep_through, last_final_day};
-use crate::cache::layout::{segments, History, Segment};
-use crate::cache::segment;
+use super::finality::{keep_through, last_final_day};
+use super::layout::{segments, History, Segment};
+use super::segment;
+use super::through::{Call, RunRows, Through};
 
 /// More files than this for one request's days are merged into one.
 const MERGE_ABOVE: usize = 4;
 
-impl RestClient {
+impl Through<'_> {
     /// Keeps the final days of what was fetched, each run as a file; merges
     /// the request's files into one when there are many. A failure to
     /// write is a warning: the call has its data either way.
-    pub(super) async fn keep(&self, call: &Call<'_>, tenor: &str, dir: &Path, pieces: &[Piece]) {
-        let now = self.http.service_clock().now();
+    pub(super) async fn keep(&self, call: &Call<'_>, tenor: &str, dir: &Path, runs: &[RunRows]) {
+        let now = self.service.http().service_clock().now();
         let last_final = last_final_day(now, call.history.margin());
         let today = now.date_naive();
         // (first, last, rows) of every run of days the files now hold.
         let mut kept: Vec<(NaiveDate, NaiveDate, Vec<RecordBatch>)> = Vec::new();
         let mut written = Vec::new();
-        for piece in pieces {
-            let Piece::Have {
+        for run in runs {
+            let RunRows::Have {
                 first,
                 last,
                 batches,
                 cached,
-            } = piece
+            } = run
             else {
                 continue;
             };

@@ -1,9 +1,10 @@
-//! Settlements and intraday history through the cache: each tenor's days
-//! are served from its files where they are, fetched where they are not
-//! (one request, or one 30-day window, per run of missing days), and the
-//! fetched days that are final are kept. The table is the very table an
-//! uncached call returns: a tenor's rows are in time order and days do not
-//! overlap, so cached and fetched pieces, put in day order, are its rows.
+//! The history cache as a layer over the service: each tenor's days are
+//! served from its files where they are, fetched where they are not (one
+//! request, or one 30-day window, per run of missing days), and the
+//! fetched days that are final are kept (`keep`). The table is the very
+//! table an uncached call returns: a tenor's rows are in time order and
+//! days do not overlap, so cached and fetched runs, put in day order, are
+//! its rows. The catalogue goes through it too (`through_catalogue`).
 
 use std::path::{Path, PathBuf};
 
@@ -11,21 +12,29 @@ use arrow_array::RecordBatch;
 use chrono::{NaiveDate, TimeDelta};
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 
-use super::client::RestClient;
-use super::expired::Skipped;
-use super::progress::Progress;
-use super::query::{Contracts, HistoryQuery};
-use crate::cache::days::slice_batches;
-use crate::cache::layout::{segments, tenor_dir, History};
-use crate::cache::plan::{plan, Part};
-use crate::cache::segment::{self, ReadError};
-use crate::cache::CacheMode;
+use super::days::slice_batches;
+use super::layout::{segments, tenor_dir, History};
+use super::plan::{plan, Run};
+use super::segment::{self, ReadError};
+use super::CacheMode;
 use crate::error::ClientError;
+use crate::rest::expired::Skipped;
+use crate::rest::progress::Progress;
+use crate::rest::query::{Contracts, HistoryQuery};
+use crate::rest::service::Service;
+use crate::rest::windows::{split, MAX_INTRADAY_DAYS};
 use domain::arrow::{schema, Table};
 use domain::tenor::Tenor;
 
+/// The service seen through the cache of one service and account.
+pub(crate) struct Through<'a> {
+    pub(crate) service: &'a Service,
+    /// The folder of the service and account (`Cache::service_dir`).
+    pub(crate) dir: &'a Path,
+}
+
 /// Days of one tenor: rows in hand, or days to fetch.
-pub(super) enum Piece {
+pub(super) enum RunRows {
     Have {
         first: NaiveDate,
         last: NaiveDate,
@@ -60,28 +69,26 @@ pub(super) struct Call<'a> {
     start: NaiveDate,
     end: NaiveDate,
     mode: CacheMode,
-    service: &'a Path,
     progress: &'a Progress,
 }
 
-impl RestClient {
-    /// `history` of the query's tenors through the cache, in `mode`.
-    pub(super) async fn cached_history(
+impl Through<'_> {
+    /// `history` of `tenors` over the query's days, in `mode` (which is
+    /// not `Off`).
+    pub(crate) async fn history(
         &self,
         history: History,
         query: &HistoryQuery,
+        tenors: Vec<Tenor>,
         progress: &Progress,
         mode: CacheMode,
     ) -> Result<Table, ClientError> {
-        let tenors = self.tenors_of(query, mode).await?;
-        let service = self.cache_dir().await?;
         let call = Call {
             history,
             curve_id: query.curve_id(),
             start: query.start(),
             end: query.end(),
             mode,
-            service,
             progress,
         };
         let call = &call;
@@ -95,7 +102,7 @@ impl RestClient {
                 };
                 Ok::<_, ClientError>((tenor, result))
             })
-            .buffered(self.concurrency.max(1))
+            .buffered(self.service.concurrency())
             .try_collect()
             .await?;
         let missing: Vec<(String, Vec<(NaiveDate, NaiveDate)>)> = results
@@ -130,20 +137,20 @@ impl RestClient {
         call: &Call<'_>,
         tenor: &Tenor,
     ) -> Result<TenorResult, ClientError> {
-        let dir = tenor_dir(call.service, call.history, call.curve_id, tenor.name());
-        let mut pieces = if call.mode.reads() {
+        let dir = tenor_dir(self.dir, call.history, call.curve_id, tenor.name());
+        let mut runs = if call.mode.reads() {
             read_cached(call, tenor.name(), &dir).await?
         } else {
-            vec![Piece::Missing {
+            vec![RunRows::Missing {
                 first: call.start,
                 last: call.end,
             }]
         };
-        let cached_days: i64 = pieces
+        let cached_days: i64 = runs
             .iter()
-            .map(|p| match p {
-                Piece::Have { first, last, .. } => days_between(*first, *last),
-                Piece::Missing { .. } => 0,
+            .map(|run| match run {
+                RunRows::Have { first, last, .. } => days_between(*first, *last),
+                RunRows::Missing { .. } => 0,
             })
             .sum();
         if cached_days > 0 {
@@ -151,14 +158,14 @@ impl RestClient {
             call.progress.finish(1);
         }
         if call.mode == CacheMode::Offline {
-            let missing: Vec<_> = pieces
+            let missing: Vec<_> = runs
                 .iter()
                 .filter_map(|p| match p {
-                    Piece::Missing { first, last } => Some((*first, *last)),
-                    Piece::Have { .. } => None,
+                    RunRows::Missing { first, last } => Some((*first, *last)),
+                    RunRows::Have { .. } => None,
                 })
                 .collect();
-            let batches = take_batches(pieces);
+            let batches = take_batches(runs);
             return Ok(TenorResult {
                 batches,
                 cached_days,
@@ -167,23 +174,23 @@ impl RestClient {
             });
         }
         // Every run of missing days at once (the HTTP layer bounds them).
-        let fetches = pieces.iter().map(|piece| async move {
-            match piece {
-                Piece::Missing { first, last } => Some(
+        let fetches = runs.iter().map(|run| async move {
+            match run {
+                RunRows::Missing { first, last } => Some(
                     self.fetch_days(call, tenor, *first, *last)
                         .await
                         .map(|b| (*first, *last, b)),
                 ),
-                Piece::Have { .. } => None,
+                RunRows::Have { .. } => None,
             }
         });
         let fetched = futures_util::future::join_all(fetches).await;
         let mut fetched_days = 0;
-        for (piece, result) in pieces.iter_mut().zip(fetched) {
+        for (run, result) in runs.iter_mut().zip(fetched) {
             if let Some(result) = result {
                 let (first, last, batches) = result?;
                 fetched_days += days_between(first, last);
-                *piece = Piece::Have {
+                *run = RunRows::Have {
                     first,
                     last,
                     batches,
@@ -192,10 +199,10 @@ impl RestClient {
             }
         }
         if fetched_days > 0 {
-            self.keep(call, tenor.name(), &dir, &pieces).await;
+            self.keep(call, tenor.name(), &dir, &runs).await;
         }
         Ok(TenorResult {
-            batches: take_batches(pieces),
+            batches: take_batches(runs),
             cached_days,
             fetched_days,
             missing: Vec::new(),
@@ -214,45 +221,51 @@ impl RestClient {
             History::Settlements => {
                 call.progress.plan(1);
                 let batch = self
+                    .service
                     .settlements_batch(call.curve_id, tenor, first, last)
                     .await;
                 call.progress.finish(1);
                 Ok(vec![batch?])
             }
             History::Intraday => {
-                let windows = super::windows::split(first, last, super::windows::MAX_INTRADAY_DAYS);
+                let windows = split(first, last, MAX_INTRADAY_DAYS);
                 let slices: Vec<_> = windows.into_iter().map(|w| (tenor, w)).collect();
-                self.intraday_batches(call.curve_id, &slices, call.progress)
+                self.service
+                    .intraday_batches(call.curve_id, &slices, call.progress)
                     .await
             }
         }
     }
 }
 
-/// The pieces of a tenor's request from its files: each cached part read
+/// The runs of a tenor's request from its files: each cached part read
 /// and cut to its days. A file that another writer merged away meanwhile
 /// sends the plan back to the folder once; a corrupt one is removed, with
 /// a warning, and its days fetched again.
-async fn read_cached(call: &Call<'_>, tenor: &str, dir: &Path) -> Result<Vec<Piece>, ClientError> {
+async fn read_cached(
+    call: &Call<'_>,
+    tenor: &str,
+    dir: &Path,
+) -> Result<Vec<RunRows>, ClientError> {
     let (history, curve_id, start, end) =
         (call.history, call.curve_id.to_owned(), call.start, call.end);
     let (tenor, dir): (String, PathBuf) = (tenor.to_owned(), dir.to_owned());
     let reading = tokio::task::spawn_blocking(move || {
-        let mut pieces = Vec::new();
+        let mut runs = Vec::new();
         for attempt in 0..2 {
-            pieces.clear();
+            runs.clear();
             let mut gone = false;
-            for part in plan(&segments(&dir), start, end) {
-                match part {
-                    Part::Missing { first, last } => push_missing_piece(&mut pieces, first, last),
-                    Part::Cached {
+            for run in plan(&segments(&dir), start, end) {
+                match run {
+                    Run::Missing { first, last } => push_missing(&mut runs, first, last),
+                    Run::Cached {
                         segment,
                         first,
                         last,
                     } => match segment::read(&segment, history, &curve_id, &tenor) {
                         Ok(batches) => {
                             let batches = slice_batches(&batches, history, first, last);
-                            pieces.push(Piece::Have {
+                            runs.push(RunRows::Have {
                                 first,
                                 last,
                                 batches,
@@ -261,7 +274,7 @@ async fn read_cached(call: &Call<'_>, tenor: &str, dir: &Path) -> Result<Vec<Pie
                         }
                         Err(ReadError::Gone) => {
                             gone = true;
-                            push_missing_piece(&mut pieces, first, last);
+                            push_missing(&mut runs, first, last);
                         }
                         Err(ReadError::Corrupt(why)) => {
                             log::warn!(
@@ -270,7 +283,7 @@ async fn read_cached(call: &Call<'_>, tenor: &str, dir: &Path) -> Result<Vec<Pie
                                 segment.path
                             );
                             let _ = std::fs::remove_file(&segment.path);
-                            push_missing_piece(&mut pieces, first, last);
+                            push_missing(&mut runs, first, last);
                         }
                     },
                 }
@@ -279,7 +292,7 @@ async fn read_cached(call: &Call<'_>, tenor: &str, dir: &Path) -> Result<Vec<Pie
                 break;
             }
         }
-        pieces
+        runs
     });
     reading
         .await
@@ -287,22 +300,21 @@ async fn read_cached(call: &Call<'_>, tenor: &str, dir: &Path) -> Result<Vec<Pie
 }
 
 /// Adds missing days, joined to the missing run before if they touch.
-fn push_missing_piece(pieces: &mut Vec<Piece>, first: NaiveDate, last: NaiveDate) {
-    if let Some(Piece::Missing { last: previous, .. }) = pieces.last_mut() {
+fn push_missing(runs: &mut Vec<RunRows>, first: NaiveDate, last: NaiveDate) {
+    if let Some(RunRows::Missing { last: previous, .. }) = runs.last_mut() {
         if *previous + TimeDelta::days(1) == first {
             *previous = last;
             return;
         }
     }
-    pieces.push(Piece::Missing { first, last });
+    runs.push(RunRows::Missing { first, last });
 }
 
-fn take_batches(pieces: Vec<Piece>) -> Vec<RecordBatch> {
-    pieces
-        .into_iter()
+fn take_batches(runs: Vec<RunRows>) -> Vec<RecordBatch> {
+    runs.into_iter()
         .flat_map(|p| match p {
-            Piece::Have { batches, .. } => batches,
-            Piece::Missing { .. } => Vec::new(),
+            RunRows::Have { batches, .. } => batches,
+            RunRows::Missing { .. } => Vec::new(),
         })
         .collect()
 }

@@ -5,25 +5,23 @@
 
 use chrono::Utc;
 
-use super::client::RestClient;
-use super::query::CatalogueQuery;
-use crate::cache::catalogue::{self, Fetched};
-use crate::cache::layout::catalogue_file;
-use crate::cache::CacheMode;
+use super::catalogue::{self, Fetched};
+use super::layout::catalogue_file;
+use super::through::Through;
+use super::CacheMode;
 use crate::error::ClientError;
+use crate::rest::query::CatalogueQuery;
 use domain::records::CurveQuotation;
 
-impl RestClient {
-    pub(super) async fn catalogue_through_cache(
+impl Through<'_> {
+    /// The curve quotations of `query`, in `mode` (which is not `Off`).
+    pub(crate) async fn catalogue(
         &self,
         query: &CatalogueQuery,
         mode: CacheMode,
     ) -> Result<Vec<CurveQuotation>, ClientError> {
-        if mode == CacheMode::Off {
-            return self.fetch_catalogue(query).await;
-        }
         let key = query.cache_key();
-        let path = catalogue_file(self.cache_dir().await?, &key);
+        let path = catalogue_file(self.dir, &key);
         if mode.reads() {
             let file = path.clone();
             let read = tokio::task::spawn_blocking(move || catalogue::read(&file))
@@ -31,7 +29,7 @@ impl RestClient {
                 .unwrap_or_else(|e| Err(e.to_string()));
             match read {
                 Ok(Some((fetched, curves))) => {
-                    if !fetched.expired(self.http.service_clock().offset()) {
+                    if !fetched.expired(self.service.http().service_clock().offset()) {
                         return Ok(curves);
                     }
                     if mode == CacheMode::Offline {
@@ -66,10 +64,10 @@ impl RestClient {
                 });
             }
         }
-        let curves = self.fetch_catalogue(query).await?;
+        let curves = self.service.catalogue(query).await?;
         let fetched = Fetched {
             query: key,
-            service_time: self.http.service_clock().now(),
+            service_time: self.service.http().service_clock().now(),
             local_time: Utc::now(),
         };
         let kept = curves.clone();
