@@ -6,7 +6,9 @@
   link);
 - its extension modules carry no symbol table and no debug information,
   which users never need: the release profile strips them, and this keeps
-  a change of profile or linker from bringing them back unseen.
+  a change of profile or linker from bringing them back unseen;
+- they carry no test code: the benchmarks' live probe (`_probe_live`, cargo
+  feature `probe`) is left out.
 
 Usage: ``python scripts/check_wheel.py WHEEL``, with auditwheel (and so
 pyelftools) installed in that python (scripts/dist does both).
@@ -106,8 +108,28 @@ def check_stripped(wheel: Path) -> int:
     return failures
 
 
+#: Names that only test code defines, and so no published wheel may hold.
+TEST_ONLY = (b"_probe_live",)
+
+
+def check_no_test_code(wheel: Path) -> int:
+    failures = 0
+    with zipfile.ZipFile(wheel) as archive:
+        for member in archive.infolist():
+            if not member.filename.endswith(".so"):
+                continue
+            binary = archive.read(member)
+            found = [name.decode() for name in TEST_ONLY if name in binary]
+            if found:
+                print(f"error: {member.filename} holds test code: {', '.join(found)}")
+                failures += 1
+            else:
+                print(f"{member.filename}: no test code")
+    return failures
+
+
 def main(wheel: Path) -> int:
-    failures = check_tag(wheel) + check_stripped(wheel)
+    failures = check_tag(wheel) + check_stripped(wheel) + check_no_test_code(wheel)
     print(f"{wheel.name}: {wheel.stat().st_size:,} bytes")
     return 1 if failures else 0
 

@@ -25,6 +25,7 @@ mod _core {
     #[pymodule_export]
     use crate::python::live::{PyLiveFeed, PyTick};
 
+    #[cfg(feature = "probe")]
     #[pymodule_export]
     use crate::python::probe::probe_live;
 

@@ -42,7 +42,6 @@ __all__ = [
     "Tick",
     "__version__",
     "_decode_table",
-    "_probe_live",
     "_table_schema",
     "_ticks_batch",
     "bulk_download",
@@ -692,14 +691,3 @@ class LiveFeed:
     def close(self) -> None:
         """Stops the feed, leaving no task, timer or socket behind."""
     def close_async(self) -> Awaitable[None]: ...
-
-def _probe_live(
-    live_url: str,
-    token: str,
-    subscriptions: list[tuple[str, str]],
-    seconds: float,
-    *,
-    decode: bool = False,
-) -> float:
-    """Frames per second a reader that only counts them gets from the feed;
-    with ``decode``, one that also reads each with the client's frame reader."""

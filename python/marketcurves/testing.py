@@ -377,8 +377,20 @@ def probe_live(
 
     With ``decode=True`` the reader also reads every frame with the client's
     own frame reader (and raises ``mc.InvalidRequest`` on one it refuses):
-    the most a client that decodes each price, with nothing behind it, gets."""
-    return _core._probe_live(live_url, token, subscriptions, seconds, decode=decode)
+    the most a client that decodes each price, with nothing behind it, gets.
+
+    The probe is test code, built only for benchmarks (the cargo feature
+    ``probe``): a wheel without it raises ``RuntimeError`` saying how to
+    build one with it."""
+    probe = getattr(_core, "_probe_live", None)
+    if probe is None:
+        raise RuntimeError(
+            "this build of marketcurves has no live probe, which only benchmarks "
+            "use: build one with `maturin build --profile release-fast "
+            "--features python,probe`"
+        )
+    rate: float = probe(live_url, token, subscriptions, seconds, decode=decode)
+    return rate
 
 
 def table_schema(kind: str) -> pyarrow.Schema:

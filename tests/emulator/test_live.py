@@ -20,6 +20,7 @@ import requests
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import marketcurves as mc
+from marketcurves import _core
 from marketcurves.testing import Emulator, probe_live
 
 UTC = dt.timezone.utc
@@ -515,6 +516,12 @@ def test_the_firehose_sends_later_values_of_every_tenor(live_emulator, connect, 
     socket.ping()
 
 
+#: The probe is built only for benchmarks (cargo feature `probe`); the release
+#: wheel CI tests has none, and src/probe_tests.rs tests it in `cargo test`.
+HAS_PROBE = hasattr(_core, "_probe_live")
+
+
+@pytest.mark.skipif(not HAS_PROBE, reason="a build without the probe (feature `probe`)")
 def test_the_probe_counts_the_firehose_and_decodes_it_as_the_client_does(live_emulator, curves):
     subscriptions = [(curves["fob"]["id"], "*")]
     probe = functools.partial(probe_live, live_emulator.live_url, live_emulator.token())
@@ -528,6 +535,12 @@ def test_the_probe_counts_the_firehose_and_decodes_it_as_the_client_does(live_em
     assert counted > 1_000 and decoded > 1_000
     with pytest.raises(mc.InvalidRequest, match="seconds must be > 0"):
         probe(subscriptions, 0)
+
+
+@pytest.mark.skipif(HAS_PROBE, reason="a build with the probe (feature `probe`)")
+def test_a_build_without_the_probe_says_how_to_get_one(live_emulator, curves):
+    with pytest.raises(RuntimeError, match="--features python,probe"):
+        probe_live(live_emulator.live_url, live_emulator.token(), [(curves["fob"]["id"], "*")], 0.1)
 
 
 def test_a_slow_reader_gets_only_the_latest_value_of_each_tenor(live_emulator, connect, curves):

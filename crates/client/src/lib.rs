@@ -20,11 +20,14 @@ pub mod rest;
 pub(crate) mod secret;
 pub mod storage;
 
-// Property checks shared by the fuzz targets in fuzz/ and their `cargo test` smoke.
+// Property checks shared by the fuzz targets in fuzz/ and their `cargo test`
+// smoke: test code, built only for them (feature `fuzzing`).
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
 // A reader of the live feed for benchmarks, that measures what any client can
-// reach; not part of the client.
+// reach; not part of the client, built only for them (feature `probe`).
+#[cfg(any(test, feature = "probe"))]
 #[doc(hidden)]
 pub mod probe;
 
