@@ -20,7 +20,7 @@ mod _core {
     use crate::python::emulator::PyEmulator;
 
     #[pymodule_export]
-    use crate::python::client::PyRestClient;
+    use crate::python::client::PyCoreClient;
 
     #[pymodule_export]
     use crate::python::live::{PyLiveFeed, PyTick};

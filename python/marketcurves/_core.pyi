@@ -33,10 +33,10 @@ __all__ = [
     "RECORD_ROTATE",
     "RECORD_ROTATE_ROWS",
     "BulkResult",
+    "CoreClient",
     "EmulatorServer",
     "LiveFeed",
     "Recorder",
-    "RestClient",
     "SubmittedJob",
     "Tenor",
     "Tick",
@@ -306,9 +306,11 @@ _CurveRow = tuple[
 _Progress = Callable[[int, int], object] | None
 
 @final
-class RestClient:
-    """The REST client. Use :class:`marketcurves.Client`, which checks the
-    arguments and reads the environment.
+class CoreClient:
+    """The core of a :class:`marketcurves.Client`: its connection pool, token,
+    network settings and history cache, and the handle that its REST, bulk,
+    live and record calls all take. Use :class:`marketcurves.Client`, which
+    checks the arguments and reads the environment.
 
     The proxies of the environment (``HTTPS_PROXY``, ``HTTP_PROXY``,
     ``ALL_PROXY``, ``NO_PROXY``) and the trusted certificates (the system's,
@@ -322,7 +324,7 @@ class RestClient:
     :class:`~marketcurves.exceptions.ClientClosed`.
     """
 
-    def __new__(cls, base_url: str, options: ClientOptions) -> RestClient: ...
+    def __new__(cls, base_url: str, options: ClientOptions) -> CoreClient: ...
     def close(self) -> None:
         """Ends every call in flight and every live feed of this client with
         ``ClientClosed``, and waits for them to let go of it (its connection
@@ -497,17 +499,17 @@ class BulkResult:
     def __ne__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
-def bulk_submit(client: RestClient, vertical: str, start: str, end: str) -> SubmittedJob:
+def bulk_submit(client: CoreClient, vertical: str, start: str, end: str) -> SubmittedJob:
     """Submits a bulk job."""
 
-def bulk_status(client: RestClient, job_id: str) -> str:
+def bulk_status(client: CoreClient, job_id: str) -> str:
     """RUNNING, SUCCEEDED or FAILED (or another state the service reports)."""
 
-def bulk_wait(client: RestClient, job_id: str, poll_interval: float, timeout: float | None) -> None:
+def bulk_wait(client: CoreClient, job_id: str, poll_interval: float, timeout: float | None) -> None:
     """Polls until the job ends; FAILED or the timeout raise BulkJobFailed."""
 
 def bulk_download_job(
-    client: RestClient,
+    client: CoreClient,
     job: SubmittedJob,
     dest: str | os.PathLike[str],
     progress: _BulkProgress = None,
@@ -517,7 +519,7 @@ def bulk_download_job(
     ``progress`` is called with (phase, bytes done, bytes in all)."""
 
 def bulk_download(
-    client: RestClient,
+    client: CoreClient,
     options: BulkDownloadOptions,
     progress: _BulkProgress = None,
 ) -> BulkResult:
@@ -571,7 +573,7 @@ class Recorder:
     """A recorder of the live feed into ``dest``, its arguments checked
     before anything connects; it runs once."""
 
-    def __new__(cls, client: RestClient, live_url: str, options: RecordOptions) -> Recorder: ...
+    def __new__(cls, client: CoreClient, live_url: str, options: RecordOptions) -> Recorder: ...
     def run(self) -> RecordSummary:
         """Records until Ctrl-C or ``duration`` seconds, then writes what it
         holds and returns what it did."""
@@ -630,7 +632,7 @@ class LiveFeed:
 
     def __new__(
         cls,
-        client: RestClient,
+        client: CoreClient,
         live_url: str,
         options: LiveOptions,
     ) -> LiveFeed: ...

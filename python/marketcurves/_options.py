@@ -8,7 +8,7 @@ from typing import Callable, TypedDict
 
 
 class ClientOptions(TypedDict):
-    """``_core.RestClient``'s, built by :class:`marketcurves.Client`: one
+    """``_core.CoreClient``'s, built by :class:`marketcurves.Client`: one
     kind of credentials set, the others None."""
 
     token: str | None

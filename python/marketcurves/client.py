@@ -124,7 +124,7 @@ class Client:
                 max_response_bytes, "max_response_bytes", minimum=1024, maximum=2**63 - 1
             ),
         }
-        self._core = _core.RestClient(self.base_url, options)
+        self._core = _core.CoreClient(self.base_url, options)
         # Feeds opened from this client, so that close() can wait for their threads.
         self._feeds: weakref.WeakSet[live.LiveFeed] = weakref.WeakSet()
 

@@ -105,7 +105,7 @@ class LiveFeed:
 
     def __init__(
         self,
-        client: _core.RestClient,
+        client: _core.CoreClient,
         live_url: str,
         *,
         backfill: bool,

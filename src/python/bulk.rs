@@ -10,7 +10,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use super::bulk_result::{PyBulkResult, PySubmittedJob};
-use super::client::{blocking_table, PyRestClient};
+use super::client::{blocking_table, PyCoreClient};
 use super::errors::CoreResult;
 use super::runtime::wait_interruptibly;
 use client::bulk::job::{self, JobRequest};
@@ -42,7 +42,7 @@ fn progress_reporter(
 #[pyfunction]
 pub fn bulk_submit(
     py: Python<'_>,
-    client: &PyRestClient,
+    client: &PyCoreClient,
     vertical: &str,
     start: &str,
     end: &str,
@@ -55,7 +55,7 @@ pub fn bulk_submit(
 
 /// The job's state: RUNNING, SUCCEEDED, FAILED (or what the service said).
 #[pyfunction]
-pub fn bulk_status(py: Python<'_>, client: &PyRestClient, job_id: String) -> CoreResult<String> {
+pub fn bulk_status(py: Python<'_>, client: &PyCoreClient, job_id: String) -> CoreResult<String> {
     let rest = client.rest()?;
     let call = async move { job::status(rest.http(), &job_id).await };
     let state = wait_interruptibly(py, call, no_progress)??;
@@ -67,7 +67,7 @@ pub fn bulk_status(py: Python<'_>, client: &PyRestClient, job_id: String) -> Cor
 #[pyo3(signature = (client, job_id, poll_interval, timeout))]
 pub fn bulk_wait(
     py: Python<'_>,
-    client: &PyRestClient,
+    client: &PyCoreClient,
     job_id: String,
     poll_interval: f64,
     timeout: Option<f64>,
@@ -87,7 +87,7 @@ pub fn bulk_wait(
 #[pyo3(signature = (client, job, dest, progress = None, storage_options = None))]
 pub fn bulk_download_job(
     py: Python<'_>,
-    client: &PyRestClient,
+    client: &PyCoreClient,
     job: &PySubmittedJob,
     dest: PathBuf,
     progress: Option<Py<PyAny>>,
@@ -128,7 +128,7 @@ pub struct BulkDownloadOptions {
 #[pyo3(signature = (client, options, progress = None))]
 pub fn bulk_download(
     py: Python<'_>,
-    client: &PyRestClient,
+    client: &PyCoreClient,
     options: BulkDownloadOptions,
     progress: Option<Py<PyAny>>,
 ) -> CoreResult<PyBulkResult> {

@@ -1,5 +1,7 @@
-//! `marketcurves._core.RestClient`: the REST client with blocking and
-//! awaitable methods over the same Rust futures. `marketcurves.Client`
+//! `marketcurves._core.CoreClient`: the core of a `marketcurves.Client`,
+//! the handle its REST, bulk, live and record calls take (it holds the
+//! client crate's `RestClient`: connection pool, token, cache), with
+//! blocking and awaitable methods over the same Rust futures. `marketcurves.Client`
 //! resolves arguments and environment, then calls it. Each method builds its
 //! request (the core checks its values) before it looks at the client, so
 //! bad input is refused even by a closed client.
@@ -93,14 +95,14 @@ fn curve_tuple(c: CurveQuotation) -> CurveTuple {
     )
 }
 
-#[pyclass(frozen, name = "RestClient", module = "marketcurves._core")]
-pub struct PyRestClient {
+#[pyclass(frozen, name = "CoreClient", module = "marketcurves._core")]
+pub struct PyCoreClient {
     /// None once closed: from then on the client lives only as long as the
     /// calls it cut short, and its connection pool goes with it.
     inner: Mutex<Option<Arc<RestClient>>>,
 }
 
-impl PyRestClient {
+impl PyCoreClient {
     fn slot(&self) -> MutexGuard<'_, Option<Arc<RestClient>>> {
         // Only a take or a clone runs under the lock: a poisoned one is intact.
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
@@ -164,7 +166,7 @@ pub struct ClientOptions {
 }
 
 #[pymethods]
-impl PyRestClient {
+impl PyCoreClient {
     #[new]
     fn new(base_url: String, options: ClientOptions) -> CoreResult<Self> {
         let ClientOptions {
@@ -218,7 +220,7 @@ impl PyRestClient {
         if let Some(cache) = cache {
             inner = inner.with_cache(cache);
         }
-        Ok(PyRestClient {
+        Ok(PyCoreClient {
             inner: Mutex::new(Some(Arc::new(inner))),
         })
     }

@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3_arrow::PyRecordBatch;
 
-use super::client::PyRestClient;
+use super::client::PyCoreClient;
 use super::errors::{client_error, invalid_request};
 use super::results;
 use super::runtime::{runtime, wait_interruptibly};
@@ -189,7 +189,7 @@ impl PyLiveFeed {
     #[new]
     fn new(
         py: Python<'_>,
-        client: &PyRestClient,
+        client: &PyCoreClient,
         live_url: &str,
         options: LiveOptions,
     ) -> PyResult<Self> {

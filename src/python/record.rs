@@ -11,7 +11,7 @@ use pyo3::types::PyDict;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use super::client::{blocking_table, PyRestClient};
+use super::client::{blocking_table, PyCoreClient};
 use super::errors::{client_error, CoreResult};
 use super::live::duration as seconds;
 use super::results;
@@ -110,7 +110,7 @@ fn joined(
 #[pymethods]
 impl PyRecorder {
     #[new]
-    fn new(client: &PyRestClient, live_url: &str, options: RecordOptions) -> CoreResult<Self> {
+    fn new(client: &PyCoreClient, live_url: &str, options: RecordOptions) -> CoreResult<Self> {
         let duration = options.duration;
         let (place, config) = options.request(live_url)?;
         Ok(PyRecorder {
