@@ -5,14 +5,26 @@ certificate file set in the machine's environment would route or verify
 those connections too (in marketcurves, in ``requests`` and in
 ``websockets`` alike), so the whole session runs without them; the tests of
 ``tests/network`` set them, test by test, on purpose.
+
+Emulators are made here: ``em``, one per module, for tests that do not
+change it; ``fresh_em``, one of the test's own, for faults, clock moves and
+licence changes; ``make_emulator`` for any other settings. All start with
+``support.start_emulator`` (a stopped clock at ``support.START`` unless told
+otherwise); fixtures of a wider scope call it themselves. A suite or module
+whose ``em`` needs another seed or clock overrides ``emulator_settings``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from support import start_emulator
+
+from marketcurves.testing import Emulator
 
 #: The markers of each place (registered in pyproject.toml): what its tests
 #: need, and whether `pytest -m "not slow"` (the core behaviour, in under
@@ -60,3 +72,36 @@ def _no_network_settings_from_the_machine() -> Iterator[None]:
         for name in NETWORK_VARIABLES:
             patch.delenv(name, raising=False)
         yield
+
+
+@pytest.fixture
+def make_emulator() -> Iterator[Callable[..., Emulator]]:
+    """Starts emulators for the test (arguments as ``start_emulator``); every
+    one it started is stopped when the test ends."""
+    with contextlib.ExitStack() as stack:
+
+        def make(**settings: Any) -> Emulator:
+            return stack.enter_context(start_emulator(**settings))
+
+        yield make
+
+
+@pytest.fixture(scope="module")
+def emulator_settings() -> dict[str, Any]:
+    """What ``em`` and ``fresh_em`` pass to ``start_emulator``: nothing, so
+    seed 0 on a stopped clock at START; overridden where a suite needs more."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def em(emulator_settings: dict[str, Any]) -> Iterator[Emulator]:
+    """One emulator per module, for tests that do not change it."""
+    with start_emulator(**emulator_settings) as emulator:
+        yield emulator
+
+
+@pytest.fixture
+def fresh_em(make_emulator: Callable[..., Emulator], emulator_settings: dict[str, Any]) -> Emulator:
+    """An emulator of the test's own, as ``em`` is made: for faults, clock
+    moves and licence changes."""
+    return make_emulator(**emulator_settings)
