@@ -6,7 +6,7 @@ import datetime as dt
 
 # 75 days, Monday 3 March to Friday 16 May 2025: windows of 30, 30 and 15 days,
 # each beginning and ending on a weekday, so a lost boundary day shows.
-START, END = "2025-03-03", "2025-05-16"
+FIRST_DAY, LAST_DAY = "2025-03-03", "2025-05-16"
 WINDOWS = [("2025-03-03", "2025-04-01"), ("2025-04-02", "2025-05-01"), ("2025-05-02", "2025-05-16")]
 TENOR = "Aug 25"
 
@@ -17,14 +17,14 @@ def _days(first: str, last: str) -> list[dt.date]:
 
 
 def test_the_windows_tile_the_range():
-    assert len(_days(START, END)) == 75
+    assert len(_days(FIRST_DAY, LAST_DAY)) == 75
     covered = [day for first, last in WINDOWS for day in _days(first, last)]
-    assert covered == _days(START, END)
+    assert covered == _days(FIRST_DAY, LAST_DAY)
     assert all(len(_days(first, last)) <= 30 for first, last in WINDOWS)
 
 
 def test_a_75_day_pull_is_the_union_of_its_30_day_windows(client, coarse):
-    whole = client.intraday_history(coarse["id"], START, END, [TENOR])
+    whole = client.intraday_history(coarse["id"], FIRST_DAY, LAST_DAY, [TENOR])
     parts = [client.intraday_history(coarse["id"], a, b, [TENOR]) for a, b in WINDOWS]
     assert whole.to_pylist() == [row for part in parts for row in part.to_pylist()]
 
@@ -33,8 +33,8 @@ def test_a_75_day_pull_is_the_union_of_its_30_day_windows(client, coarse):
     assert len(set(keys)) == len(keys), "no (tenor, generated_on) twice"
     assert stamps == sorted(stamps)
     days = {s.date() for s in stamps}
-    weekdays = {d for d in _days(START, END) if d.weekday() < 5}
-    assert weekdays <= days <= set(_days(START, END)), "a day is missing or out of range"
+    weekdays = {d for d in _days(FIRST_DAY, LAST_DAY) if d.weekday() < 5}
+    assert weekdays <= days <= set(_days(FIRST_DAY, LAST_DAY)), "a day is missing or out of range"
     for first, last in WINDOWS:
         for boundary in (first, last):
             assert dt.date.fromisoformat(boundary) in days, boundary
@@ -48,7 +48,7 @@ def test_one_window_is_every_page_of_the_endpoint(client, wire, coarse, h):
     window = client.intraday_history(coarse["id"], first, last, TENOR)
     assert window.to_pylist() == expected
 
-    whole = client.intraday_history(coarse["id"], START, END, TENOR)
+    whole = client.intraday_history(coarse["id"], FIRST_DAY, LAST_DAY, TENOR)
     lo = dt.datetime.fromisoformat(first).replace(tzinfo=dt.timezone.utc)
     hi = dt.datetime.fromisoformat(last).replace(tzinfo=dt.timezone.utc) + dt.timedelta(days=1)
     inside = [row for row in whole.to_pylist() if lo <= row["generated_on"] < hi]

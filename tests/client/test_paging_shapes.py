@@ -18,7 +18,7 @@ from forwarding import Forwarder, serving
 import marketcurves as mc
 
 TENORS = ["Jul 25", "Aug 25", "Q3 25"]
-START, END = "2025-04-01", "2025-06-20"  # three windows per tenor
+FIRST_DAY, LAST_DAY = "2025-04-01", "2025-06-20"  # three windows per tenor
 
 
 class EnvelopeRewriter(Forwarder):
@@ -56,11 +56,11 @@ def rewriter(em: Any, request: pytest.FixtureRequest) -> Iterator[EnvelopeRewrit
 def test_pages_without_a_last_link_are_walked_and_give_the_same_table(
     em: Any, client: mc.Client, coarse: dict[str, Any], rewriter: EnvelopeRewriter
 ) -> None:
-    expected = client.intraday_history(coarse["id"], START, END, TENORS)
+    expected = client.intraday_history(coarse["id"], FIRST_DAY, LAST_DAY, TENORS)
     assert expected.num_rows > 3 * 3 * 100, "every window spans pages"
     base = rewriter.url + urlsplit(em.base_url).path
     through = mc.Client(base_url=base, token=em.token(), max_concurrency=4)
-    table = through.intraday_history(coarse["id"], START, END, TENORS)
+    table = through.intraday_history(coarse["id"], FIRST_DAY, LAST_DAY, TENORS)
     assert rewriter.pages_without_last > 3, "the proxy took the last links away"
     assert table.equals(expected)
     today = through.intraday(coarse["id"], "Aug 25")
