@@ -14,11 +14,9 @@ import pytest
 # the check of what was delivered against what was published.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "live"))
 
-from fault_operations import FULL, OPERATIONS, Context, emulator_for
-from live_helpers import START, Curves
-
-import marketcurves as mc
-from marketcurves.testing import Emulator
+from fault_operations import OPERATIONS, Context, client_for, curve_for, emulator_for
+from live_helpers import Curves
+from support import LIVE_START, start_emulator
 
 #: The name of a test's user property that says what happened to an
 #: operation under a fault: carried by the test's report, so that the table
@@ -28,13 +26,8 @@ MATRIX_CELL = "fault matrix cell"
 
 @pytest.fixture(scope="session")
 def curves() -> Curves:
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
+    with start_emulator(start=LIVE_START) as emulator:
         return Curves(emulator)
-
-
-def curve_for(kind: str, curves: Curves) -> dict[str, Any]:
-    """A busy curve for the feed; a quieter one keeps REST pulls small."""
-    return curves.fast if kind == "live" else curves.slow
 
 
 @pytest.fixture(scope="session")
@@ -50,21 +43,6 @@ def reference(curves: Curves, tmp_path_factory: pytest.TempPathFactory) -> Itera
             ctx = Context(emulator, client, tmp, curve_for(operation.kind, curves))
             answers[operation.name] = operation.run(ctx)
     yield answers
-
-
-def client_email(emulator: Emulator, kind: str) -> str:
-    return FULL["email"] if kind == "bulk" else emulator.credentials["email"]
-
-
-def client_for(emulator: Emulator, kind: str, settings: Any) -> mc.Client:
-    """A client that logs in (so that it can renew tokens), with the fault's settings."""
-    credentials = FULL if kind == "bulk" else emulator.credentials
-    return mc.Client(
-        base_url=emulator.base_url,
-        live_url=emulator.live_url,
-        **credentials,
-        **settings,
-    )
 
 
 @pytest.fixture

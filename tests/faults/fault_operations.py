@@ -10,14 +10,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pyarrow.parquet as pq
-from live_helpers import START as LIVE_START
-from live_helpers import collect, live_options
+from live_helpers import Curves, collect, live_options
+from support import LIVE_START, start_emulator
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
-#: REST answers are fixed on a stopped clock after the London close of a Friday.
-REST_START = "2025-06-13T17:00:00Z"
 FULL = {"email": "full@marketcurves.test", "password": "full-password"}
 
 
@@ -131,9 +129,30 @@ OPERATIONS = [
 
 
 def emulator_for(kind: str) -> Emulator:
-    """REST on a stopped clock; bulk jobs and the feed need one that runs."""
+    """REST on a stopped clock at START, where its answers are fixed; bulk
+    jobs and the feed need one that runs."""
     if kind == "rest":
-        return Emulator(seed=0, time_scale=0, start=REST_START)
+        return start_emulator()
     if kind == "bulk":
-        return Emulator(seed=0, time_scale=500, start=REST_START)
-    return Emulator(seed=0, time_scale=600, start=LIVE_START)
+        return start_emulator(time_scale=500)
+    return start_emulator(time_scale=600, start=LIVE_START)
+
+
+def curve_for(kind: str, curves: Curves) -> dict[str, Any]:
+    """A busy curve for the feed; a quieter one keeps REST pulls small."""
+    return curves.fast if kind == "live" else curves.slow
+
+
+def client_email(emulator: Emulator, kind: str) -> str:
+    return FULL["email"] if kind == "bulk" else emulator.credentials["email"]
+
+
+def client_for(emulator: Emulator, kind: str, settings: Any) -> mc.Client:
+    """A client that logs in (so that it can renew tokens), with the fault's settings."""
+    credentials = FULL if kind == "bulk" else emulator.credentials
+    return mc.Client(
+        base_url=emulator.base_url,
+        live_url=emulator.live_url,
+        **credentials,
+        **settings,
+    )

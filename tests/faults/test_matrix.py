@@ -15,9 +15,17 @@ from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
-from conftest import client_email, client_for, curve_for
 from fault_injections import FAULTS, Fault
-from fault_operations import FULL, OPERATIONS, Context, Operation, emulator_for
+from fault_operations import (
+    FULL,
+    OPERATIONS,
+    Context,
+    Operation,
+    client_email,
+    client_for,
+    curve_for,
+    emulator_for,
+)
 from live_helpers import assert_delivered_exactly_published
 from secret_scan import leaks, texts_of
 
