@@ -14,16 +14,15 @@ import pytest
 from scripted_bulk import ScriptedBulk
 
 import marketcurves as mc
-from marketcurves.testing import Emulator, table_schema
+from marketcurves.testing import table_schema
 
-START = "2025-06-13T17:00:00Z"
 FULL = {"email": "full@marketcurves.test", "password": "full-password"}
 
 
 @pytest.fixture()
-def em():
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
+def em(fresh_em):
+    """An emulator of the test's own: tests speed its clock up and inject faults."""
+    return fresh_em
 
 
 def fast(client: mc.Client, *args, **kwargs):

@@ -20,9 +20,7 @@ import pyarrow.compute as pc
 
 import marketcurves as mc
 
-#: Friday 2025-06-13, 17:00 UTC: after the London close, so that the day's
-#: settlement is out; the emulators of this suite run on a stopped clock.
-START = "2025-06-13T17:00:00Z"
+#: The day of the emulators' START (support.py), on a stopped clock.
 TODAY = dt.date(2025, 6, 13)
 YESTERDAY = TODAY - dt.timedelta(days=1)
 #: Three contracts every curve of the suite offers all through 2024-2025.

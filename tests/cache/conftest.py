@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cache_helpers import START, Curves, pick_curves
+from cache_helpers import Curves, pick_curves
+from support import start_emulator
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
@@ -25,7 +26,7 @@ from marketcurves.testing import Emulator
 def curves() -> Curves:
     """The curves this suite pulls; the world is a function of the seed, so
     they are the same in every emulator of seed 0."""
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
+    with start_emulator() as emulator:
         with emulator.client() as client:
             return pick_curves(client)
 
@@ -34,18 +35,6 @@ def curves() -> Curves:
 def curve(curves: Curves) -> str:
     """A licensed curve with intraday values every 15 minutes."""
     return curves.coarse
-
-
-@pytest.fixture(scope="module")
-def em() -> Iterator[Emulator]:
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
-
-
-@pytest.fixture
-def fresh_em() -> Iterator[Emulator]:
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
 
 
 @pytest.fixture

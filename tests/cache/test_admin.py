@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from cache_helpers import (
-    START,
     SUMMER,
     TWO,
     Requests,
@@ -21,10 +20,10 @@ from cache_helpers import (
     segment_days,
     segment_files,
 )
+from support import start_emulator
 
 import marketcurves as mc
 from marketcurves.cache import CachedCurve, CacheInfo
-from marketcurves.testing import Emulator
 
 APRIL_MAY = ("2025-04-01", "2025-05-31")
 INTRADAY_DAYS = ("2025-06-09", "2025-06-12")
@@ -247,8 +246,8 @@ def test_many_pieces_of_one_pull_are_merged_into_one_file(em, client, cache_dir,
 
 def test_two_services_on_one_folder_never_mix(cache_dir, curve):
     with (
-        Emulator(seed=0, time_scale=0, start=START) as a,
-        Emulator(seed=0, time_scale=0, start=START) as b,
+        start_emulator() as a,
+        start_emulator() as b,
     ):
         one, two = a.client(cache_dir=cache_dir), b.client(cache_dir=cache_dir)
         assert one.cache_info()["dir"] != two.cache_info()["dir"]

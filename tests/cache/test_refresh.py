@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cache_helpers import START, assert_same_table, count_requests, segment_files
+from cache_helpers import assert_same_table, count_requests, segment_files
+from support import start_emulator
 
 import marketcurves as mc
-from marketcurves.testing import Emulator
 
 CORRECTED = [dt.date(2025, 5, 14), dt.date(2025, 5, 28)]
 TENORS = ["Jul 25"]
@@ -28,15 +28,13 @@ class Service:
     its correction."""
 
     def __init__(self) -> None:
-        self.emulator = Emulator(seed=0, time_scale=0, start=START, early_close=[])
+        self.emulator = start_emulator(early_close=[])
         self.port = int(self.emulator.base_url.rsplit(":", 1)[1].split("/")[0])
 
     def correct(self) -> None:
         base_url = self.emulator.base_url
         self.emulator.stop()
-        self.emulator = Emulator(
-            seed=0, time_scale=0, start=START, port=self.port, early_close=CORRECTED
-        )
+        self.emulator = start_emulator(port=self.port, early_close=CORRECTED)
         assert self.emulator.base_url == base_url
 
     def client(self, cache_dir: Path) -> mc.Client:

@@ -20,8 +20,7 @@ import pyarrow.parquet as pq
 
 from marketcurves.testing import Emulator
 
-#: A Friday evening: the days before it are final, its own is complete.
-START = "2025-06-13T17:00:00Z"
+#: Days before the emulators' START (a Friday evening, support.py): final.
 FIRST, LAST = "2025-06-10", "2025-06-12"
 #: A curve id the service does not know.
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"

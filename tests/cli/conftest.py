@@ -7,16 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from cli_helpers import START, environment
+from cli_helpers import environment
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
-
-
-@pytest.fixture(scope="module")
-def em() -> Iterator[Emulator]:
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
 
 
 @pytest.fixture(scope="module")

@@ -8,17 +8,17 @@ import signal
 import subprocess
 import sys
 
-from cli_helpers import START, environment, ok, run_cli
+from cli_helpers import environment, ok, run_cli
+from support import START, start_emulator
 
 import marketcurves as mc
-from marketcurves.testing import Emulator
 
 SCALE = 300
 
 
 def test_compact_lists_the_days_it_merged(tmp_path, curve):
     # A recording across midnight, in files of a few ticks each.
-    with Emulator(seed=0, time_scale=SCALE, start="2025-06-11T23:58:00Z") as em:
+    with start_emulator(time_scale=SCALE, start="2025-06-11T23:58:00Z") as em:
         with em.client() as client:
             client.record(
                 tmp_path,

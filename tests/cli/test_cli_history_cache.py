@@ -8,9 +8,8 @@ service's address and login in its environment."""
 from __future__ import annotations
 
 import pytest
-from cli_helpers import START, environment, run_cli
-
-from marketcurves.testing import Emulator
+from cli_helpers import environment, run_cli
+from support import start_emulator
 
 #: Days that are final on the emulator's clock (the current day never is).
 FIRST, LAST = "2025-06-02", "2025-06-12"
@@ -20,7 +19,7 @@ EARLIER = "2025-05-26"
 @pytest.mark.parametrize("offline_dir_from", ["flag", "environment"])
 def test_offline_pull_with_the_service_stopped_gives_the_same_csv(tmp_path, offline_dir_from):
     cache_dir = tmp_path / "cache"
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
+    with start_emulator() as emulator:
         login = emulator.credentials
         env = environment(
             MARKETCURVES_BASE_URL=emulator.base_url,

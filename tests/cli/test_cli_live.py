@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 from cli_helpers import csv_rows, environment, ndjson_rows, ok, one_line_error, run_cli
+from support import start_emulator
 
 from marketcurves.testing import Emulator
 
@@ -27,7 +28,7 @@ SOURCES = {"snapshot", "update", "backfill"}
 
 @pytest.fixture(scope="module")
 def live_em() -> Iterator[Emulator]:
-    with Emulator(seed=0, time_scale=SCALE, start="2025-06-13T10:00:00Z") as emulator:
+    with start_emulator(time_scale=SCALE, start="2025-06-13T10:00:00Z") as emulator:
         yield emulator
 
 

@@ -21,11 +21,11 @@ from urllib.parse import quote
 
 import pytest
 import requests
+from support import START
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
-START = "2025-06-13T17:00:00Z"
 TODAY = dt.date(2025, 6, 13)
 UTC = dt.timezone.utc
 # Nothing listens on the discard port: any request sent there fails at once.
@@ -264,20 +264,6 @@ def _find(curves: list[dict[str, Any]], test: Callable[[dict[str, Any]], bool]) 
         if test(curve):
             return curve
     pytest.fail("the emulator's catalogue has no curve of the kind this test needs")
-
-
-@pytest.fixture(scope="module")
-def em() -> Iterator[Emulator]:
-    """One emulator per module, for tests that do not change it."""
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
-
-
-@pytest.fixture
-def fresh_em() -> Iterator[Emulator]:
-    """An emulator of the test's own, for faults, clock moves and licence changes."""
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,6 @@ import pyarrow as pa
 
 import marketcurves as mc
 
-#: The emulator's clock, stopped: every answer is fixed.
-START = "2025-06-13T17:00:00Z"
 #: Generous bounds, only so that a broken close fails instead of hanging.
 HANG_GUARD = 60.0
 

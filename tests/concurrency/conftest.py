@@ -8,25 +8,10 @@ close clients get one of their own (``fresh_em``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from concurrency_helpers import START
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
-
-
-@pytest.fixture(scope="module")
-def em() -> Iterator[Emulator]:
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
-
-
-@pytest.fixture
-def fresh_em() -> Iterator[Emulator]:
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
 
 
 def _pick(emulator: Emulator) -> list[mc.Curve]:

@@ -7,16 +7,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from curves_helpers import START
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
 
 @pytest.fixture(scope="module")
-def em() -> Iterator[Emulator]:
-    with Emulator(seed=7, time_scale=0, start=START) as emulator:
-        yield emulator
+def emulator_settings() -> dict[str, Any]:
+    """The world of seed 7, for the root ``em``."""
+    return {"seed": 7}
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,7 @@ from typing import Any
 
 import pyarrow as pa
 
-#: The emulators run on a stopped clock: Friday 2025-06-13, after the London close.
-START = "2025-06-13T17:00:00Z"
+#: The day of the emulators' START (support.py), on a stopped clock.
 TODAY = dt.date(2025, 6, 13)
 
 

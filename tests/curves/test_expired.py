@@ -5,10 +5,10 @@ from __future__ import annotations
 from urllib.parse import quote
 
 import pytest
-from curves_helpers import START, column
+from curves_helpers import column
+from support import start_emulator
 
 import marketcurves as mc
-from marketcurves.testing import Emulator
 
 
 def test_tenor_range_lists_the_names_overlapping_a_range() -> None:
@@ -35,7 +35,7 @@ def test_expired_and_all(client, crude) -> None:
 
 
 def test_a_tenor_the_service_does_not_know_is_skipped_with_a_warning(crude) -> None:
-    with Emulator(seed=7, time_scale=0, start=START) as em, em.client() as client:
+    with start_emulator(seed=7) as em, em.client() as client:
         path = f"/historical/settlements/{crude.id}/{quote('Feb 25')}"
         em.fail_next(1, 404, path=path)
         with pytest.warns(UserWarning, match="skipped: Feb 25"):

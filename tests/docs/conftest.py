@@ -13,8 +13,7 @@ pages pull and the day's London settlement; the working directory and
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,21 +29,22 @@ UNSET = ("MARKETCURVES_CACHE_DIR", "MARKETCURVES_TOKEN")
 
 @pytest.fixture
 def reader_env(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Callable[[float], Emulator]]:
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    make_emulator: Callable[..., Emulator],
+) -> Callable[[float], Emulator]:
     """Starts the reader's emulator, at ``time_scale`` times real speed."""
-    with contextlib.ExitStack() as stack:
 
-        def start(time_scale: float) -> Emulator:
-            emulator = stack.enter_context(Emulator(seed=0, time_scale=time_scale, start=CLOCK))
-            monkeypatch.setenv("MARKETCURVES_BASE_URL", emulator.base_url)
-            monkeypatch.setenv("MARKETCURVES_LIVE_URL", emulator.live_url)
-            monkeypatch.setenv("MARKETCURVES_EMAIL", emulator.credentials["email"])
-            monkeypatch.setenv("MARKETCURVES_PASSWORD", emulator.credentials["password"])
-            for name in UNSET:
-                monkeypatch.delenv(name, raising=False)
-            monkeypatch.setenv("HOME", str(tmp_path))
-            monkeypatch.chdir(tmp_path)
-            return emulator
+    def start(time_scale: float) -> Emulator:
+        emulator = make_emulator(time_scale=time_scale, start=CLOCK)
+        monkeypatch.setenv("MARKETCURVES_BASE_URL", emulator.base_url)
+        monkeypatch.setenv("MARKETCURVES_LIVE_URL", emulator.live_url)
+        monkeypatch.setenv("MARKETCURVES_EMAIL", emulator.credentials["email"])
+        monkeypatch.setenv("MARKETCURVES_PASSWORD", emulator.credentials["password"])
+        for name in UNSET:
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("HOME", str(tmp_path))
+        monkeypatch.chdir(tmp_path)
+        return emulator
 
-        yield start
+    return start

@@ -25,12 +25,12 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 import requests
+from support import START, start_emulator
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from marketcurves.testing import Emulator
 
-START = "2025-06-13T17:00:00Z"
 TODAY = dt.date(2025, 6, 13)
 DEMO = "demo@marketcurves.test"
 FULL = "full@marketcurves.test"
@@ -269,7 +269,7 @@ def find_curve(curves: list[dict[str, Any]], test: Callable[[dict[str, Any]], bo
 @pytest.fixture(scope="session")
 def shared_emulator() -> Iterator[Emulator]:
     """One emulator for every test that does not change it (clock, faults, licences)."""
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
+    with start_emulator() as emulator:
         yield emulator
 
 
@@ -316,10 +316,9 @@ def fine_curve(api: Api, catalogue: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def emulator() -> Iterator[Emulator]:
+def emulator(make_emulator: Callable[..., Emulator]) -> Emulator:
     """A fresh emulator of its own, for tests that move its clock or inject faults."""
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
+    return make_emulator()
 
 
 @pytest.fixture
@@ -331,20 +330,18 @@ def own_api(emulator: Emulator) -> Iterator[Api]:
 
 
 @pytest.fixture
-def make_api() -> Iterator[Callable[..., Api]]:
+def make_api(make_emulator: Callable[..., Emulator]) -> Iterator[Callable[..., Api]]:
     """Starts further emulators (any seed, start) and gives a demo-account Api on each."""
     made: list[Api] = []
 
     def make(seed: int = 0, start: str = START, email: str | None = None) -> Api:
-        emulator = Emulator(seed=seed, time_scale=0, start=start)
-        client = Api(emulator, email)
+        client = Api(make_emulator(seed=seed, start=start), email)
         made.append(client)
         return client
 
     yield make
     for client in made:
         client.close()
-        client.emulator.stop()
 
 
 def data_endpoints(curve_id: str, tenor: str) -> list[tuple[str, dict[str, str]]]:
@@ -404,7 +401,7 @@ def check() -> type[Check]:
 # The live feed, through a plain WebSocket client.
 
 LIVE_PATH = "/v2/customer/socket/websocket"
-LIVE_START = "2025-06-13T10:00:00Z"  # a Friday, mid-session
+MIDSESSION = "2025-06-13T10:00:00Z"  # a Friday: where the live emulators start
 LIVE_GENERATED_ON = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$")
 
 
@@ -525,10 +522,9 @@ def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
 
 
 @pytest.fixture
-def live_emulator() -> Iterator[Emulator]:
+def live_emulator(make_emulator: Callable[..., Emulator]) -> Emulator:
     """An emulator of its own on a stopped clock at Friday 10:00 UTC."""
-    with Emulator(seed=0, time_scale=0, start=LIVE_START) as emulator:
-        yield emulator
+    return make_emulator(start=MIDSESSION)
 
 
 @pytest.fixture
@@ -552,7 +548,7 @@ class Live:
     """What the live tests share, through the ``live`` fixture."""
 
     PATH = LIVE_PATH
-    START = LIVE_START
+    START = MIDSESSION
     GENERATED_ON = LIVE_GENERATED_ON
     wait_until = staticmethod(wait_until)
 

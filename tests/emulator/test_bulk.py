@@ -27,7 +27,6 @@ import requests
 from marketcurves.exceptions import InvalidRequest
 from marketcurves.testing import Emulator
 
-START = "2025-06-13T17:00:00Z"
 FULL = ("full@marketcurves.test", "full-password")
 DEMO_EMAIL = "demo@marketcurves.test"
 BROKEN = (requests.exceptions.ChunkedEncodingError, requests.exceptions.ConnectionError)
@@ -145,9 +144,8 @@ def table_of(content: bytes) -> pa.Table:
 
 
 @pytest.fixture(scope="module")
-def bulk_emulator():
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
+def bulk_emulator(em):
+    return em
 
 
 @pytest.fixture(scope="module")

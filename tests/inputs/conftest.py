@@ -18,9 +18,6 @@ import pytest
 from inputs_helpers import CountingProvider, unsent_client
 
 import marketcurves as mc
-from marketcurves.testing import Emulator
-
-START = "2025-06-13T17:00:00Z"
 
 
 @pytest.fixture
@@ -35,12 +32,6 @@ def unsent(provider: CountingProvider) -> Iterator[mc.Client]:
     with unsent_client(provider) as client:
         yield client
     assert provider.calls == 0, "a request was sent (or tried)"
-
-
-@pytest.fixture(scope="module")
-def em() -> Iterator[Emulator]:
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ its values escaped, no secret in it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from jupyter_helpers import read_html
@@ -12,14 +13,11 @@ from jupyter_helpers import read_html
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
-START = "2025-06-13T17:00:00Z"
-
 
 @pytest.fixture(scope="module")
-def em() -> Iterator[Emulator]:
-    # Bulk jobs and the live feed run on the emulator's clock: a fast one.
-    with Emulator(seed=0, time_scale=300, start=START) as emulator:
-        yield emulator
+def emulator_settings() -> dict[str, Any]:
+    """Bulk jobs and the live feed run on the emulator's clock: a fast one."""
+    return {"time_scale": 300}
 
 
 @pytest.fixture(scope="module")

@@ -17,16 +17,14 @@ import pytest
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
-START = "2025-06-13T17:00:00Z"
-
 
 def calendar(names):
     return [t.name for t in sorted({mc.Tenor.parse(n, strict=False) for n in names})]
 
 
 @pytest.fixture(scope="module")
-def client() -> Iterator[mc.Client]:
-    with Emulator(seed=0, time_scale=0, start=START) as emulator, emulator.client() as c:
+def client(em: Emulator) -> Iterator[mc.Client]:
+    with em.client() as c:
         yield c
 
 

@@ -20,10 +20,9 @@ import pytest
 import trustme
 from network_helpers import port_of
 from network_servers import RecordingProxy, TlsForwarder
+from support import start_emulator
 
 from marketcurves.testing import Emulator
-
-START = "2025-06-13T17:00:00Z"
 
 
 @pytest.fixture(autouse=True)
@@ -41,16 +40,15 @@ def _no_threads_left_behind() -> Iterator[None]:
 
 
 @pytest.fixture
-def em() -> Iterator[Emulator]:
+def em(make_emulator: Callable[..., Emulator]) -> Emulator:
     # A fast clock: bulk jobs finish at once; live values keep coming.
-    with Emulator(seed=0, time_scale=500, start=START) as emulator:
-        yield emulator
+    return make_emulator(time_scale=500)
 
 
 @pytest.fixture(scope="module")
 def live_curve() -> tuple[str, str]:
     """A curve of the demo account's live licence and one of its tenors."""
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
+    with start_emulator() as emulator:
         curve = emulator.client().catalogue(vertical="Jet", quotation="Fob")[0]
         return curve.id, curve.contracts[0]
 

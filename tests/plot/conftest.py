@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from plot_helpers import FIRST, INTRADAY_FIRST, LAST, START
+from plot_helpers import FIRST, INTRADAY_FIRST, LAST
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
@@ -22,12 +22,6 @@ def _close_figures() -> Iterator[None]:
     import matplotlib.pyplot as plt
 
     plt.close("all")
-
-
-@pytest.fixture(scope="module")
-def em() -> Iterator[Emulator]:
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ import pyarrow as pa
 
 import marketcurves as mc
 
-START = "2025-06-13T17:00:00Z"
 FIRST, LAST = "2025-05-02", "2025-06-12"
 INTRADAY_FIRST = "2025-06-09"
 

@@ -33,6 +33,12 @@ def _no_aws_settings_from_the_machine() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="module")
+def emulator_settings() -> dict[str, Any]:
+    """A fast clock for the root ``em``: bulk jobs finish at once."""
+    return {"time_scale": 500}
+
+
 @pytest.fixture(scope="session")
 def moto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MotoServer]:
     """moto's S3, started once for the session; its log, which tells the

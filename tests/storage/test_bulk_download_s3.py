@@ -5,7 +5,6 @@ local folder."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,15 +13,8 @@ import pytest
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
-START = "2025-06-13T17:00:00Z"
 MONTHS = ("JET", "2024-03", "2024-05")
 SUBMIT = "/bulk-download/job-submit"
-
-
-@pytest.fixture(scope="module")
-def em() -> Iterator[Emulator]:
-    with Emulator(seed=0, time_scale=500, start=START) as emulator:
-        yield emulator
 
 
 @pytest.fixture(scope="module")

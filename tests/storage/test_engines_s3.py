@@ -18,11 +18,10 @@ from urllib.parse import urlsplit
 import pandas as pd
 import pytest
 from storage_helpers import ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY, storage_options
+from support import start_emulator
 
 import marketcurves as mc
-from marketcurves.testing import Emulator
 
-START = "2025-06-13T17:00:00Z"
 #: Two verticals, so that the vertical is a partition column with more than one value.
 EXPORTS = [("JET", "2024-03", "2024-05"), ("NAPHTHA", "2024-03", "2024-04")]
 KEYS = ["vertical", "year", "month"]
@@ -38,7 +37,7 @@ def exported(s3: Any, moto_server: str) -> str:
     s3.create_bucket(Bucket=bucket)
     options = storage_options(moto_server)
     url = f"s3://{bucket}/exports"
-    with Emulator(seed=0, time_scale=500, start=START) as em, em.client() as client:
+    with start_emulator(time_scale=500) as em, em.client() as client:
         for vertical, start, end in EXPORTS:
             client.bulk_download(
                 vertical,

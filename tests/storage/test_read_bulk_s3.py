@@ -16,11 +16,10 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from storage_helpers import SECRET_ACCESS_KEY, MotoServer, list_keys, upload_folder
+from support import start_emulator
 
 import marketcurves as mc
-from marketcurves.testing import Emulator
 
-START = "2025-06-13T17:00:00Z"
 #: What the export holds: the demo account's bulk licence starts at 2024-03.
 JET = {("Jet", 3), ("Jet", 4), ("Jet", 5)}
 NAPHTHA = {("Naphtha", 3), ("Naphtha", 4)}
@@ -32,7 +31,7 @@ NOWHERE = "http://127.0.0.1:9"
 def export(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A local bulk export of two verticals, downloaded once for the module."""
     folder = tmp_path_factory.mktemp("export")
-    with Emulator(seed=0, time_scale=500, start=START) as em, em.client() as client:
+    with start_emulator(time_scale=500) as em, em.client() as client:
         for vertical, start, end in [
             ("JET", "2024-03", "2024-05"),
             ("NAPHTHA", "2024-03", "2024-04"),

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,17 +25,10 @@ from storage_helpers import SECRET_ACCESS_KEY, list_keys, open_uploads, storage_
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
-START = "2025-06-13T17:00:00Z"
 MONTHS = ("JET", "2024-03", "2024-04")
 
 #: The requests of a multipart upload, in the order each object makes them.
 UPLOAD_STEPS = ("CreateMultipartUpload", "UploadPart", "CompleteMultipartUpload")
-
-
-@pytest.fixture(scope="module")
-def em() -> Iterator[Emulator]:
-    with Emulator(seed=0, time_scale=500, start=START) as emulator:
-        yield emulator
 
 
 @pytest.fixture(scope="module")
