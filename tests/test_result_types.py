@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from support import LIVE_START, start_emulator
+
 import marketcurves as mc
 from marketcurves import _live_types
 from marketcurves.cache import CachedCurve, CacheInfo, Cleared
 from marketcurves.record import CompactedDay, RecordSummary
-from marketcurves.testing import Emulator
 
 #: Emulated seconds per real second, and the keep-alive that rides through
 #: the feed's idle drop at that speed.
@@ -35,7 +36,7 @@ def assert_typed(value: dict[str, Any], typed: Any) -> None:
 
 
 def test_the_live_feeds_counters_and_events_are_their_typed_dicts():
-    with Emulator(seed=0, time_scale=SCALE, start="2025-06-11T09:00:00Z") as em:
+    with start_emulator(time_scale=SCALE, start=LIVE_START) as em:
         seen: dict[str, dict[str, Any]] = {}
         on_event = lambda event: seen.setdefault(event["kind"], event)  # noqa: E731
         with em.client() as client, client.live(on_event=on_event, **KEEPALIVE) as feed:
@@ -53,7 +54,7 @@ def test_the_live_feeds_counters_and_events_are_their_typed_dicts():
 
 
 def test_a_recorders_summary_and_compacted_days_are_their_typed_dicts(tmp_path):
-    with Emulator(seed=0, time_scale=SCALE, start="2025-06-11T09:00:00Z") as em:
+    with start_emulator(time_scale=SCALE, start=LIVE_START) as em:
         with em.client() as client:
             curve = next(c for c in client.catalogue() if c.quotation != "Sales")
             summary = client.record(
@@ -68,7 +69,7 @@ def test_a_recorders_summary_and_compacted_days_are_their_typed_dicts(tmp_path):
 
 
 def test_what_the_cache_holds_and_clears_are_their_typed_dicts(tmp_path):
-    with Emulator(seed=0, time_scale=0, start="2025-06-13T17:00:00Z") as em:
+    with start_emulator() as em:
         with em.client(cache_dir=tmp_path) as client:
             curve = next(c for c in client.catalogue() if c.contracts)
             client.settlements(curve, "2025-06-02", "2025-06-06", curve.contracts[0])

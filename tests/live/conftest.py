@@ -13,29 +13,28 @@ What a client delivered is checked against what the emulator published
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 
 import pytest
-from live_helpers import START, Curves
+from live_helpers import Curves
+from support import LIVE_START, start_emulator
 
 from marketcurves.testing import Emulator
 
 
 @pytest.fixture(scope="session")
 def curves() -> Curves:
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
+    with start_emulator(start=LIVE_START) as emulator:
         return Curves(emulator)
 
 
 @pytest.fixture
-def em() -> Iterator[Emulator]:
+def em(make_emulator: Callable[..., Emulator]) -> Emulator:
     """An emulator of its own at 60 times real speed: a minute a second."""
-    with Emulator(seed=0, time_scale=60, start=START) as emulator:
-        yield emulator
+    return make_emulator(time_scale=60, start=LIVE_START)
 
 
 @pytest.fixture
-def fast_em() -> Iterator[Emulator]:
+def fast_em(make_emulator: Callable[..., Emulator]) -> Emulator:
     """At 600 times real speed: a one-minute curve ticks ten times a second."""
-    with Emulator(seed=0, time_scale=600, start=START) as emulator:
-        yield emulator
+    return make_emulator(time_scale=600, start=LIVE_START)

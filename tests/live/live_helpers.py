@@ -18,9 +18,7 @@ import marketcurves as mc
 from marketcurves.testing import Emulator
 
 UTC = dt.timezone.utc
-#: A Wednesday morning: a business day whose midnight is followed by another.
-START = "2025-06-11T09:00:00Z"
-#: A day before START whose intraday values show each curve's granularity.
+#: A day before LIVE_START (support.py) whose intraday values show each curve's granularity.
 PROBE_DAY = "2025-06-10"
 
 

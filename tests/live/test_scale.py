@@ -7,26 +7,25 @@ what every other needs is counted on the emulator."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 
 import pytest
 from live_helpers import (
-    START,
     TokenGate,
     assert_delivered_exactly_published,
     backfill_requests,
     missed_values,
 )
+from support import LIVE_START
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
 
 @pytest.fixture
-def stopped_em() -> Iterator[Emulator]:
+def stopped_em(make_emulator: Callable[..., Emulator]) -> Emulator:
     """The clock stands still: values are published only when a test moves it."""
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
+    return make_emulator(start=LIVE_START)
 
 
 def drain(feed: mc.LiveFeed, until, timeout: float = 60.0) -> list[mc.Tick]:

@@ -4,11 +4,12 @@ curves of the seed-0 world that publish often."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from record_helpers import SCALE, START
+from record_helpers import SCALE
+from support import LIVE_START, start_emulator
 
 # The live suite's helpers: what a reconnect's backfill needs, for the
 # recorder's resume, which follows the same rule.
@@ -18,16 +19,15 @@ from marketcurves.testing import Emulator
 
 
 @pytest.fixture
-def em() -> Iterator[Emulator]:
-    with Emulator(seed=0, time_scale=SCALE, start=START) as emulator:
-        yield emulator
+def em(make_emulator: Callable[..., Emulator]) -> Emulator:
+    return make_emulator(time_scale=SCALE, start=LIVE_START)
 
 
 @pytest.fixture(scope="session")
 def busy_curves() -> list[str]:
     """The curves of the seed-0 world the demo account may follow live (not
-    Sales), those with the most values published around START first."""
-    with Emulator(seed=0, time_scale=0, start="2025-06-11T09:30:00Z") as emulator:
+    Sales), those with the most values published around LIVE_START first."""
+    with start_emulator(start="2025-06-11T09:30:00Z") as emulator:
         client = emulator.client()
         counted = []
         for curve in client.catalogue()[:40]:
@@ -46,5 +46,5 @@ def busy_curves() -> list[str]:
 @pytest.fixture(scope="session")
 def busy_curve(busy_curves: list[str]) -> str:
     """The curve with the most values published in the half hour before
-    START: the recorder has plenty to catch."""
+    LIVE_START: the recorder has plenty to catch."""
     return busy_curves[0]

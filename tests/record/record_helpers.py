@@ -18,8 +18,6 @@ import marketcurves as mc
 from marketcurves.testing import Emulator
 
 UTC = dt.timezone.utc
-#: A Wednesday morning, markets open.
-START = "2025-06-11T09:00:00Z"
 #: Emulated seconds per real second: the feed's 60 s idle drop comes every
 #: second or so, which the recorder must ride through.
 SCALE = 60

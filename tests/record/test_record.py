@@ -11,10 +11,10 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 from record_helpers import SCALE, check_exactly_once, keepalive, millis, recorded, status
+from support import start_emulator
 
 import marketcurves as mc
 from marketcurves import cli
-from marketcurves.testing import Emulator
 
 
 def test_a_recording_holds_each_published_value_once(em, busy_curve, tmp_path):
@@ -113,7 +113,7 @@ def test_files_rotate_by_size(em, busy_curve, tmp_path):
 def test_a_run_across_midnight_splits_the_days_and_compacts_the_closed_one(busy_curve, tmp_path):
     scale = 600
     # Five minutes before midnight, and an hour after it in nine seconds.
-    with Emulator(seed=0, time_scale=scale, start="2025-06-11T23:55:00Z") as emulator:
+    with start_emulator(time_scale=scale, start="2025-06-11T23:55:00Z") as emulator:
         with emulator.client() as client:
             summary = client.record(
                 tmp_path,
@@ -137,7 +137,7 @@ def test_a_run_across_midnight_splits_the_days_and_compacts_the_closed_one(busy_
 
 def test_the_compact_command_merges_closed_days(busy_curve, tmp_path, capsys):
     scale = 300
-    with Emulator(seed=0, time_scale=scale, start="2025-06-11T23:58:00Z") as emulator:
+    with start_emulator(time_scale=scale, start="2025-06-11T23:58:00Z") as emulator:
         with emulator.client() as client:
             client.record(
                 tmp_path,

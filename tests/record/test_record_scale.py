@@ -4,21 +4,21 @@ its files hold, and the recording holds each published value once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 
 import pytest
 from live_helpers import backfill_requests, missed_values
-from record_helpers import START, Recorder, check_exactly_once, recorder_logs, wait_for
+from record_helpers import Recorder, check_exactly_once, recorder_logs, wait_for
+from support import LIVE_START
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
 
 @pytest.fixture
-def stopped_em() -> Iterator[Emulator]:
+def stopped_em(make_emulator: Callable[..., Emulator]) -> Emulator:
     """The clock stands still: values are published only when the test moves it."""
-    with Emulator(seed=0, time_scale=0, start=START) as emulator:
-        yield emulator
+    return make_emulator(start=LIVE_START)
 
 
 def rows_in(dest) -> int:

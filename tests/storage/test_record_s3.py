@@ -14,17 +14,17 @@ import pyarrow.fs
 import pytest
 
 import marketcurves as mc
-from marketcurves.testing import Emulator
 
 # The recorder suite's checks, shared rather than written twice.
 sys.path.insert(0, str(Path(__file__).parent.parent / "record"))
-from record_helpers import SCALE, START, check_exactly_once, keepalive, recorded
+from record_helpers import SCALE, check_exactly_once, keepalive, recorded
+from support import LIVE_START, start_emulator
 
 CURVE_TENORS = 5
 
 
 def test_a_recording_in_s3_holds_each_published_value_once(bucket, s3, s3_options):
-    with Emulator(seed=0, time_scale=SCALE, start=START) as em, em.client() as client:
+    with start_emulator(time_scale=SCALE, start=LIVE_START) as em, em.client() as client:
         curve = next(c for c in client.catalogue() if len(c.contracts or []) >= CURVE_TENORS)
         dest = f"s3://{bucket}/desk/ticks"
         summary = client.record(
@@ -56,7 +56,7 @@ def test_a_recording_in_s3_holds_each_published_value_once(bucket, s3, s3_option
 
 
 def test_a_second_recorder_on_one_prefix_is_refused_until_the_first_lets_go(bucket, s3, s3_options):
-    with Emulator(seed=0, time_scale=SCALE, start=START) as em, em.client() as client:
+    with start_emulator(time_scale=SCALE, start=LIVE_START) as em, em.client() as client:
         curve = next(c for c in client.catalogue() if len(c.contracts or []) >= CURVE_TENORS)
         dest = f"s3://{bucket}/desk/leased"
         args = ([(curve.id, "*")],)
