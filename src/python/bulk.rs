@@ -18,7 +18,6 @@ use client::bulk::options::{BulkOptions, BulkProgress};
 use client::bulk::read::Selection;
 use client::bulk::read_store::read_bulk_at;
 use client::bulk::run::{self, BulkRequest};
-use client::bulk::target::Target;
 use client::storage::Place;
 
 fn no_progress(_: Python<'_>) -> PyResult<()> {
@@ -94,7 +93,7 @@ pub fn bulk_download_job(
     storage_options: Option<BTreeMap<String, String>>,
 ) -> CoreResult<PyBulkResult> {
     let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
-    let dest = Target::new("dest", &dest.to_string_lossy(), &options)?;
+    let dest = Place::to_write("dest", &dest.to_string_lossy(), &options)?;
     let job = job.0.clone();
     let rest = client.rest()?;
     let counts = Arc::new(BulkProgress::default());
@@ -146,7 +145,7 @@ pub fn bulk_download(
         &vertical,
         &start,
         &end,
-        Target::new("dest", &dest.to_string_lossy(), &options)?,
+        Place::to_write("dest", &dest.to_string_lossy(), &options)?,
     )?;
     let options = BulkOptions::waiting(poll_interval, Some(timeout))?;
     let rest = client.rest()?;

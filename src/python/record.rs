@@ -19,7 +19,7 @@ use super::runtime::runtime;
 use client::live::LiveConfig;
 use client::record::TickSelection;
 use client::record::{
-    compact, read_ticks as read, record as run_recorder, Dest, RecordConfig, RecordSummary,
+    compact, read_ticks as read, record as run_recorder, RecordConfig, RecordSummary,
 };
 use client::rest::RestClient;
 use client::storage::Place;
@@ -216,9 +216,8 @@ pub fn compact_recording<'py>(
 ) -> CoreResult<Vec<Bound<'py, PyDict>>> {
     let place = Place::parse("dest", &dest, &options(storage_options))?;
     let call = async move {
-        let dest = Dest::new(place);
-        dest.check().await?;
-        Ok::<_, ClientError>(compact::compact(&dest, before).await?)
+        place.check().await?;
+        Ok::<_, ClientError>(compact::compact(&place, before).await?)
     };
     let days = super::runtime::wait_interruptibly(py, call, |_| Ok(()))??;
     let dicts: PyResult<Vec<_>> = days

@@ -14,7 +14,6 @@ pub(crate) mod digest;
 pub(crate) mod error;
 pub mod live;
 pub mod net;
-pub(crate) mod private_files;
 pub mod record;
 pub mod rest;
 pub(crate) mod secret;

@@ -11,6 +11,5 @@ pub mod read;
 pub mod read_store;
 pub mod run;
 pub(crate) mod store_download;
-pub mod target;
 #[cfg(test)]
 pub(crate) mod test_service;

@@ -1,9 +1,9 @@
 //! The temporary file a bulk file is downloaded into, beside its final name:
-//! `.<name>.<random>.<validator>.part`.
+//! `.<name>.<random>.<validator>.part`, the one temporary-name scheme
+//! (`storage::whole_file`) with the kind of a resumable part.
 //!
-//! - The name cannot be guessed and the file is created exclusively (the
-//!   `tempfile` way), so a file or a link planted in the destination is never
-//!   written through.
+//! - The name cannot be guessed and the file is created exclusively, so a
+//!   file or a link planted in the destination is never written through.
 //! - While a download writes it, the file is locked (`File::try_lock`): a
 //!   second download of the same file into the same folder leaves it alone.
 //! - The validator (the response's strong `ETag`, else its `Last-Modified`,
@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 
-/// Random characters in a part's name.
-const RANDOM_CHARACTERS: usize = 12;
+use crate::storage::whole_file::temporary_beside;
+
 /// The longest validator kept in a name (file names stop at 255 bytes).
 const LONGEST_KEPT_VALIDATOR: usize = 96;
 
@@ -52,15 +52,11 @@ impl Part {
     /// A new, empty part for the version of the file `validator` names.
     pub fn create(target: &Path, validator: Option<&str>) -> io::Result<Part> {
         let kept = validator.filter(|v| v.len() <= LONGEST_KEPT_VALIDATOR);
-        let suffix = match kept {
-            Some(v) => format!(".{}.part", URL_SAFE_NO_PAD.encode(v)),
-            None => ".part".to_owned(),
+        let kind = match kept {
+            Some(v) => format!("{}.part", URL_SAFE_NO_PAD.encode(v)),
+            None => "part".to_owned(),
         };
-        let (file, path) = tempfile::Builder::new()
-            .prefix(&format!(".{}.", name_of(target)))
-            .suffix(&suffix)
-            .rand_bytes(RANDOM_CHARACTERS)
-            .tempfile_in(folder_of(target)?)?
+        let (file, path) = temporary_beside(target, &kind)?
             .keep()
             .map_err(|e| e.error)?;
         // A new file no one else has opened: a file system without locks

@@ -64,7 +64,7 @@ async fn find_objects(
 /// folder, or a prefix in an object store.
 pub async fn read_bulk_at(place: Place, selection: Selection) -> Result<Table, ClientError> {
     match place {
-        Place::Local(path) => super::read::read_bulk(path, selection).await,
+        Place::Folder(path) => super::read::read_bulk(path, selection).await,
         Place::Store(location) => read_bulk_store(location, selection).await,
     }
 }

@@ -17,11 +17,11 @@ use super::options::{BulkOptions, BulkProgress, Phase};
 use super::partition::{file_name, unique_name, Partition};
 use super::read::count_rows;
 use super::store_download::fetch_to_store;
-use super::target::{key_of, url_of, Target};
 use crate::error::ClientError;
 use crate::rest::http::Http;
 use crate::storage::footer::rows_in_object;
 use crate::storage::upload::already_there;
+use crate::storage::Place;
 use domain::month::Month;
 use domain::records::PresignedUrl;
 
@@ -32,7 +32,7 @@ const FOOTERS_AT_ONCE: usize = 8;
 #[derive(Clone, Debug)]
 pub struct BulkRequest {
     pub job: JobRequest,
-    pub dest: Target,
+    pub dest: Place,
 }
 
 impl BulkRequest {
@@ -44,15 +44,15 @@ impl BulkRequest {
         end: &str,
         dest: impl Into<PathBuf>,
     ) -> Result<BulkRequest, ClientError> {
-        BulkRequest::to(vertical, start, end, Target::folder("dest", dest)?)
+        BulkRequest::to(vertical, start, end, Place::folder_to_write("dest", dest)?)
     }
 
-    /// The same, into any target: a folder or an object store.
+    /// The same, into any place: a folder or an object store prefix.
     pub fn to(
         vertical: &str,
         start: &str,
         end: &str,
-        dest: Target,
+        dest: Place,
     ) -> Result<BulkRequest, ClientError> {
         Ok(BulkRequest {
             job: JobRequest::new(vertical, start, end)?,
@@ -128,13 +128,13 @@ pub fn plan_files(dest: &Path, files: &[PresignedUrl]) -> Result<Vec<FileTask>, 
 
 /// The folder made (for a local download) and every path checked: the
 /// files to fetch.
-async fn prepare(dest: &Target, files: &[PresignedUrl]) -> Result<Vec<FileTask>, ClientError> {
+async fn prepare(dest: &Place, files: &[PresignedUrl]) -> Result<Vec<FileTask>, ClientError> {
     match dest {
-        Target::Folder(folder) => {
-            create_dest(folder.path()).await?;
-            plan_files(folder.path(), files)
+        Place::Folder(folder) => {
+            create_dest(folder).await?;
+            plan_files(folder, files)
         }
-        Target::Store(_) => plan_files(Path::new(""), files),
+        Place::Store(_) => plan_files(Path::new(""), files),
     }
 }
 
@@ -218,7 +218,7 @@ pub async fn download(
 pub async fn download_job(
     http: &Http,
     job: &Submitted,
-    dest: &Target,
+    dest: &Place,
     options: &BulkOptions,
     progress: &BulkProgress,
 ) -> Result<BulkResult, ClientError> {
@@ -261,7 +261,7 @@ struct Done {
 /// The result once every file is in place; the rows come from the footers.
 async fn finish(
     job: Submitted,
-    dest: &Target,
+    dest: &Place,
     tasks: Vec<FileTask>,
     done: Done,
     progress: &BulkProgress,
@@ -281,12 +281,12 @@ async fn finish(
         );
     }
     let (files, objects, rows) = match dest {
-        Target::Folder(_) => {
+        Place::Folder(_) => {
             let files: Vec<PathBuf> = tasks.into_iter().map(|t| t.target).collect();
             let rows = count_rows(files.clone()).await?;
             (files, Vec::new(), rows)
         }
-        Target::Store(location) => {
+        Place::Store(location) => {
             // One small read per object, several at once: reading them one
             // after another made the row count cost a round trip per file.
             let objects: Vec<(String, Option<u64>)> =
@@ -294,22 +294,16 @@ async fn finish(
             let store = location.store.as_ref();
             let counts: Vec<u64> = stream::iter(objects)
                 .map(|(relative, size)| async move {
-                    let key = key_of(location, &relative);
+                    let key = location.key(&relative);
                     rows_in_object(store, &key, size).await.map_err(|why| {
-                        ClientError::BulkJobFailed(format!(
-                            "{}: {why}",
-                            url_of(location, &relative)
-                        ))
+                        ClientError::BulkJobFailed(format!("{}: {why}", location.url(&relative)))
                     })
                 })
                 .buffered(FOOTERS_AT_ONCE)
                 .try_collect()
                 .await?;
             let rows = counts.iter().sum();
-            let objects = tasks
-                .iter()
-                .map(|t| url_of(location, &t.relative))
-                .collect();
+            let objects = tasks.iter().map(|t| location.url(&t.relative)).collect();
             (Vec::new(), objects, rows)
         }
     };
@@ -337,7 +331,7 @@ struct Round {
 /// Downloads what is missing; files already complete are skipped.
 async fn download_all(
     http: &Http,
-    dest: &Target,
+    dest: &Place,
     tasks: &[FileTask],
     options: &BulkOptions,
     progress: &BulkProgress,
@@ -349,9 +343,9 @@ async fn download_all(
     let mut present = 0;
     for task in tasks {
         let done = match dest {
-            Target::Folder(_) => already_done(task).await,
-            Target::Store(location) => {
-                let key = key_of(location, &task.relative);
+            Place::Folder(_) => already_done(task).await,
+            Place::Store(location) => {
+                let key = location.key(&task.relative);
                 already_there(location.store.as_ref(), &key, task.size).await
             }
         };
@@ -367,10 +361,10 @@ async fn download_all(
         let counter = &progress.bytes_done;
         let sender = http.sender();
         match dest {
-            Target::Folder(_) => {
+            Place::Folder(_) => {
                 fetches.push(Box::pin(fetch(sender, task, options.max_retries, counter)))
             }
-            Target::Store(location) => fetches.push(Box::pin(fetch_to_store(
+            Place::Store(location) => fetches.push(Box::pin(fetch_to_store(
                 sender,
                 task,
                 location,

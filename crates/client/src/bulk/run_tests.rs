@@ -153,7 +153,7 @@ async fn a_job_download_waits_for_the_job_then_reports_expired_urls_as_an_error(
     })
     .await;
     let folder = TempFolder::new("job");
-    let dest = Target::folder("dest", &folder.0).unwrap();
+    let dest = Place::folder_to_write("dest", &folder.0).unwrap();
     let http = service.http();
     let job = job::submit(&http, &request(&folder.0).job).await.unwrap();
     assert!(job.narrowed());
@@ -231,14 +231,14 @@ fn a_request_is_checked_before_anything_is_sent() {
 }
 
 /// A prefix of an in-memory object store, as a download target.
-fn in_memory() -> (std::sync::Arc<object_store::memory::InMemory>, Target) {
+fn in_memory() -> (std::sync::Arc<object_store::memory::InMemory>, Place) {
     let store = std::sync::Arc::new(object_store::memory::InMemory::new());
     let location = crate::storage::Location {
         store: store.clone(),
         prefix: object_store::path::Path::from("exports"),
         shown: "memory://bucket/exports".into(),
     };
-    (store, Target::Store(location))
+    (store, Place::Store(location))
 }
 
 #[tokio::test]

@@ -11,7 +11,6 @@ use bytes::Bytes;
 use futures_util::stream;
 
 use super::download::{refusal, Attempt, DownloadError, FileTask};
-use super::target::{key_of, url_of};
 use crate::rest::send::{Failure, Sender};
 use crate::storage::upload::{stream_to_store, Expected, UploadError};
 use crate::storage::Location;
@@ -26,9 +25,9 @@ pub async fn fetch_to_store(
     max_retries: u32,
     counter: &AtomicU64,
 ) -> Result<u64, DownloadError> {
-    let key = key_of(location, &task.relative);
+    let key = location.key(&task.relative);
     let shown = redact_url(&task.url);
-    let target = url_of(location, &task.relative);
+    let target = location.url(&task.relative);
     let fail = |what: String| DownloadError::Failed(format!("{target}: {what} ({shown})"));
     let mut retries = 0;
     loop {

@@ -7,8 +7,9 @@ use std::time::{Duration, SystemTime};
 use chrono::NaiveDate;
 
 use super::days::slice_batches;
-use super::layout::{decode, segments, History, Segment, TEMPORARY_PREFIX};
+use super::layout::{decode, segments, History, Segment};
 use super::segment;
+use crate::storage::whole_file::is_temporary;
 
 /// The cached days of one curve's history of one kind.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,10 +123,7 @@ fn remove_stale_temporaries(dir: &Path, cleared: &mut Cleared) {
         let path = entry.path();
         if path.is_dir() {
             remove_stale_temporaries(&path, cleared);
-        } else if entry
-            .file_name()
-            .to_string_lossy()
-            .starts_with(TEMPORARY_PREFIX)
+        } else if is_temporary(&entry.file_name().to_string_lossy())
             && entry
                 .metadata()
                 .and_then(|m| m.modified())

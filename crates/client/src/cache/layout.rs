@@ -26,8 +26,6 @@ use domain::arrow::TableKind;
 /// Bumped when the files change in a way older versions cannot read.
 const FORMAT: &str = "v1";
 const SEGMENT_SUFFIX: &str = ".parquet";
-/// Temporary files start with a dot, and are never listed as segments.
-pub const TEMPORARY_PREFIX: &str = ".tmp-";
 
 /// Characters kept as they are in a file name: letters, digits, `-`, `_`.
 const KEPT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_');

@@ -17,7 +17,6 @@
 //! - `days`: the day of each row, and the rows of some days;
 //! - `info`: what the cache holds, and clearing it.
 
-pub(crate) mod atomic;
 pub(crate) mod catalogue;
 pub(crate) mod days;
 pub(crate) mod finality;
@@ -36,7 +35,8 @@ use std::path::{Path, PathBuf};
 use tokio::sync::OnceCell;
 
 use crate::error::ClientError;
-use crate::storage::folder::Destination;
+use crate::storage::folder::folder_to_write;
+use crate::storage::whole_file::{write_bytes, Durability};
 pub use info::{CacheInfo, CachedCurve, Cleared};
 pub use mode::CacheMode;
 
@@ -52,7 +52,7 @@ impl Cache {
     /// A cache in `root`, which must be a folder this process can write, or
     /// a path where one can be made; `argument` names it in the message.
     pub fn new(argument: &str, root: PathBuf, mode: CacheMode) -> Result<Cache, ClientError> {
-        Destination::new(argument, &root)?;
+        folder_to_write(argument, &root)?;
         let root = std::path::absolute(&root).unwrap_or(root);
         Ok(Cache {
             root,
@@ -85,7 +85,9 @@ impl Cache {
                 let note = serde_json::json!({ "base_url": base_url, "account": account });
                 let path = dir.join("service.json");
                 if !path.exists() {
-                    if let Err(e) = atomic::write_bytes(&path, note.to_string().as_bytes()) {
+                    if let Err(e) =
+                        write_bytes(&path, Durability::Renamed, note.to_string().as_bytes())
+                    {
                         log::warn!(target: "marketcurves.cache", "cannot write {path:?}: {e}");
                     }
                 }

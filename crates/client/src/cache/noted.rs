@@ -1,5 +1,5 @@
 //! The cache's files: Parquet with a note in the footer saying what the
-//! file holds (`storage::noted`), written atomically (`atomic`). A file
+//! file holds (`storage::noted`), written whole (`storage::whole_file`). A file
 //! without its note is not one of ours, and is not trusted.
 
 use std::fs::File;
@@ -12,8 +12,8 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::atomic;
 use crate::storage::noted::{note_in, write_noted};
+use crate::storage::whole_file::{write_whole, Durability};
 
 /// Writes `batches` of `schema` to `path`, with `note` under `key` in the footer.
 pub fn write(
@@ -23,7 +23,10 @@ pub fn write(
     key: &str,
     note: &impl Serialize,
 ) -> io::Result<()> {
-    atomic::write_file(path, |out| {
+    // Renamed, not synced: a file a crash of the machine leaves short is
+    // found corrupt when read (its footer and note are checked) and fetched
+    // again.
+    write_whole(path, Durability::Renamed, |out| {
         write_noted(out, schema, batches, key, note).map_err(io::Error::other)
     })
 }

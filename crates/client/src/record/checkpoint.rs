@@ -13,9 +13,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
-use super::dest::{Dest, DestError};
 use super::file::{note_of, saw, FileNote, TenorKey};
 use super::layout::{data_file, DataFile, FileKind, CHECKPOINT};
+use crate::storage::{Place, PlaceError};
 use domain::timestamp::Micros;
 
 const TARGET: &str = "marketcurves.record";
@@ -38,15 +38,15 @@ impl Checkpoint {
         self.files.insert(name.to_owned());
     }
 
-    pub async fn save(&self, dest: &Dest) -> Result<(), DestError> {
-        let json = serde_json::to_vec(self).map_err(|e| DestError(e.to_string()))?;
+    pub async fn save(&self, dest: &Place) -> Result<(), PlaceError> {
+        let json = serde_json::to_vec(self).map_err(|e| PlaceError(e.to_string()))?;
         dest.put(CHECKPOINT, Bytes::from(json)).await
     }
 }
 
 /// The recording's data files, after removing the parts a compacted day
 /// replaced (left behind by a compaction that was cut short).
-pub async fn data_files(dest: &Dest) -> Result<Vec<DataFile>, DestError> {
+pub async fn data_files(dest: &Place) -> Result<Vec<DataFile>, PlaceError> {
     let mut files: Vec<DataFile> = dest
         .list()
         .await?
@@ -63,7 +63,7 @@ pub async fn data_files(dest: &Dest) -> Result<Vec<DataFile>, DestError> {
 }
 
 /// The parts still present that a compacted day of theirs replaced.
-async fn replaced_parts(dest: &Dest, files: &[DataFile]) -> Result<BTreeSet<String>, DestError> {
+async fn replaced_parts(dest: &Place, files: &[DataFile]) -> Result<BTreeSet<String>, PlaceError> {
     let mut replaced = BTreeSet::new();
     for day_file in files.iter().filter(|f| f.kind == FileKind::Day) {
         let has_parts = files
@@ -83,7 +83,7 @@ async fn replaced_parts(dest: &Dest, files: &[DataFile]) -> Result<BTreeSet<Stri
 }
 
 /// The recording's checkpoint, brought up to date with its files.
-pub async fn load(dest: &Dest) -> Result<Checkpoint, DestError> {
+pub async fn load(dest: &Place) -> Result<Checkpoint, PlaceError> {
     let files = data_files(dest).await?;
     let saved = match dest.get(CHECKPOINT).await? {
         Some(bytes) => serde_json::from_slice(&bytes).unwrap_or_else(|e| {

@@ -14,9 +14,9 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::checkpoint::data_files;
-use super::dest::{Dest, DestError};
 use super::file::{batch_rows, decode, encode, recorded_rows_to_batch, FileNote, Recorded};
 use super::layout::{day_name, DataFile, FileKind};
+use crate::storage::{Place, PlaceError};
 use domain::tenor::Tenor;
 
 /// What compacting one day did.
@@ -29,7 +29,7 @@ pub struct CompactedDay {
 }
 
 /// Compacts every day before `before` that has more than one file.
-pub async fn compact(dest: &Dest, before: NaiveDate) -> Result<Vec<CompactedDay>, DestError> {
+pub async fn compact(dest: &Place, before: NaiveDate) -> Result<Vec<CompactedDay>, PlaceError> {
     let files = data_files(dest).await?;
     let mut days: Vec<NaiveDate> = files
         .iter()
@@ -50,21 +50,21 @@ pub async fn compact(dest: &Dest, before: NaiveDate) -> Result<Vec<CompactedDay>
 
 /// Merges `files` (all of `day`) into the day's compacted file.
 pub async fn compact_day(
-    dest: &Dest,
+    dest: &Place,
     day: NaiveDate,
     files: &[DataFile],
-) -> Result<CompactedDay, DestError> {
+) -> Result<CompactedDay, PlaceError> {
     let mut rows: Vec<Recorded> = Vec::new();
     let mut note = FileNote::default();
     for file in files {
         let bytes = dest
             .get(&file.name)
             .await?
-            .ok_or_else(|| DestError(format!("{} vanished while compacting", file.name)))?;
+            .ok_or_else(|| PlaceError(format!("{} vanished while compacting", file.name)))?;
         let (batches, file_note) =
-            decode(bytes).map_err(|e| DestError(format!("cannot compact {}: {e}", file.name)))?;
+            decode(bytes).map_err(|e| PlaceError(format!("cannot compact {}: {e}", file.name)))?;
         for batch in &batches {
-            rows.extend(batch_rows(batch).map_err(DestError)?);
+            rows.extend(batch_rows(batch).map_err(PlaceError)?);
         }
         for ((curve_id, tenor), at) in file_note.map(|n| n.last).unwrap_or_default() {
             note.saw(&curve_id, &tenor, at);
@@ -78,8 +78,8 @@ pub async fn compact_day(
     for row in &rows {
         note.saw(&row.tick.curve_id, &row.tick.tenor, row.tick.generated_on);
     }
-    let batch = recorded_rows_to_batch(&rows).map_err(DestError)?;
-    let bytes = encode(&[batch], &note).map_err(DestError)?;
+    let batch = recorded_rows_to_batch(&rows).map_err(PlaceError)?;
+    let bytes = encode(&[batch], &note).map_err(PlaceError)?;
     dest.put(&day_name(day), bytes).await?;
     for name in &note.replaces {
         dest.delete(name).await?;

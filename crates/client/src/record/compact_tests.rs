@@ -7,7 +7,7 @@ use crate::record::test_support::{both, row, runtime, write_part, MIDNIGHT, MS};
 
 const DAY: i64 = 86_400_000_000;
 
-async fn all_rows(dest: &Dest) -> Vec<Recorded> {
+async fn all_rows(dest: &Place) -> Vec<Recorded> {
     let mut rows = Vec::new();
     for file in data_files(dest).await.unwrap() {
         let (batches, _) = decode(dest.get(&file.name).await.unwrap().unwrap()).unwrap();

@@ -22,8 +22,6 @@ use domain::timestamp::Micros;
 
 pub const CHECKPOINT: &str = "_checkpoint.json";
 pub const STATUS: &str = "_status.json";
-/// Local files are written under this prefix, then renamed.
-pub const TEMPORARY_PREFIX: &str = ".";
 
 /// What a data file of the recording is.
 #[derive(Clone, Debug, PartialEq, Eq)]

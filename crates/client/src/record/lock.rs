@@ -12,9 +12,9 @@ use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::Path;
 
-use super::dest::Dest;
 use super::lease::Lease;
-use crate::private_files::create_folder;
+use crate::storage::whole_file::create_folder;
+use crate::storage::Place;
 use crate::ClientError;
 
 /// The lock's file in the destination folder.
@@ -30,10 +30,10 @@ pub struct WriterLock {
 
 impl WriterLock {
     /// Takes `dest`'s lock, or says who holds it.
-    pub async fn take(dest: &Dest) -> Result<WriterLock, ClientError> {
+    pub async fn take(dest: &Place) -> Result<WriterLock, ClientError> {
         match dest {
-            Dest::Local(_) => WriterLock::take_folder(dest),
-            Dest::Store(location) => Ok(WriterLock {
+            Place::Folder(_) => WriterLock::take_folder(dest),
+            Place::Store(location) => Ok(WriterLock {
                 _file: None,
                 lease: Some(Lease::take(location).await?),
             }),
@@ -52,8 +52,8 @@ impl WriterLock {
         }
     }
 
-    fn take_folder(dest: &Dest) -> Result<WriterLock, ClientError> {
-        let Dest::Local(folder) = dest else {
+    fn take_folder(dest: &Place) -> Result<WriterLock, ClientError> {
+        let Place::Folder(folder) = dest else {
             unreachable!("a folder");
         };
         let failed = |e: std::io::Error| {

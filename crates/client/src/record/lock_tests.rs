@@ -10,7 +10,7 @@ fn folder(name: &str) -> std::path::PathBuf {
 #[tokio::test]
 async fn a_second_writer_is_refused_naming_the_first_until_the_first_lets_go() {
     let dir = folder("second");
-    let dest = Dest::new(Place::Local(dir.clone()));
+    let dest = Place::Folder(dir.clone());
     let first = WriterLock::take(&dest).await.unwrap();
     let refused = WriterLock::take(&dest).await.err().expect("refused");
     let message = refused.to_string();

@@ -7,7 +7,6 @@
 pub mod checkpoint;
 pub mod compact;
 pub mod config;
-pub mod dest;
 pub mod file;
 pub mod layout;
 mod lease;
@@ -22,7 +21,6 @@ mod test_support;
 
 pub use compact::CompactedDay;
 pub use config::{parse_period, RecordConfig};
-pub use dest::Dest;
 pub use read::{read_ticks, TickSelection};
 pub use run::record;
 pub use status::RecordSummary;

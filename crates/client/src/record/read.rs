@@ -6,11 +6,10 @@ use futures_util::{stream, StreamExt, TryStreamExt};
 
 use super::checkpoint::data_files;
 use super::compact::sort_rows;
-use super::dest::{Dest, DestError};
 use super::file::{batch_rows, decode, recorded_rows_to_batch, tick_schema, Recorded};
 use super::layout::{utc_day, DataFile};
 use crate::rest::validate;
-use crate::storage::Place;
+use crate::storage::{Place, PlaceError};
 use crate::ClientError;
 use domain::arrow::Table;
 use domain::timestamp::Micros;
@@ -70,8 +69,8 @@ impl TickSelection {
 }
 
 pub async fn read_ticks(place: Place, selection: TickSelection) -> Result<Table, ClientError> {
-    let dest = Dest::new(place);
-    if let Dest::Local(path) = &dest {
+    let dest = place;
+    if let Place::Folder(path) = &dest {
         if !path.is_dir() {
             return Err(ClientError::InvalidRequest(format!(
                 "dest {:?} is not a folder with a recording",
@@ -93,7 +92,7 @@ pub async fn read_ticks(place: Place, selection: TickSelection) -> Result<Table,
             let bytes = dest
                 .get(&file.name)
                 .await?
-                .ok_or_else(|| DestError(format!("{} vanished while reading", file.name)))?;
+                .ok_or_else(|| PlaceError(format!("{} vanished while reading", file.name)))?;
             tokio::task::spawn_blocking(move || {
                 let (batches, _) = decode(bytes).map_err(|e| format!("{}: {e}", file.name))?;
                 let mut rows = Vec::new();
@@ -107,8 +106,8 @@ pub async fn read_ticks(place: Place, selection: TickSelection) -> Result<Table,
                 Ok::<_, String>(rows)
             })
             .await
-            .map_err(|e| DestError(e.to_string()))?
-            .map_err(|e| DestError(format!("cannot read {}: {e}", dest.shown())))
+            .map_err(|e| PlaceError(e.to_string()))?
+            .map_err(|e| PlaceError(format!("cannot read {}: {e}", dest.shown())))
         })
         .buffer_unordered(READS_IN_FLIGHT)
         .try_collect()

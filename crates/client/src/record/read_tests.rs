@@ -17,7 +17,7 @@ fn the_selection_is_checked() {
 fn ticks_come_back_selected_and_sorted_by_curve_tenor_and_time() {
     runtime().block_on(async {
         let root = scratch("read");
-        let dest = Dest::Local(root.clone());
+        let dest = Place::Folder(root.clone());
         dest.prepare().await.unwrap();
         let up = |curve, tenor, at| row(curve, tenor, at, TickSource::Update);
         let files = [
@@ -31,7 +31,7 @@ fn ticks_come_back_selected_and_sorted_by_curve_tenor_and_time() {
         for (i, rows) in files.iter().enumerate() {
             write_part(&dest, rows, i as u64).await;
         }
-        let place = || Place::Local(root.clone());
+        let place = || Place::Folder(root.clone());
         let all = read_ticks(place(), TickSelection::default()).await.unwrap();
         let batch = &all.batches[0];
         let text = |i: usize| {
@@ -57,7 +57,10 @@ fn ticks_come_back_selected_and_sorted_by_curve_tenor_and_time() {
         let some = read_ticks(place(), jan.unwrap()).await.unwrap();
         assert_eq!(some.batches[0].num_rows(), 1);
 
-        let missing = read_ticks(Place::Local(root.join("nothing")), TickSelection::default());
+        let missing = read_ticks(
+            Place::Folder(root.join("nothing")),
+            TickSelection::default(),
+        );
         assert!(matches!(missing.await, Err(ClientError::InvalidRequest(_))));
     });
 }

@@ -23,7 +23,6 @@ use tokio_util::sync::CancellationToken;
 use super::checkpoint::{load, Checkpoint};
 use super::compact::compact;
 use super::config::RecordConfig;
-use super::dest::{Dest, DestError};
 use super::file::Recorded;
 use super::layout::{part_name, utc_day, STATUS};
 use super::lock::WriterLock;
@@ -32,7 +31,7 @@ use super::status::{log_minute, status_json, Lag, RecordSummary, StatusInput, TA
 use super::subscriptions::check_against_catalogue;
 use crate::live::{LiveFeed, ResumePoint, TickSource};
 use crate::rest::RestClient;
-use crate::storage::Place;
+use crate::storage::{Place, PlaceError};
 use crate::ClientError;
 use domain::timestamp::Micros;
 
@@ -58,7 +57,7 @@ pub async fn record(
     config: RecordConfig,
     stop: CancellationToken,
 ) -> Result<RecordSummary, ClientError> {
-    let recorder = Recorder::prepare(rest, Dest::new(place), config).await?;
+    let recorder = Recorder::prepare(rest, place, config).await?;
     recorder.run(stop).await
 }
 
@@ -71,7 +70,7 @@ enum Ended {
 
 struct Recorder {
     rest: Arc<RestClient>,
-    dest: Dest,
+    dest: Place,
     /// Held for the run: no other recorder writes into `dest` meanwhile.
     lock: WriterLock,
     config: RecordConfig,
@@ -105,7 +104,7 @@ impl Recorder {
     /// credentials, then a first write), and reads what it already holds.
     async fn prepare(
         rest: Arc<RestClient>,
-        dest: Dest,
+        dest: Place,
         config: RecordConfig,
     ) -> Result<Recorder, ClientError> {
         check_against_catalogue(&rest, &config.subscriptions).await?;
@@ -378,7 +377,7 @@ impl Recorder {
                         log::warn!(target: TARGET, "{e}");
                     }
                 }
-                Err(DestError(reason)) => {
+                Err(PlaceError(reason)) => {
                     self.summary.write_failures += 1;
                     log::warn!(
                         target: TARGET,

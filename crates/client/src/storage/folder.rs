@@ -2,7 +2,7 @@
 //! sent or created: bad input is an `InvalidRequest` naming the argument
 //! (a bulk `dest`, a `cache_dir`, a recording's folder).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::ClientError;
 
@@ -24,11 +24,11 @@ fn typed_path(name: &str, path: &Path) -> Result<(), ClientError> {
     Ok(())
 }
 
-/// A folder to download into. It is not created here: the download creates
+/// A folder to write into (a bulk `dest`, a recording, a `cache_dir`). It is not created here: the download creates
 /// it once the job has succeeded, so that a call refused before leaves
 /// nothing behind. Refused if it is a file, or if it (or, missing, the
 /// nearest folder it would be made in) cannot be written.
-fn folder_to_write(name: &str, path: &Path) -> Result<(), ClientError> {
+pub(crate) fn folder_to_write(name: &str, path: &Path) -> Result<(), ClientError> {
     typed_path(name, path)?;
     if path.exists() && !path.is_dir() {
         return Err(invalid(format!("{name} {path:?} is a file, not a folder")));
@@ -56,23 +56,6 @@ fn folder_to_write(name: &str, path: &Path) -> Result<(), ClientError> {
         return Err(invalid(format!("{name} {path:?} is not writable{inside}")));
     }
     Ok(())
-}
-
-/// A folder to download into, checked by [`folder_to_write`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Destination(PathBuf);
-
-impl Destination {
-    /// `name` is the argument's name, for the message if it is refused.
-    pub fn new(name: &str, path: impl Into<PathBuf>) -> Result<Destination, ClientError> {
-        let path = path.into();
-        folder_to_write(name, &path)?;
-        Ok(Destination(path))
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
 }
 
 /// A folder to read a downloaded dataset from.

@@ -1,9 +1,9 @@
-//! A place given as text: a local path, or an object store URL with its
-//! options. Checked before anything is read or written: an unknown scheme,
-//! a URL without a bucket or an unknown option is an `InvalidRequest`
-//! naming the argument (never an option's value, which may be a secret).
+//! A prefix in an object store, from a URL and its options, and the store's
+//! errors in the design's terms. Checked before anything is read or
+//! written: an unknown scheme, a URL without a bucket or an unknown option
+//! is an `InvalidRequest` naming the argument (never an option's value,
+//! which may be a secret).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
@@ -15,12 +15,6 @@ use url::Url;
 
 use super::retry::store_retry;
 use crate::error::ClientError;
-
-/// Where data is: a local folder, or a prefix in an object store.
-pub enum Place {
-    Local(PathBuf),
-    Store(Location),
-}
 
 /// A prefix in an object store.
 #[derive(Clone)]
@@ -52,58 +46,50 @@ impl std::fmt::Debug for Location {
     }
 }
 
-fn invalid(message: String) -> ClientError {
+pub(super) fn invalid(message: String) -> ClientError {
     ClientError::InvalidRequest(message)
 }
 
-impl Place {
-    /// The place `text` names; `argument` names it in messages. `options`
-    /// apply to object store URLs only.
-    pub fn parse(
+impl Location {
+    /// The prefix an object store URL names, its store built from the
+    /// environment and then `options`; `argument` names it in messages.
+    pub(super) fn from_url(
         argument: &str,
-        text: &str,
+        url: &str,
         options: &[(String, String)],
-    ) -> Result<Place, ClientError> {
-        let trimmed = text.trim();
-        let Some((scheme, _)) = trimmed.split_once("://") else {
-            if !options.is_empty() {
-                return Err(invalid(format!(
-                    "storage_options apply to object storage URLs (s3://, gs://, az://), \
-                     not to the local path {argument} {text:?}"
-                )));
-            }
-            return Ok(Place::Local(PathBuf::from(text)));
-        };
-        let url = Url::parse(trimmed)
-            .map_err(|e| invalid(format!("{argument} {trimmed:?} is not a valid URL: {e}")))?;
-        let scheme = scheme.to_ascii_lowercase();
-        if scheme == "file" {
-            if !options.is_empty() {
-                return Err(invalid(format!(
-                    "storage_options apply to object storage URLs, not to {argument} {trimmed:?}"
-                )));
-            }
-            let path = url
-                .to_file_path()
-                .map_err(|()| invalid(format!("{argument} {trimmed:?} is not a local file URL")))?;
-            return Ok(Place::Local(path));
-        }
-        if url.host_str().is_none_or(str::is_empty) {
+    ) -> Result<Location, ClientError> {
+        let (scheme, _) = url.split_once("://").unwrap_or_default();
+        let parsed = Url::parse(url)
+            .map_err(|e| invalid(format!("{argument} {url:?} is not a valid URL: {e}")))?;
+        if parsed.host_str().is_none_or(str::is_empty) {
             return Err(invalid(format!(
-                "{argument} {trimmed:?} names no bucket or container"
+                "{argument} {url:?} names no bucket or container"
             )));
         }
-        let store = build(argument, &scheme, trimmed, options)?;
-        let prefix = StorePath::from_url_path(url.path()).map_err(|e| {
+        let store = build(argument, &scheme.to_ascii_lowercase(), url, options)?;
+        let prefix = StorePath::from_url_path(parsed.path()).map_err(|e| {
             invalid(format!(
-                "{argument} {trimmed:?} has a path object storage cannot use: {e}"
+                "{argument} {url:?} has a path object storage cannot use: {e}"
             ))
         })?;
-        Ok(Place::Store(Location {
+        Ok(Location {
             store,
             prefix,
-            shown: trimmed.to_owned(),
-        }))
+            shown: url.to_owned(),
+        })
+    }
+
+    /// The key of `name` (`a/b/file`, relative to the prefix): the one key
+    /// builder of every object the package writes or reads.
+    pub fn key(&self, name: &str) -> StorePath {
+        name.split('/')
+            .filter(|part| !part.is_empty())
+            .fold(self.prefix.clone(), |key, part| key.join(part))
+    }
+
+    /// The URL of `name` under the prefix, as a user writes it.
+    pub fn url(&self, name: &str) -> String {
+        format!("{}/{name}", self.shown.trim_end_matches('/'))
     }
 }
 
@@ -221,7 +207,3 @@ pub fn store_error(location: &Location, error: &object_store::Error) -> ClientEr
         },
     }
 }
-
-#[cfg(test)]
-#[path = "location_tests.rs"]
-mod tests;

@@ -1,12 +1,16 @@
-//! Object storage: where a bulk export can live besides a local folder
-//! (`s3://`, `gs://`, `az://`, `abfs://`), through the Arrow project's
-//! `object_store`. Credentials and endpoints come from each cloud's
+//! The storage layer: where the package writes and reads files, a local
+//! folder or object storage (`s3://`, `gs://`, `az://`, `abfs://`, through
+//! the Arrow project's `object_store`). Credentials and endpoints come from each cloud's
 //! standard environment variables (`AWS_ACCESS_KEY_ID`, `AWS_ENDPOINT_URL`,
 //! `AWS_ALLOW_HTTP`, …), or from `storage_options`, whose keys are
 //! object_store's (the convention of polars, deltalake and obstore).
 //!
-//! - `location`: a place given as text, and the store's errors in the
-//!   design's terms;
+//! - `place`: where data is written or read, a folder or a store prefix,
+//!   parsed from a path or URL; `place_files` reads and writes its files;
+//! - `location`: a prefix in an object store (with the one key builder),
+//!   and the store's errors in the design's terms;
+//! - `whole_file`: the one way a local file is written, whole, private, under
+//!   the one temporary-name scheme, as durably as each use says;
 //! - `upload`: one object written whole or not at all (a multipart upload
 //!   completed only once its size is checked), for downloads into a store;
 //! - `parts`: the multipart upload under it, aborted even when its task is
@@ -22,7 +26,14 @@ pub mod footer;
 mod location;
 pub mod noted;
 mod parts;
+mod place;
+mod place_files;
 mod retry;
+#[cfg(test)]
+pub(crate) mod test_places;
 pub mod upload;
+pub mod whole_file;
 
-pub use location::{describe, store_error, Location, Place};
+pub use location::{describe, store_error, Location};
+pub use place::Place;
+pub use place_files::PlaceError;

@@ -1,95 +1,57 @@
-//! Where a recording lives: a local folder or a prefix in an object store,
-//! behind the few operations the recorder and its readers need. Every
-//! write is whole or absent: locally a temporary name, flushed to disk,
-//! then a rename; on a store a single PUT, or a multipart upload completed
-//! only once every part is in (`storage::upload`).
+//! The files of a place, behind the few operations its writers and
+//! readers need (the recorder, its checkpoint and compaction, the tick
+//! reader). Every write is whole or absent: in a folder through the one
+//! whole-file writer, synced (`whole_file`, `Durability::Synced`: what is
+//! written here exists nowhere else); on a store a single PUT, or a
+//! multipart upload completed only once every part is in (`upload`).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use bytes::Bytes;
 use futures_util::TryStreamExt;
-use object_store::path::Path as StorePath;
 use object_store::{ObjectStoreExt, PutPayload};
 use parquet::file::metadata::ParquetMetaData;
 
-use super::layout::{hidden, TEMPORARY_PREFIX};
-use crate::private_files::{create_folder, write_whole};
-use crate::storage::footer::metadata_of_object;
-use crate::storage::upload::{stream_to_store, Expected, UploadError, PART_SIZE};
-use crate::storage::{describe, Location, Place};
+use super::footer::metadata_of_object;
+use super::upload::{stream_to_store, Expected, UploadError, PART_SIZE};
+use super::whole_file::{create_folder, is_temporary, write_bytes, Durability};
+use super::{describe, Place};
 use crate::ClientError;
 
-pub enum Dest {
-    Local(PathBuf),
-    Store(Location),
-}
-
-/// A failed operation on the destination, in words naming it.
+/// A failed operation on a place's files, in words naming the file.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DestError(pub String);
+pub struct PlaceError(pub String);
 
-impl std::fmt::Display for DestError {
+impl std::fmt::Display for PlaceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl From<DestError> for ClientError {
-    fn from(error: DestError) -> ClientError {
+impl From<PlaceError> for ClientError {
+    fn from(error: PlaceError) -> ClientError {
         ClientError::Destination(error.0)
     }
 }
 
-impl Dest {
-    pub fn new(place: Place) -> Dest {
-        match place {
-            Place::Local(path) => Dest::Local(path),
-            Place::Store(location) => Dest::Store(location),
-        }
-    }
-
-    /// The destination as the user gave it, for messages.
-    pub fn shown(&self) -> String {
-        match self {
-            Dest::Local(path) => path.display().to_string(),
-            Dest::Store(location) => location.shown.clone(),
-        }
-    }
-
-    fn failed(&self, doing: &str, name: &str, error: impl std::fmt::Display) -> DestError {
+impl Place {
+    fn failed(&self, doing: &str, name: &str, error: impl std::fmt::Display) -> PlaceError {
         let shown = self.shown();
         let sep = if shown.ends_with('/') { "" } else { "/" };
-        DestError(format!("cannot {doing} {shown}{sep}{name}: {error}"))
-    }
-
-    fn key(location: &Location, name: &str) -> StorePath {
-        name.split('/')
-            .filter(|part| !part.is_empty())
-            .fold(location.prefix.clone(), |key, part| key.join(part))
-    }
-
-    /// That a store's bucket exists and takes the credentials (one listing),
-    /// as the error of the design: `InvalidRequest` for a missing bucket,
-    /// `AuthError` for refused credentials.
-    pub async fn check(&self) -> Result<(), ClientError> {
-        match self {
-            Dest::Store(location) => location.check().await,
-            Dest::Local(_) => Ok(()),
-        }
+        PlaceError(format!("cannot {doing} {shown}{sep}{name}: {error}"))
     }
 
     /// Writes `name` whole, replacing what was there.
-    pub async fn put(&self, name: &str, bytes: Bytes) -> Result<(), DestError> {
+    pub async fn put(&self, name: &str, bytes: Bytes) -> Result<(), PlaceError> {
         match self {
-            Dest::Local(root) => {
+            Place::Folder(root) => {
                 let path = root.join(name);
-                blocking(move || write_durably(&path, &bytes))
+                blocking(move || write_bytes(&path, Durability::Synced, &bytes))
                     .await
                     .map_err(|e| self.failed("write", name, e))
             }
-            Dest::Store(location) => {
-                let key = Dest::key(location, name);
+            Place::Store(location) => {
+                let key = location.key(name);
                 let store = location.store.as_ref();
                 if bytes.len() <= PART_SIZE {
                     store
@@ -118,9 +80,9 @@ impl Dest {
         }
     }
 
-    pub async fn get(&self, name: &str) -> Result<Option<Bytes>, DestError> {
+    pub async fn get(&self, name: &str) -> Result<Option<Bytes>, PlaceError> {
         match self {
-            Dest::Local(root) => {
+            Place::Folder(root) => {
                 let path = root.join(name);
                 match blocking(move || std::fs::read(&path)).await {
                     Ok(bytes) => Ok(Some(Bytes::from(bytes))),
@@ -128,8 +90,8 @@ impl Dest {
                     Err(e) => Err(self.failed("read", name, e)),
                 }
             }
-            Dest::Store(location) => {
-                let key = Dest::key(location, name);
+            Place::Store(location) => {
+                let key = location.key(name);
                 match location.store.get(&key).await {
                     Ok(got) => got
                         .bytes()
@@ -144,16 +106,16 @@ impl Dest {
     }
 
     /// The Parquet footer of `name`, read alone.
-    pub async fn footer(&self, name: &str) -> Result<ParquetMetaData, DestError> {
+    pub async fn footer(&self, name: &str) -> Result<ParquetMetaData, PlaceError> {
         match self {
-            Dest::Local(root) => {
+            Place::Folder(root) => {
                 let path = root.join(name);
                 blocking(move || local_footer(&path))
                     .await
                     .map_err(|e| self.failed("read", name, e))
             }
-            Dest::Store(location) => {
-                let key = Dest::key(location, name);
+            Place::Store(location) => {
+                let key = location.key(name);
                 metadata_of_object(location.store.as_ref(), &key, None)
                     .await
                     .map_err(|e| self.failed("read", name, e))
@@ -162,15 +124,15 @@ impl Dest {
     }
 
     /// Every name under the destination, relative to it, hidden ones too.
-    pub async fn list(&self) -> Result<Vec<String>, DestError> {
+    pub async fn list(&self) -> Result<Vec<String>, PlaceError> {
         match self {
-            Dest::Local(root) => {
+            Place::Folder(root) => {
                 let root = root.clone();
                 blocking(move || list_local(&root))
                     .await
                     .map_err(|e| self.failed("list", "", e))
             }
-            Dest::Store(location) => {
+            Place::Store(location) => {
                 let prefix = (!location.prefix.as_ref().is_empty()).then_some(&location.prefix);
                 let metas: Vec<_> = location
                     .store
@@ -196,9 +158,9 @@ impl Dest {
     }
 
     /// Removes `name`; one already gone is not an error.
-    pub async fn delete(&self, name: &str) -> Result<(), DestError> {
+    pub async fn delete(&self, name: &str) -> Result<(), PlaceError> {
         match self {
-            Dest::Local(root) => {
+            Place::Folder(root) => {
                 let path = root.join(name);
                 match blocking(move || std::fs::remove_file(&path)).await {
                     Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -207,8 +169,8 @@ impl Dest {
                     _ => Ok(()),
                 }
             }
-            Dest::Store(location) => {
-                let key = Dest::key(location, name);
+            Place::Store(location) => {
+                let key = location.key(name);
                 match location.store.delete(&key).await {
                     Err(e) if !matches!(e, object_store::Error::NotFound { .. }) => {
                         Err(self.failed("delete", name, describe(&e)))
@@ -220,9 +182,10 @@ impl Dest {
     }
 
     /// Makes a local folder if needed and removes the temporary files a
-    /// killed run left; on a store, an unfinished upload is no object.
-    pub async fn prepare(&self) -> Result<(), DestError> {
-        let Dest::Local(root) = self else {
+    /// killed writer left (`whole_file::is_temporary`); on a store, an
+    /// unfinished upload is no object.
+    pub async fn prepare(&self) -> Result<(), PlaceError> {
+        let Place::Folder(root) = self else {
             return Ok(());
         };
         let folder = root.clone();
@@ -231,7 +194,7 @@ impl Dest {
             .map_err(|e| self.failed("create", "", e))?;
         for name in self.list().await? {
             let file = name.rsplit('/').next().unwrap_or(&name);
-            if file.starts_with(TEMPORARY_PREFIX) && hidden(&name) {
+            if is_temporary(file) {
                 self.delete(&name).await?;
             }
         }
@@ -245,13 +208,6 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work)
         .await
         .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())))
-}
-
-/// Writes a file whole, private to its owner, flushed to disk with its
-/// folder, so that a crash of the machine, not only of the process, leaves
-/// the whole file or none.
-fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_whole(path, TEMPORARY_PREFIX, true, |out| out.write_all(bytes))
 }
 
 fn local_footer(path: &Path) -> std::io::Result<ParquetMetaData> {
@@ -310,5 +266,5 @@ fn upload_error(error: &UploadError) -> String {
 }
 
 #[cfg(test)]
-#[path = "dest_tests.rs"]
+#[path = "place_files_tests.rs"]
 mod tests;

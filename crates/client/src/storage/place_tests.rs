@@ -23,7 +23,7 @@ fn local_paths_and_file_urls_are_local() {
         ("file:///tmp/x", "/tmp/x"),
     ] {
         match Place::parse("dest", text, &[]).unwrap() {
-            Place::Local(found) => assert_eq!(found, PathBuf::from(path)),
+            Place::Folder(found) => assert_eq!(found, PathBuf::from(path)),
             Place::Store(_) => panic!("{text} is local"),
         }
     }
@@ -41,7 +41,7 @@ fn object_store_urls_give_a_store_and_a_prefix() {
             assert_eq!(location.prefix.as_ref(), "exports/jet");
             assert_eq!(location.shown, "s3://bucket/exports/jet");
         }
-        Place::Local(_) => panic!("s3 is a store"),
+        Place::Folder(_) => panic!("s3 is a store"),
     }
 }
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::record::test_support::{both, runtime, scratch};
+use crate::storage::test_places::{both, runtime, scratch};
 
 #[test]
 fn writes_are_whole_and_listed_relative_to_the_destination() {
@@ -27,7 +27,7 @@ fn writes_are_whole_and_listed_relative_to_the_destination() {
 #[test]
 fn a_large_file_goes_up_in_parts_and_reads_back_whole() {
     runtime().block_on(async {
-        let dest = crate::record::test_support::in_memory();
+        let dest = crate::storage::test_places::in_memory();
         let big: Vec<u8> = (0..PART_SIZE * 2 + 17).map(|i| (i % 251) as u8).collect();
         dest.put("big", Bytes::from(big.clone())).await.unwrap();
         assert_eq!(dest.get("big").await.unwrap().unwrap(), big);
@@ -42,7 +42,7 @@ fn temporary_files_of_a_killed_run_are_removed_on_prepare() {
         std::fs::create_dir_all(&folder).unwrap();
         std::fs::write(folder.join(".part-x.parquet.1-2.tmp"), b"half").unwrap();
         std::fs::write(folder.join("part-x.parquet"), b"whole").unwrap();
-        let dest = Dest::Local(root);
+        let dest = Place::Folder(root);
         dest.prepare().await.unwrap();
         assert_eq!(
             dest.list().await.unwrap(),
@@ -58,7 +58,7 @@ fn a_failed_write_names_the_destination_and_the_file() {
         std::fs::create_dir_all(&root).unwrap();
         // A file where the day's folder should be: no write can succeed.
         std::fs::write(root.join("date=2025-11-24"), b"in the way").unwrap();
-        let dest = Dest::Local(root.clone());
+        let dest = Place::Folder(root.clone());
         let error = dest
             .put("date=2025-11-24/part-a.parquet", Bytes::from_static(b"x"))
             .await

@@ -1,0 +1,98 @@
+//! A place: where data is written or read, a local folder or a prefix in an
+//! object store, parsed from the path or URL a user gave. The one type every
+//! writer and reader of files takes (bulk downloads, the recorder, the tick
+//! and bulk readers); its files are read and written by `place_files`.
+
+use std::path::PathBuf;
+
+use url::Url;
+
+use super::folder::folder_to_write;
+use super::location::{invalid, Location};
+use crate::error::ClientError;
+
+/// Where data is: a local folder, or a prefix in an object store.
+#[derive(Clone, Debug)]
+pub enum Place {
+    Folder(PathBuf),
+    Store(Location),
+}
+
+impl Place {
+    /// The place `text` names; `argument` names it in messages. `options`
+    /// apply to object store URLs only.
+    pub fn parse(
+        argument: &str,
+        text: &str,
+        options: &[(String, String)],
+    ) -> Result<Place, ClientError> {
+        let trimmed = text.trim();
+        let Some((scheme, _)) = trimmed.split_once("://") else {
+            if !options.is_empty() {
+                return Err(invalid(format!(
+                    "storage_options apply to object storage URLs (s3://, gs://, az://), \
+                     not to the local path {argument} {text:?}"
+                )));
+            }
+            return Ok(Place::Folder(PathBuf::from(text)));
+        };
+        if !scheme.eq_ignore_ascii_case("file") {
+            return Location::from_url(argument, trimmed, options).map(Place::Store);
+        }
+        let url = Url::parse(trimmed)
+            .map_err(|e| invalid(format!("{argument} {trimmed:?} is not a valid URL: {e}")))?;
+        if !options.is_empty() {
+            return Err(invalid(format!(
+                "storage_options apply to object storage URLs, not to {argument} {trimmed:?}"
+            )));
+        }
+        let path = url
+            .to_file_path()
+            .map_err(|()| invalid(format!("{argument} {trimmed:?} is not a local file URL")))?;
+        Ok(Place::Folder(path))
+    }
+
+    /// The place `text` names, to write into: a folder must be one this
+    /// process can write, or can make (it is not made here, so that a call
+    /// refused later leaves nothing behind).
+    pub fn to_write(
+        argument: &str,
+        text: &str,
+        options: &[(String, String)],
+    ) -> Result<Place, ClientError> {
+        let place = Place::parse(argument, text, options)?;
+        if let Place::Folder(path) = &place {
+            folder_to_write(argument, path)?;
+        }
+        Ok(place)
+    }
+
+    /// A local folder to write into, checked as [`to_write`](Self::to_write) does.
+    pub fn folder_to_write(argument: &str, path: impl Into<PathBuf>) -> Result<Place, ClientError> {
+        let path = path.into();
+        folder_to_write(argument, &path)?;
+        Ok(Place::Folder(path))
+    }
+
+    /// The place as the user gave it, for messages.
+    pub fn shown(&self) -> String {
+        match self {
+            Place::Folder(path) => path.display().to_string(),
+            Place::Store(location) => location.shown.clone(),
+        }
+    }
+
+    /// That a store's bucket exists and takes the credentials (one listing),
+    /// as the error of the design: `InvalidRequest` for a missing bucket,
+    /// `AuthError` for refused credentials. A folder is checked when parsed.
+    pub async fn check(&self) -> Result<(), ClientError> {
+        match self {
+            Place::Store(location) => location.check().await,
+            Place::Folder(_) => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "place_tests.rs"]
+mod tests;
