@@ -87,7 +87,7 @@ def pull_workload(args: argparse.Namespace) -> None:
     done = time.perf_counter()
     info = session.cache_info()
     session.close()
-    for name, table in zip(TABLES, (settlements, intraday)):
+    for name, table in zip(TABLES, (settlements, intraday), strict=True):
         with pa.ipc.new_stream(f"{args.out}.{name}.arrow", table.schema) as writer:
             writer.write_table(table)
     result = {
@@ -185,7 +185,7 @@ def workload(emulator: Emulator, quick: bool, scratch: Path) -> bool:
     (scratch / "workload.json").write_text(json.dumps(work))
     cold = counted(emulator, "pull", scratch, "workload", "cold")
     warm = counted(emulator, "pull", scratch, "workload", "warm")
-    pairs = zip(read_tables(scratch / "cold"), read_tables(scratch / "warm"))
+    pairs = zip(read_tables(scratch / "cold"), read_tables(scratch / "warm"), strict=True)
     same = all(c.equals(w) for c, w in pairs)
     settlement_days = (YESTERDAY - dt.date.fromisoformat(work["settlement_start"])).days + 1
     intraday_days = (YESTERDAY - dt.date.fromisoformat(work["intraday_start"])).days + 1
@@ -225,7 +225,7 @@ def curves_plan(base_url: str, quick: bool) -> dict:
     # None: every contract the catalogue lists, as a user would ask.
     tenors = [list(c.contracts[:10]) if quick else None for c in chosen]
     return {
-        "curves": [{"id": c.id, "tenors": t} for c, t in zip(chosen, tenors)],
+        "curves": [{"id": c.id, "tenors": t} for c, t in zip(chosen, tenors, strict=True)],
         "tenor_count": sum(len(c.contracts[:10] if quick else c.contracts) for c in chosen),
         "start": str(TODAY - dt.timedelta(days=365)),
         "end": str(YESTERDAY),

@@ -308,7 +308,7 @@ def plain_reader(
             if message["type"] != "price":
                 continue
             price = message["payload"]
-            at = dt.datetime.fromisoformat(price["generatedOn"]).replace(tzinfo=dt.timezone.utc)
+            at = dt.datetime.fromisoformat(price["generatedOn"]).replace(tzinfo=dt.UTC)
             delay = clock.real_delay(at)
             # Snapshots are old values; updates arrive as they are published.
             snapshots = snapshots and delay > 0.05

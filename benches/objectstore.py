@@ -250,7 +250,8 @@ def moto_alone(moto: Moto, folder: Path, bucket: str, threads: int) -> float:
         keys = [f"alone-{uuid.uuid4().hex}/{p.relative_to(folder).as_posix()}" for p in files]
         list(
             pool.map(
-                lambda pair: moto.s3.upload_file(str(pair[0]), bucket, pair[1]), zip(files, keys)
+                lambda pair: moto.s3.upload_file(str(pair[0]), bucket, pair[1]),
+                zip(files, keys, strict=True),
             )
         )
     return time.perf_counter() - started

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import itertools
 import os
 import random
 import re
@@ -45,7 +46,7 @@ from marketcurves.testing import Emulator
 LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d [\d:,]+ (\S+) (.*)$")
 #: A Wednesday at 06:00 UTC: a whole trading day ahead, no weekly restart.
 START = "2025-06-11T06:00:00Z"
-EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 #: Faults and their weights: two in five end the running recorder.
 FAULTS = {"drop": 4, "expire-tokens": 2, "sigterm": 2, "sigkill": 2}
 #: How long a SIGTERM may take before it counts as not honoured.
@@ -255,7 +256,7 @@ def last_published(
         contracts = {c.id: c.contracts or [] for c in client.catalogue() if c.id in curve_ids}
     for curve_id in curve_ids:
         for tenor in contracts[curve_id]:
-            if mc.Tenor.parse(tenor, strict=False).kind == "continuous":
+            if mc.Tenor.parse(tenor, strict=True).kind == "continuous":
                 continue
             values = emulator.published(curve_id, tenor, since, end)
             if values:
@@ -276,6 +277,7 @@ def recorded_last(dest: Path) -> dict[tuple[str, str], int]:
             grouped["curve_id"].to_pylist(),
             grouped["tenor"].to_pylist(),
             grouped["generated_on_max"].to_pylist(),
+            strict=True,
         )
     }
 
@@ -310,7 +312,9 @@ def compare(
         table = mc.read_ticks(dest, curve_id=curve_id)
         times = pc.divide(pc.cast(table["generated_on"], pa.int64()), 1000).to_pylist()
         rows: dict[str, list[tuple[int, float]]] = {}
-        for tenor, at, price in zip(table["tenor"].to_pylist(), times, table["price"].to_pylist()):
+        for tenor, at, price in zip(
+            table["tenor"].to_pylist(), times, table["price"].to_pylist(), strict=True
+        ):
             rows.setdefault(tenor, []).append((at, price))
         never = {t for c, t in published_tenors if c == curve_id} - set(rows)
         for tenor in sorted(never):
@@ -336,7 +340,7 @@ def compare(
             figures["missing"] += len(missing)
             figures["duplicated"] += len(got) - len(kept)
             figures["never published"] += len(extra)
-            figures["out of order"] += sum(a[0] >= b[0] for a, b in zip(got, got[1:]))
+            figures["out of order"] += sum(a[0] >= b[0] for a, b in itertools.pairwise(got))
             figures["after the end"] += sum(at > end_ms for at, _ in got)
             for label, which in (("missing", missing), ("never published", extra)):
                 if which:

@@ -116,7 +116,7 @@ class Saboteur(threading.Thread):
             self.done[fault] += 1
 
 
-EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
 def millis(when: dt.datetime) -> int:
@@ -162,7 +162,7 @@ def check(emulator: Any, delivered: Delivered) -> dict[str, int]:
         )
         expected = {(millis(at), price) for at, price in published}
         expected = {v for v in expected if first <= v[0] <= last}
-        got = list(zip(times, prices))
+        got = list(zip(times, prices, strict=True))
         figures["checked"] += len(got)
         figures["repeated"] += len(got) - len(set(got))
         figures["missing"] += len(expected - set(got))

@@ -82,7 +82,7 @@ def date(value: Any, name: str) -> _dt.date:
     """A date from a ``date``, a ``datetime`` (its UTC day) or an ISO string."""
     if isinstance(value, _dt.datetime):
         if value.tzinfo is not None:
-            value = value.astimezone(_dt.timezone.utc)
+            value = value.astimezone(_dt.UTC)
         return value.date()
     if isinstance(value, _dt.date):
         return value
@@ -125,8 +125,8 @@ def instant(value: Any, name: str) -> _dt.datetime:
     if not isinstance(value, _dt.datetime):
         raise InvalidRequest(f"{name} must be a datetime or ISO string, not {type(value).__name__}")
     if value.tzinfo is None:
-        return value.replace(tzinfo=_dt.timezone.utc)
-    return value.astimezone(_dt.timezone.utc)
+        return value.replace(tzinfo=_dt.UTC)
+    return value.astimezone(_dt.UTC)
 
 
 def optional_instant(value: Any, name: str) -> _dt.datetime | None:

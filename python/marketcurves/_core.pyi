@@ -101,7 +101,7 @@ class Tenor:
         ``3-7 Jan 24``, ``32-EOM Jan 24``), naming the reason. Any other name,
         such as the feed's year, half-month or delivery-window tenors
         (``Cal 27``, ``H1 27``, ``Win 26``) or a word that is not a month
-        (``Foo 24``), is kind ``"other"``. With ``strict=False`` such a name is
+        (``Foo 24``), is kind ``"other"``. With ``strict=True`` such a name is
         kept as kind ``"other"`` instead, as the package does for names the
         service sends.
         """
@@ -135,7 +135,7 @@ class Tenor:
     @property
     def sort_key(self) -> tuple[int, int, int, str]:
         """A key that orders names as tenors order: ``sorted(names, key=lambda n:
-        Tenor.parse(n, strict=False).sort_key)``."""
+        Tenor.parse(n, strict=True).sort_key)``."""
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the name, kind and delivery period."""

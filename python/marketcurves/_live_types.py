@@ -7,7 +7,7 @@ adds ``callback_errors`` and the events of callback mode. Public as
 from __future__ import annotations
 
 import datetime
-from typing import Literal, TypedDict, Union
+from typing import Literal, TypedDict
 
 from marketcurves._core import Tick
 from marketcurves.exceptions import MarketCurvesError
@@ -117,14 +117,14 @@ class ErrorEvent(_ErrorEventFields, total=False):
 
 
 #: The events the core keeps for ``_core.LiveFeed.events()``.
-FeedEvent = Union[
-    ConnectedEvent,
-    DisconnectedEvent,
-    ReconnectedEvent,
-    GapFilledEvent,
-    ConflatedEvent,
-    ErrorEvent,
-]
+FeedEvent = (
+    ConnectedEvent
+    | DisconnectedEvent
+    | ReconnectedEvent
+    | GapFilledEvent
+    | ConflatedEvent
+    | ErrorEvent
+)
 
 
 class CallbackErrorEvent(TypedDict):
@@ -144,4 +144,4 @@ class StoppedEvent(TypedDict):
 
 
 #: What ``on_event`` is called with.
-LiveEvent = Union[FeedEvent, CallbackErrorEvent, StoppedEvent]
+LiveEvent = FeedEvent | CallbackErrorEvent | StoppedEvent

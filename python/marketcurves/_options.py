@@ -4,7 +4,8 @@ the core takes as one value each and whose values it checks."""
 
 from __future__ import annotations
 
-from typing import Callable, TypedDict
+from collections.abc import Callable
+from typing import TypedDict
 
 
 class ClientOptions(TypedDict):

@@ -7,7 +7,8 @@ import json
 import os
 import warnings
 import weakref
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from marketcurves import _args, _core, _progress, bulk, live
 from marketcurves import record as record_

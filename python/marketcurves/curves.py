@@ -21,7 +21,7 @@ approximate conversion factors); 42 gallons make a barrel.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from marketcurves import _core
 from marketcurves._args import text as _text
@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 
     from marketcurves.catalogue import Catalogue, Curve
 
-    Factor = Union[float, str, Curve]
-    FactorArg = Union[Factor, Mapping[str, Factor], Catalogue, None]
+    Factor = float | str | Curve
+    FactorArg = Factor | Mapping[str, Factor] | Catalogue | None
 
 __all__ = ["convert", "crack", "matrix", "roll_log", "rolling", "spread"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Iterator
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from marketcurves import _args, _core, _html
 from marketcurves._live_types import (
@@ -153,7 +153,7 @@ class LiveFeed:
         silence, so by default the curve must be in the catalogue and the
         tenor one of the contracts it lists for the curve, or
         :class:`~marketcurves.InvalidRequest` is raised before anything is
-        sent. ``strict=False`` subscribes anyway."""
+        sent. ``strict=True`` subscribes anyway."""
         args = (_args.curve_id(curve_id), _subscription_tenor(tenor), _args.flag(strict, "strict"))
         self._core.subscribe(*args)
 

@@ -159,7 +159,7 @@ def compact(
     sorted by curve, tenor and time. The merged file is written whole before
     the parts it replaces are deleted. A recorder compacts its own days once
     they are over; run this on days it has not compacted, or while none runs."""
-    when = _dt.datetime.now(_dt.timezone.utc).date() if before is None else before
+    when = _dt.datetime.now(_dt.UTC).date() if before is None else before
     return _core.compact_recording(
         _args.path(dest, "dest"),
         _args.date(when, "before"),

@@ -182,7 +182,7 @@ def _column(table: pyarrow.Table, name: str) -> list[Any]:
 def rows(table: pyarrow.Table) -> list[dict[str, Any]]:
     names = table.column_names
     columns = [_column(table, name) for name in names]
-    return [dict(zip(names, values)) for values in zip(*columns)]
+    return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
 
 
 def _nested_as_json(table: pyarrow.Table) -> pyarrow.Table:
@@ -217,14 +217,17 @@ def text_table(table: pyarrow.Table, brief: Sequence[str] | None = None) -> str:
     present = table.column_names
     names = [n for n in (brief or present) if n in present and not _is_nested(table[n].type)]
     columns = [[cell(v) for v in table[n].to_pylist()] for n in names]
-    widths = [max([len(n), *(len(v) for v in c)]) for n, c in zip(names, columns)]
+    widths = [max([len(n), *(len(v) for v in c)]) for n, c in zip(names, columns, strict=True)]
     numeric = [
         pa.types.is_integer(table[n].type) or pa.types.is_floating(table[n].type) for n in names
     ]
 
     def line(cells: Sequence[str]) -> str:
-        parts = [c.rjust(w) if right else c.ljust(w) for c, w, right in zip(cells, widths, numeric)]
+        parts = [
+            c.rjust(w) if right else c.ljust(w)
+            for c, w, right in zip(cells, widths, numeric, strict=True)
+        ]
         return "  ".join(parts).rstrip()
 
-    lines = [line(names)] + [line(values) for values in zip(*columns)]
+    lines = [line(names)] + [line(values) for values in zip(*columns, strict=True)]
     return "\n".join(lines) + "\n"

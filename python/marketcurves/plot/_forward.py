@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from marketcurves.exceptions import InvalidRequest
 from marketcurves.plot import _figure, _input
@@ -12,7 +12,7 @@ from marketcurves.plot import _figure, _input
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    DayLike = Union[_dt.date, _dt.datetime, str]
+    DayLike = _dt.date | _dt.datetime | str
 
 #: Days ``curve_history`` draws when it is not told which.
 HISTORY_DAYS = 6
@@ -85,7 +85,7 @@ def curve_history(
     import matplotlib
 
     colours = matplotlib.colormaps[cmap]
-    for i, (day, by_tenor) in enumerate(zip(chosen, prices)):
+    for i, (day, by_tenor) in enumerate(zip(chosen, prices, strict=True)):
         # From a third of the way along the map: its lightest end is hard to see.
         shade = 1.0 if len(chosen) == 1 else 0.3 + 0.7 * i / (len(chosen) - 1)
         line = curves.line(by_tenor, tenors)

@@ -84,7 +84,7 @@ def price_label(unit: str | None) -> str:
 
 
 def calendar_order(names: Iterable[str]) -> list[str]:
-    return [t.name for t in sorted({Tenor.parse(n, strict=False) for n in names})]
+    return [t.name for t in sorted({Tenor.parse(n, strict=True) for n in names})]
 
 
 def days(table: pyarrow.Table) -> list[_dt.date | None]:
@@ -116,7 +116,9 @@ class Curves:
             else [None] * table.num_rows
         )
         latest: dict[_dt.date, dict[str, tuple[Any, float]]] = {}
-        rows = zip(days(table), table["tenor"].to_pylist(), times, table["price"].to_pylist())
+        rows = zip(
+            days(table), table["tenor"].to_pylist(), times, table["price"].to_pylist(), strict=True
+        )
         for day, tenor, time, price in rows:
             if day is None or tenor is None or price is None:
                 continue
