@@ -256,7 +256,7 @@ def last_published(
         contracts = {c.id: c.contracts or [] for c in client.catalogue() if c.id in curve_ids}
     for curve_id in curve_ids:
         for tenor in contracts[curve_id]:
-            if mc.Tenor.parse(tenor, strict=True).kind == "continuous":
+            if mc.Tenor.parse(tenor, strict=False).kind == "continuous":
                 continue
             values = emulator.published(curve_id, tenor, since, end)
             if values:

@@ -126,7 +126,7 @@ def save_plot(series, title: str, units: str) -> None:  # type: ignore[no-untype
     except ImportError:
         print("\n(matplotlib is not installed: no plot)")
         return
-    months = series[[mc.Tenor.parse(str(t), strict=True).kind == "month" for t in series.index]]
+    months = series[[mc.Tenor.parse(str(t), strict=False).kind == "month" for t in series.index]]
     axes = months.plot(marker=".", figsize=(10, 4), title=title, rot=60)
     axes.set_ylabel(units)
     axes.set_xlabel("monthly tenor")

@@ -135,7 +135,8 @@ def _draw_page(page: Path, blocks: list[Block]) -> Iterator[tuple[str, bytes]]:
                     f"{page.name}:{block.line}: the block draws {len(opened)} "
                     f"figure(s), the pictures after it are {block.pictures}"
                 )
-            for number, picture in zip(opened, block.pictures, strict=True):
+            # A block without pictures may draw figures that are not shown.
+            for number, picture in zip(opened, block.pictures, strict=False):
                 png = io.BytesIO()
                 plt.figure(number).savefig(png, format="png", dpi=DPI)
                 yield picture, png.getvalue()

@@ -225,6 +225,40 @@ def path(value: Any, name: str) -> str:
     return utf8(text, name)
 
 
+#: obstore's store classes, by name, and the URL scheme each one names a
+#: place with; a LocalStore is named by its folder.
+_STORE_SCHEMES = {"S3Store": "s3", "GCSStore": "gs", "AzureStore": "az", "LocalStore": None}
+
+
+def place(value: Any, name: str) -> str | tuple[Any, str]:
+    """A place to read or write: a path or URL as a ``str`` (see :func:`path`),
+    or an obstore store (``S3Store``, ``GCSStore``, ``AzureStore``,
+    ``LocalStore``, from the optional ``obstore`` package) with the URL that
+    names it in messages and results, as ``(store, url)``. The core rebuilds
+    the store from its configuration, so a ``MemoryStore``, whose objects
+    live only in that store, cannot be one."""
+    kind = type(value)
+    if not kind.__module__.startswith("obstore"):
+        if isinstance(value, (str, os.PathLike)):
+            return path(value, name)
+        raise InvalidRequest(
+            f"{name} must be a path, an object store URL or an obstore store, not {kind.__name__}"
+        )
+    if kind.__name__ not in _STORE_SCHEMES:
+        raise InvalidRequest(
+            f"{name} is an obstore {kind.__name__}, which marketcurves cannot share: "
+            "use an S3Store, GCSStore, AzureStore or LocalStore"
+        )
+    prefix = value.prefix
+    scheme = _STORE_SCHEMES[kind.__name__]
+    if scheme is None:
+        return value, utf8(os.fspath(prefix), name)
+    config = value.config
+    container = config.get("bucket") or config.get("container_name") or ""
+    shown = f"{scheme}://{container}" + (f"/{prefix}" if prefix else "")
+    return value, utf8(shown, name)
+
+
 def storage_options(value: Any) -> dict[str, str] | None:
     """None, or a dict of ``str`` keys to ``str`` values (a number or a bool
     is given as its text, as polars and deltalake take them); the core

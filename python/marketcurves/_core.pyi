@@ -1,10 +1,9 @@
 """The compiled core of marketcurves. Import from ``marketcurves``, not from here."""
 
 import datetime
-import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Literal, final
+from typing import Any, Literal, final
 
 import pyarrow
 
@@ -101,7 +100,7 @@ class Tenor:
         ``3-7 Jan 24``, ``32-EOM Jan 24``), naming the reason. Any other name,
         such as the feed's year, half-month or delivery-window tenors
         (``Cal 27``, ``H1 27``, ``Win 26``) or a word that is not a month
-        (``Foo 24``), is kind ``"other"``. With ``strict=True`` such a name is
+        (``Foo 24``), is kind ``"other"``. With ``strict=False`` such a name is
         kept as kind ``"other"`` instead, as the package does for names the
         service sends.
         """
@@ -135,7 +134,7 @@ class Tenor:
     @property
     def sort_key(self) -> tuple[int, int, int, str]:
         """A key that orders names as tenors order: ``sorted(names, key=lambda n:
-        Tenor.parse(n, strict=True).sort_key)``."""
+        Tenor.parse(n, strict=False).sort_key)``."""
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the name, kind and delivery period."""
@@ -511,7 +510,7 @@ def bulk_wait(client: CoreClient, job_id: str, poll_interval: float, timeout: fl
 def bulk_download_job(
     client: CoreClient,
     job: SubmittedJob,
-    dest: str | os.PathLike[str],
+    dest: str | tuple[Any, str],
     progress: _BulkProgress = None,
     storage_options: dict[str, str] | None = None,
 ) -> BulkResult:
@@ -558,7 +557,7 @@ def curves_matrix(table: object, values: str) -> pyarrow.Table:
     :func:`marketcurves.curves.matrix`."""
 
 def read_bulk(
-    dest: str,
+    dest: str | tuple[Any, str],
     vertical: str | None = None,
     start: str | None = None,
     end: str | None = None,
@@ -581,7 +580,7 @@ class Recorder:
         """The awaitable form of :meth:`run`; cancelling it stops the recorder."""
 
 def read_ticks(
-    dest: str,
+    dest: str | tuple[Any, str],
     curve_id: str | None = None,
     tenor: str | None = None,
     start: datetime.datetime | None = None,
@@ -591,7 +590,7 @@ def read_ticks(
     """A recording as one table sorted by curve, tenor and time."""
 
 def compact_recording(
-    dest: str,
+    dest: str | tuple[Any, str],
     before: datetime.date,
     storage_options: dict[str, str] | None = None,
 ) -> list[CompactedDay]:

@@ -5,7 +5,7 @@ the core takes as one value each and whose values it checks."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypedDict
+from typing import Any, TypedDict
 
 
 class ClientOptions(TypedDict):
@@ -45,7 +45,8 @@ class LiveOptions(LiveSettings):
 class RecordOptions(TypedDict):
     """``_core.Recorder``'s, built by ``marketcurves.record``."""
 
-    dest: str
+    #: A path or URL, or an obstore store and the URL naming it (``_args.place``).
+    dest: str | tuple[Any, str]
     subscriptions: list[tuple[str, str]]
     rotate: str
     storage_options: dict[str, str] | None
@@ -65,7 +66,8 @@ class BulkDownloadOptions(TypedDict):
     vertical: str
     start: str
     end: str
-    dest: str
+    #: A path or URL, or an obstore store and the URL naming it (``_args.place``).
+    dest: str | tuple[Any, str]
     poll_interval: float
     timeout: float
     storage_options: dict[str, str] | None

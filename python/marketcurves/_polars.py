@@ -48,6 +48,6 @@ def to_polars(table: Any) -> polars.DataFrame:
     frame = cast("polars.DataFrame", pl.from_arrow(table, rechunk=False))
     if "tenor" in frame.columns:
         names = frame["tenor"].drop_nulls().unique().to_list()
-        order = [t.name for t in sorted({Tenor.parse(n, strict=True) for n in names})]
+        order = [t.name for t in sorted({Tenor.parse(n, strict=False) for n in names})]
         frame = frame.with_columns(pl.col("tenor").cast(pl.Enum(order)))
     return frame

@@ -14,6 +14,7 @@ from marketcurves._options import BulkDownloadOptions
 
 if TYPE_CHECKING:
     import pyarrow
+    from obstore.store import ObjectStore
 
     MonthLike = _dt.date | _dt.datetime | str
 
@@ -130,21 +131,21 @@ class BulkJob:
 
     def download(
         self,
-        dest: str | os.PathLike[str],
+        dest: str | os.PathLike[str] | ObjectStore,
         progress: bool = True,
         *,
         storage_options: dict[str, str] | None = None,
     ) -> BulkResult:
         """Waits for the job, then downloads its files into ``dest`` (a folder,
-        or an object store URL with ``storage_options``, as for
-        :meth:`Client.bulk_download`), skipping files already there with the
+        an object store URL with ``storage_options``, or an obstore store, as
+        for :meth:`Client.bulk_download`), skipping files already there with the
         right size. Expired URLs raise :class:`BulkJobFailed`:
         :meth:`Client.bulk_download` runs the job again instead."""
-        folder = _args.path(dest, "dest")
+        place = _args.place(dest, "dest")
         options = _args.storage_options(storage_options)
         bars = _bars(_args.flag(progress, "progress"))
         try:
-            result = _core.bulk_download_job(self._core, self._submitted, folder, bars, options)
+            result = _core.bulk_download_job(self._core, self._submitted, place, bars, options)
         finally:
             if bars is not None:
                 bars.close()
@@ -173,7 +174,7 @@ def download(
         "vertical": _args.vertical(vertical),
         "start": _args.month(start, "start"),
         "end": _args.month(end, "end"),
-        "dest": _args.path(dest, "dest"),
+        "dest": _args.place(dest, "dest"),
         "poll_interval": _args.number(poll_interval, "poll_interval"),
         "timeout": _args.number(timeout, "timeout"),
         "storage_options": _args.storage_options(storage_options),
@@ -189,7 +190,7 @@ def download(
 
 
 def read_bulk(
-    dest: str | os.PathLike[str],
+    dest: str | os.PathLike[str] | ObjectStore,
     vertical: str | None = None,
     start: MonthLike | None = None,
     end: MonthLike | None = None,
@@ -214,6 +215,9 @@ def read_bulk(
     ``AWS_REGION``, ``AWS_ENDPOINT_URL``, ``AWS_ALLOW_HTTP``), or from
     ``storage_options``, whose keys are object_store's (as in polars and
     deltalake: ``aws_endpoint``, ``aws_region``, ``aws_allow_http``, …).
+    ``dest`` may be an obstore store (``S3Store``, ``GCSStore``, ``AzureStore`` or
+    ``LocalStore``, with the ``obstore`` extra), configured and prefixed as
+    obstore made it (``storage_options`` then is refused).
     Only the partitions asked for are fetched, several at once.
 
     An unknown vertical, a malformed month, ``start`` after ``end``, an
@@ -221,7 +225,7 @@ def read_bulk(
     :class:`~marketcurves.InvalidRequest` (never showing an option's value);
     credentials the store refuses raise :class:`~marketcurves.AuthError`."""
     return _core.read_bulk(
-        _args.path(dest, "dest"),
+        _args.place(dest, "dest"),
         None if vertical is None else _args.vertical(vertical),
         None if start is None else _args.month(start, "start"),
         None if end is None else _args.month(end, "end"),

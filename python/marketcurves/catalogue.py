@@ -55,7 +55,7 @@ class Curve:
     @property
     def tenors(self) -> list[Tenor]:
         """The contracts as tenors, in calendar order."""
-        return sorted(Tenor.parse(name, strict=True) for name in self.contracts)
+        return sorted(Tenor.parse(name, strict=False) for name in self.contracts)
 
     def __repr__(self) -> str:
         return f"Curve({self.name!r}, id={self.id!r}, units={self.units!r}, {len(self.contracts)} contracts)"

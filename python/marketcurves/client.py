@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     import pyarrow
+    from obstore.store import ObjectStore
 
     from marketcurves._core import Tenor, Tick
 
@@ -442,7 +443,7 @@ class Client:
         vertical: str,
         start: _dt.date | _dt.datetime | str,
         end: _dt.date | _dt.datetime | str,
-        dest: str | os.PathLike[str],
+        dest: str | os.PathLike[str] | ObjectStore,
         progress: bool = True,
         *,
         poll_interval: float = _core.BULK_POLL_INTERVAL,
@@ -465,7 +466,10 @@ class Client:
         multipart upload completed only once its size is checked, and
         aborted on any failure, so no object is ever half-written; the
         result's ``objects`` lists their URLs. A bucket that does not exist
-        or refuses the credentials is refused before the job is submitted."""
+        or refuses the credentials is refused before the job is submitted.
+        ``dest`` may be an obstore store (``S3Store``, ``GCSStore``, ``AzureStore`` or
+        ``LocalStore``, with the ``obstore`` extra), configured and prefixed as
+        obstore made it (``storage_options`` then is refused)."""
         return bulk.download(
             self._core,
             vertical,
@@ -546,7 +550,7 @@ class Client:
 
     def record(
         self,
-        dest: str | os.PathLike[str],
+        dest: str | os.PathLike[str] | ObjectStore,
         subscriptions: Sequence[tuple[str | Curve, str | Tenor]],
         *,
         rotate: str | _dt.timedelta | float = _core.RECORD_ROTATE,
@@ -564,7 +568,9 @@ class Client:
         pairs, a curve by id or as a :class:`Curve`, tenor ``"*"`` for every
         tenor of a curve) into ``dest``, a
         folder or an object store URL (with ``storage_options`` as for
-        :func:`marketcurves.read_bulk`), until Ctrl-C, SIGTERM or
+        :func:`marketcurves.read_bulk`) or an obstore store (``S3Store``, ``GCSStore``, ``AzureStore`` or
+        ``LocalStore``, with the ``obstore`` extra), configured and prefixed as
+        obstore made it (``storage_options`` then is refused), until Ctrl-C, SIGTERM or
         ``duration`` seconds; then writes what it holds and returns a
         :class:`~marketcurves.record.RecordSummary`.
 
@@ -607,7 +613,7 @@ class Client:
 
     async def record_async(
         self,
-        dest: str | os.PathLike[str],
+        dest: str | os.PathLike[str] | ObjectStore,
         subscriptions: Sequence[tuple[str | Curve, str | Tenor]],
         *,
         rotate: str | _dt.timedelta | float = _core.RECORD_ROTATE,

@@ -167,4 +167,4 @@ def _tenor_encoded(table: pyarrow.Table) -> pyarrow.Table:
 
 
 def _calendar_order(names: Any) -> list[str]:
-    return [t.name for t in sorted({Tenor.parse(n, strict=True) for n in names})]
+    return [t.name for t in sorted({Tenor.parse(n, strict=False) for n in names})]

@@ -26,6 +26,7 @@ from marketcurves._options import RecordOptions
 
 if TYPE_CHECKING:
     import pyarrow
+    from obstore.store import ObjectStore
 
 __all__ = ["CompactedDay", "RecordSummary", "compact", "read_ticks"]
 
@@ -73,7 +74,7 @@ def _options(
 ) -> RecordOptions:
     """The arguments' types checked, in the binding's form; the core checks values."""
     return {
-        "dest": _args.path(dest, "dest"),
+        "dest": _args.place(dest, "dest"),
         "subscriptions": _args.subscriptions(subscriptions),
         "rotate": _args.period(rotate, "rotate"),
         "storage_options": _args.storage_options(storage_options),
@@ -122,15 +123,15 @@ async def record_async(core: Any, live_url: str, **arguments: Any) -> RecordSumm
 
 
 def read_ticks(
-    dest: str | os.PathLike[str],
+    dest: str | os.PathLike[str] | ObjectStore,
     curve_id: str | None = None,
     tenor: str | None = None,
     start: _dt.datetime | str | None = None,
     end: _dt.datetime | str | None = None,
     storage_options: dict[str, str] | None = None,
 ) -> pyarrow.Table:
-    """The ticks a recorder wrote into ``dest`` (a folder or an object store
-    URL, as for :meth:`marketcurves.Client.record`) as one table sorted by
+    """The ticks a recorder wrote into ``dest`` (a folder, an object store
+    URL or an obstore store, as for :meth:`marketcurves.Client.record`) as one table sorted by
     curve, tenor (in calendar order) and ``generated_on``, optionally only
     one curve, one tenor, and ``generated_on`` from ``start`` to ``end``
     (both included; naive times are UTC). Only the days asked for are read.
@@ -140,7 +141,7 @@ def read_ticks(
     that does not exist or a malformed argument raise
     :class:`~marketcurves.InvalidRequest`."""
     return _core.read_ticks(
-        _args.path(dest, "dest"),
+        _args.place(dest, "dest"),
         None if curve_id is None else _args.curve_id(curve_id),
         _args.optional_tenor(tenor),
         _args.optional_instant(start, "start"),
@@ -150,7 +151,7 @@ def read_ticks(
 
 
 def compact(
-    dest: str | os.PathLike[str],
+    dest: str | os.PathLike[str] | ObjectStore,
     before: _dt.date | str | None = None,
     storage_options: dict[str, str] | None = None,
 ) -> list[CompactedDay]:
@@ -161,7 +162,7 @@ def compact(
     they are over; run this on days it has not compacted, or while none runs."""
     when = _dt.datetime.now(_dt.UTC).date() if before is None else before
     return _core.compact_recording(
-        _args.path(dest, "dest"),
+        _args.place(dest, "dest"),
         _args.date(when, "before"),
         _args.storage_options(storage_options),
     )

@@ -4,7 +4,7 @@
 //! looked at, so bad input is refused even by a closed client.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+
 use std::sync::Arc;
 
 use pyo3::prelude::*;
@@ -12,13 +12,13 @@ use pyo3::prelude::*;
 use super::bulk_result::{PyBulkResult, PySubmittedJob};
 use super::client::{blocking_table, PyCoreClient};
 use super::errors::CoreResult;
+use super::place_arg::PlaceArg;
 use super::runtime::wait_interruptibly;
 use client::bulk::job::{self, JobRequest};
 use client::bulk::options::{BulkOptions, BulkProgress};
 use client::bulk::read::Selection;
 use client::bulk::read_store::read_bulk_at;
 use client::bulk::run::{self, BulkRequest};
-use client::storage::Place;
 
 fn no_progress(_: Python<'_>) -> PyResult<()> {
     Ok(())
@@ -88,12 +88,12 @@ pub fn bulk_download_job(
     py: Python<'_>,
     client: &PyCoreClient,
     job: &PySubmittedJob,
-    dest: PathBuf,
+    dest: PlaceArg,
     progress: Option<Py<PyAny>>,
     storage_options: Option<BTreeMap<String, String>>,
 ) -> CoreResult<PyBulkResult> {
     let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
-    let dest = Place::to_write("dest", &dest.to_string_lossy(), &options)?;
+    let dest = dest.into_place_to_write("dest", &options)?;
     let job = job.0.clone();
     let rest = client.rest()?;
     let counts = Arc::new(BulkProgress::default());
@@ -115,7 +115,7 @@ pub struct BulkDownloadOptions {
     vertical: String,
     start: String,
     end: String,
-    dest: PathBuf,
+    dest: PlaceArg,
     poll_interval: f64,
     timeout: f64,
     storage_options: Option<BTreeMap<String, String>>,
@@ -145,7 +145,7 @@ pub fn bulk_download(
         &vertical,
         &start,
         &end,
-        Place::to_write("dest", &dest.to_string_lossy(), &options)?,
+        dest.into_place_to_write("dest", &options)?,
     )?;
     let options = BulkOptions::waiting(poll_interval, Some(timeout))?;
     let rest = client.rest()?;
@@ -161,7 +161,7 @@ pub fn bulk_download(
 #[pyo3(signature = (dest, vertical = None, start = None, end = None, parse_json = false, storage_options = None))]
 pub fn read_bulk(
     py: Python<'_>,
-    dest: String,
+    dest: PlaceArg,
     vertical: Option<&str>,
     start: Option<&str>,
     end: Option<&str>,
@@ -170,7 +170,7 @@ pub fn read_bulk(
 ) -> CoreResult<Py<PyAny>> {
     let selection = Selection::new(vertical, start, end, parse_json)?;
     let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
-    let place = Place::parse("dest", &dest, &options)?;
+    let place = dest.into_place("dest", &options)?;
     let call = async move { read_bulk_at(place, selection).await };
     Ok(blocking_table(py, None, Arc::default(), call)?)
 }

@@ -12,6 +12,7 @@ pub(crate) mod emulator;
 pub(crate) mod errors;
 pub(crate) mod html;
 pub(crate) mod live;
+pub(crate) mod place_arg;
 #[cfg(feature = "probe")]
 pub(crate) mod probe;
 pub(crate) mod record;

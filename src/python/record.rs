@@ -23,6 +23,8 @@ use client::record::{
 };
 use client::rest::RestClient;
 use client::storage::Place;
+
+use super::place_arg::PlaceArg;
 use client::ClientError;
 
 /// How often the blocking wait looks up for Ctrl-C.
@@ -39,7 +41,7 @@ fn options(storage_options: Option<BTreeMap<String, String>>) -> Vec<(String, St
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 pub struct RecordOptions {
-    dest: String,
+    dest: PlaceArg,
     subscriptions: Vec<(String, String)>,
     rotate: String,
     rotate_rows: usize,
@@ -72,7 +74,9 @@ impl RecordOptions {
             self.compact,
             live,
         )?;
-        let place = Place::parse("dest", &self.dest, &options(self.storage_options))?;
+        let place = self
+            .dest
+            .into_place("dest", &options(self.storage_options))?;
         Ok((place, config))
     }
 }
@@ -187,7 +191,7 @@ fn stop_after(runtime: &tokio::runtime::Runtime, stop: &CancellationToken, durat
 #[pyo3(signature = (dest, curve_id = None, tenor = None, start = None, end = None, storage_options = None))]
 pub fn read_ticks(
     py: Python<'_>,
-    dest: String,
+    dest: PlaceArg,
     curve_id: Option<&str>,
     tenor: Option<&str>,
     start: Option<DateTime<Utc>>,
@@ -200,7 +204,7 @@ pub fn read_ticks(
         start.map(|t| t.timestamp_micros()),
         end.map(|t| t.timestamp_micros()),
     )?;
-    let place = Place::parse("dest", &dest, &options(storage_options))?;
+    let place = dest.into_place("dest", &options(storage_options))?;
     let call = async move { read(place, selection).await };
     Ok(blocking_table(py, None, Arc::default(), call)?)
 }
@@ -210,11 +214,11 @@ pub fn read_ticks(
 #[pyo3(signature = (dest, before, storage_options = None))]
 pub fn compact_recording<'py>(
     py: Python<'py>,
-    dest: String,
+    dest: PlaceArg,
     before: NaiveDate,
     storage_options: Option<BTreeMap<String, String>>,
 ) -> CoreResult<Vec<Bound<'py, PyDict>>> {
-    let place = Place::parse("dest", &dest, &options(storage_options))?;
+    let place = dest.into_place("dest", &options(storage_options))?;
     let call = async move {
         place.check().await?;
         Ok::<_, ClientError>(compact::compact(&place, before).await?)

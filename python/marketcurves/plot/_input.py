@@ -84,7 +84,7 @@ def price_label(unit: str | None) -> str:
 
 
 def calendar_order(names: Iterable[str]) -> list[str]:
-    return [t.name for t in sorted({Tenor.parse(n, strict=True) for n in names})]
+    return [t.name for t in sorted({Tenor.parse(n, strict=False) for n in names})]
 
 
 def days(table: pyarrow.Table) -> list[_dt.date | None]:

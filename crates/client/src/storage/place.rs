@@ -4,7 +4,10 @@
 //! and bulk readers); its files are read and written by `place_files`.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use object_store::path::Path as StorePath;
+use object_store::ObjectStore;
 use url::Url;
 
 use super::folder::folder_to_write;
@@ -72,6 +75,29 @@ impl Place {
         let path = path.into();
         folder_to_write(argument, &path)?;
         Ok(Place::Folder(path))
+    }
+
+    /// A store the caller built and configured (an obstore store, from
+    /// Python), whose own prefix the store applies; `shown` names it in
+    /// messages and results. Its configuration is the store's: `options`
+    /// as well is refused, as two configurations of one place.
+    pub fn of_store(
+        argument: &str,
+        store: Arc<dyn ObjectStore>,
+        shown: String,
+        options: &[(String, String)],
+    ) -> Result<Place, ClientError> {
+        if !options.is_empty() {
+            return Err(invalid(format!(
+                "{argument} is a store ({shown}), configured when it was made: \
+                 storage_options go with an object store URL, not with a store"
+            )));
+        }
+        Ok(Place::Store(Location {
+            store,
+            prefix: StorePath::default(),
+            shown,
+        }))
     }
 
     /// The place as the user gave it, for messages.

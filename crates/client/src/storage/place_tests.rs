@@ -60,3 +60,24 @@ fn bad_places_are_refused_naming_the_argument_and_never_a_value() {
     let message = error("data/", &[("aws_region", "us-east-1")]);
     assert!(message.contains("storage_options"), "{message}");
 }
+
+#[test]
+fn a_store_takes_no_storage_options() {
+    let store = || -> Arc<dyn ObjectStore> { Arc::new(object_store::memory::InMemory::new()) };
+    let shown = "s3://bucket/desk".to_owned();
+    match Place::of_store("dest", store(), shown.clone(), &[]).unwrap() {
+        Place::Store(location) => {
+            assert_eq!(location.shown, shown);
+            assert_eq!(location.key("a/b").as_ref(), "a/b");
+        }
+        Place::Folder(_) => panic!("a store is a store"),
+    }
+    let both = options(&[("aws_region", "eu-west-1")]);
+    match Place::of_store("dest", store(), shown, &both) {
+        Err(ClientError::InvalidRequest(message)) => {
+            assert!(message.contains("storage_options"), "{message}");
+            assert!(!message.contains("eu-west-1"), "{message}");
+        }
+        _ => panic!("a store and storage_options are refused"),
+    }
+}

@@ -1,0 +1,56 @@
+//! A place argument (`dest`) as Python gives it: a path or URL as text, or
+//! an obstore store (`S3Store`, `GCSStore`, `AzureStore`, `LocalStore`) with
+//! the URL `marketcurves._args.place` names it by, as `(store, shown)`. The
+//! store is rebuilt here from its configuration (pyo3-object_store); its own
+//! prefix stays its own.
+
+use pyo3::prelude::*;
+use pyo3_object_store::AnyObjectStore;
+
+use client::storage::Place;
+use client::ClientError;
+
+pub(crate) enum PlaceArg {
+    Text(String),
+    Store(AnyObjectStore, String),
+}
+
+impl<'py> FromPyObject<'_, 'py> for PlaceArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(text) = obj.extract::<String>() {
+            return Ok(PlaceArg::Text(text));
+        }
+        let (store, shown): (AnyObjectStore, String) = obj.extract()?;
+        Ok(PlaceArg::Store(store, shown))
+    }
+}
+
+impl PlaceArg {
+    /// The place to read from, or to record into.
+    pub(crate) fn into_place(
+        self,
+        argument: &str,
+        options: &[(String, String)],
+    ) -> Result<Place, ClientError> {
+        match self {
+            PlaceArg::Text(text) => Place::parse(argument, &text, options),
+            PlaceArg::Store(store, shown) => {
+                Place::of_store(argument, store.into_dyn(), shown, options)
+            }
+        }
+    }
+
+    /// The place to download into: a folder must be one that can be written.
+    pub(crate) fn into_place_to_write(
+        self,
+        argument: &str,
+        options: &[(String, String)],
+    ) -> Result<Place, ClientError> {
+        match self {
+            PlaceArg::Text(text) => Place::to_write(argument, &text, options),
+            store => store.into_place(argument, options),
+        }
+    }
+}
