@@ -30,6 +30,12 @@ from marketcurves.testing import Emulator
 #: need, and whether `pytest -m "not slow"` (the core behaviour, in under
 #: two minutes) leaves them out.
 MARKS_BY_PATH = {
+    # Also run at the lowest versions the package declares (.ci/lowest-versions).
+    "tests/test_arrow_tables.py": ("floor",),
+    "tests/client/test_pandas.py": ("floor",),
+    "tests/curves/": ("floor",),
+    "tests/plot/": ("floor",),
+    "tests/jupyter/": ("floor",),
     "tests/docs/": ("docs", "slow"),
     "tests/storage/": ("s3", "slow"),
     "tests/faults/test_matrix.py": ("slow",),
