@@ -8,7 +8,7 @@ import marketcurves as mc
 from marketcurves.testing import decode_table, table_schema
 
 CURVE = "0b9f6c2e-7d1a-4c55-9e3b-2a4f8d6c1e07"
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 DEPENDENCY = pa.struct(
     [
@@ -74,7 +74,7 @@ def test_schemas_are_the_designs_column_by_column(kind):
     schema = table_schema(kind)
     expected = SCHEMAS[kind]
     assert schema.names == expected.names
-    for got, want in zip(schema, expected):
+    for got, want in zip(schema, expected, strict=False):
         assert got.type == want.type, got.name
         assert got.nullable == want.nullable, got.name
 
@@ -133,7 +133,9 @@ def test_assessments_long_form_one_row_per_snapshot():
     ).encode()
     table = decode_table("last_assessments_all", body, CURVE)
     assert table.schema.equals(SCHEMAS["assessments"])
-    got = list(zip(*(table.column(c).to_pylist() for c in ["tenor", "snapshot", "price"])))
+    got = list(
+        zip(*(table.column(c).to_pylist() for c in ["tenor", "snapshot", "price"]), strict=False)
+    )
     assert got == [
         ("Jan 26", "singapore", 1.0),
         ("Jan 26", "london", 2.0),

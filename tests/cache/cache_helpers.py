@@ -12,8 +12,9 @@ import datetime as dt
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -133,7 +134,7 @@ def assert_same_table(got: pa.Table, expected: pa.Table, what: str = "") -> None
         return
     detail = f"got {describe(got)}\nexpected {describe(expected)}"
     if got.num_rows == expected.num_rows:
-        for i, (a, b) in enumerate(zip(got.to_pylist(), expected.to_pylist())):
+        for i, (a, b) in enumerate(zip(got.to_pylist(), expected.to_pylist(), strict=False)):
             if a != b:
                 detail += f"\nfirst difference at row {i}:\n{a}\n{b}"
                 break

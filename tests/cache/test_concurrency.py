@@ -73,7 +73,7 @@ def test_two_processes_racing_on_one_cache_get_the_uncached_tables(em, cache_dir
             if w.poll() is None:
                 w.kill()
                 w.wait()
-    for worker, (out, err) in zip(workers, outputs):
+    for worker, (out, err) in zip(workers, outputs, strict=False):
         assert worker.returncode == 0, f"a worker failed: {out}\n{err}"
         report = json.loads(out.strip().splitlines()[-1])
         assert report == {"pulls": 3 * len(PULLS), "failures": []}

@@ -70,7 +70,9 @@ def test_the_correction_changes_the_values(service, cache_dir, curve):
     with service.client(cache_dir) as client:
         after = client.settlements(curve, "2025-05-01", "2025-05-31", TENORS, cache="off")
     changed = {
-        a["date"] for a, b in zip(before.to_pylist(), after.to_pylist()) if a["price"] != b["price"]
+        a["date"]
+        for a, b in zip(before.to_pylist(), after.to_pylist(), strict=False)
+        if a["price"] != b["price"]
     }
     assert changed == set(CORRECTED)
 

@@ -165,7 +165,7 @@ def test_overlapping_random_ranges_through_one_cache_equal_uncached_pulls(
     # ones, which must still give each day once.
     modes = ["refresh" if i % 4 == 2 else "use" for i in range(len(ranges))]
     served = 0
-    for (start, end), mode in zip(ranges, modes):
+    for (start, end), mode in zip(ranges, modes, strict=False):
         cached, sent = count_requests(
             em, lambda s=start, e=end, m=mode: pull(curve, s, e, tenors, cache=m)
         )

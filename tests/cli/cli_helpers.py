@@ -87,7 +87,9 @@ def plain(value: Any, kind: pa.DataType) -> Any:
 
 def expected_rows(table: pa.Table) -> list[dict[str, Any]]:
     columns = {f.name: [plain(v, f.type) for v in table[f.name].to_pylist()] for f in table.schema}
-    return [dict(zip(columns, values)) for values in zip(*columns.values())]
+    return [
+        dict(zip(columns, values, strict=False)) for values in zip(*columns.values(), strict=False)
+    ]
 
 
 def json_rows(text: str) -> list[dict[str, Any]]:
@@ -136,7 +138,7 @@ def assert_parquet_matches(path: Path, table: pa.Table) -> None:
     fields, are Parquet's own)."""
     got = pq.read_table(path)
     assert got.column_names == table.column_names
-    for read, wanted in zip(got.schema, table.schema):
+    for read, wanted in zip(got.schema, table.schema, strict=False):
         if pa.types.is_nested(wanted.type):
             assert read.type.id == wanted.type.id, wanted.name
         else:

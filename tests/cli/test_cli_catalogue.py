@@ -50,7 +50,9 @@ def test_table_shows_the_main_columns_aligned(env, expected):
     header, *lines = text.splitlines()
     assert header.split() == ["id", "vertical", "quotation", "region", "units", "name"]
     assert len(lines) == expected.num_rows
-    for line, curve_id, units in zip(lines, expected["id"].to_pylist(), expected["units"]):
+    for line, curve_id, units in zip(
+        lines, expected["id"].to_pylist(), expected["units"], strict=False
+    ):
         assert line.startswith(curve_id + " ")
         # Each column starts where its header does.
         assert line[header.index("units") :].startswith(str(units))

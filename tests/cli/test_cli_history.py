@@ -74,7 +74,9 @@ def test_table_has_a_line_per_row_in_the_tables_order(env, curve, settlements):
     header, *lines = ok(result).splitlines()
     assert header.split() == ["tenor", "date", "generated_on", "price", "units"]
     assert len(lines) == settlements.num_rows
-    rows = zip(lines, settlements["tenor"].to_pylist(), settlements["price"].to_pylist())
+    rows = zip(
+        lines, settlements["tenor"].to_pylist(), settlements["price"].to_pylist(), strict=False
+    )
     for line, tenor, price in rows:
         assert line.startswith(tenor + " ")
         assert repr(price) in line.split()

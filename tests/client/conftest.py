@@ -14,9 +14,10 @@ the clock or change licences get one of their own (``fresh_em``).
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
-from collections.abc import Iterator
-from typing import Any, Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -27,7 +28,7 @@ import marketcurves as mc
 from marketcurves.testing import Emulator
 
 TODAY = dt.date(2025, 6, 13)
-UTC = dt.timezone.utc
+UTC = dt.UTC
 # Nothing listens on the discard port: any request sent there fails at once.
 CLOSED_URL = "http://127.0.0.1:9/v2"
 
@@ -153,9 +154,10 @@ def assert_sorted(table: Any) -> None:
             table["curve_id"].to_pylist(),
             table["tenor"].to_pylist(),
             table["generated_on"].to_pylist(),
+            strict=False,
         )
     ]
-    for before, after in zip(keys, keys[1:]):
+    for before, after in itertools.pairwise(keys):
         assert before <= after, (before, after)
 
 

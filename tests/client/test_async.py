@@ -77,7 +77,7 @@ def test_awaitable_twins_run_concurrently_and_match_the_blocking_forms(client, f
         )
 
     *tables, catalogue = asyncio.run(together())
-    for awaited, table in zip(tables, blocking):
+    for awaited, table in zip(tables, blocking, strict=False):
         assert table.num_rows > 0 and awaited.equals(table)
     assert list(catalogue) == list(expected_catalogue)
 

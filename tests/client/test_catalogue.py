@@ -25,7 +25,7 @@ def test_every_page_is_fetched(client, curves):
 
 def test_curves_carry_every_field(client, curves):
     catalogue = client.catalogue()
-    for curve, item in zip(catalogue, curves):
+    for curve, item in zip(catalogue, curves, strict=False):
         assert (curve.id, curve.name, curve.quotation, curve.units) == (
             item["id"],
             item["name"],
@@ -116,7 +116,7 @@ def test_to_arrow_and_to_pandas(client, curves):
     ]
     rows = table.to_pylist()
     assert len(rows) == len(expected)
-    for row, item in zip(rows, expected):
+    for row, item in zip(rows, expected, strict=False):
         assert row["id"] == item["id"] and row["name"] == item["name"]
         assert row["vertical"] == "Naphtha" and row["region"] == item["filters"]["region"]
         assert (row["quotation"], row["units"]) == (item["quotation"], item["units"])

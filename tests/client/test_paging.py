@@ -29,7 +29,7 @@ def test_a_75_day_pull_is_the_union_of_its_30_day_windows(client, coarse):
     assert whole.to_pylist() == [row for part in parts for row in part.to_pylist()]
 
     stamps = whole["generated_on"].to_pylist()
-    keys = list(zip(whole["tenor"].to_pylist(), stamps))
+    keys = list(zip(whole["tenor"].to_pylist(), stamps, strict=False))
     assert len(set(keys)) == len(keys), "no (tenor, generated_on) twice"
     assert stamps == sorted(stamps)
     days = {s.date() for s in stamps}
@@ -49,8 +49,8 @@ def test_one_window_is_every_page_of_the_endpoint(client, wire, coarse, h):
     assert window.to_pylist() == expected
 
     whole = client.intraday_history(coarse["id"], FIRST_DAY, LAST_DAY, TENOR)
-    lo = dt.datetime.fromisoformat(first).replace(tzinfo=dt.timezone.utc)
-    hi = dt.datetime.fromisoformat(last).replace(tzinfo=dt.timezone.utc) + dt.timedelta(days=1)
+    lo = dt.datetime.fromisoformat(first).replace(tzinfo=dt.UTC)
+    hi = dt.datetime.fromisoformat(last).replace(tzinfo=dt.UTC) + dt.timedelta(days=1)
     inside = [row for row in whole.to_pylist() if lo <= row["generated_on"] < hi]
     assert inside == expected
 

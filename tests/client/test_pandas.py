@@ -156,7 +156,9 @@ def test_groupby_tenor_is_in_calendar_order(settled, mixed, h, nested):
     last = frame.groupby("tenor", observed=True)["price"].last()
     assert [str(t) for t in last.index] == h.calendar_order(settled["tenor"].to_pylist())
     expected = {}
-    for tenor, price in zip(settled["tenor"].to_pylist(), settled["price"].to_pylist()):
+    for tenor, price in zip(
+        settled["tenor"].to_pylist(), settled["price"].to_pylist(), strict=False
+    ):
         expected[tenor] = price  # rows are by tenor then date: the last one wins
     assert {str(t): p for t, p in last.items()} == expected
     by_day = frame.groupby("date")["price"].count()
@@ -237,7 +239,7 @@ def test_forward_curve_on_a_day_is_that_days_settlements(settled, wire, mixed, h
     assert isinstance(curve, pd.Series)
     assert [str(t) for t in curve.index] == h.calendar_order(expected)
     assert curve.to_dict() == expected
-    for same_day in ("2025-06-10", dt.datetime(2025, 6, 10, 18, tzinfo=dt.timezone.utc)):
+    for same_day in ("2025-06-10", dt.datetime(2025, 6, 10, 18, tzinfo=dt.UTC)):
         assert mc.forward_curve(settled, on=same_day).equals(curve)
 
 

@@ -46,12 +46,12 @@ def test_half_a_year_of_settlements_rolls_through_every_contract(client, crude) 
     m1 = column(log, "M1")
     assert m1[0] == "Feb 25" and m1[-1] == "Jul 25"
     # Each day's M1 is the first month whose delivery starts after that day.
-    for day, name in zip(days, m1):
+    for day, name in zip(days, m1, strict=False):
         start = mc.Tenor.parse(name).start
         assert start > day >= start - dt.timedelta(days=31)
     # The prices are those of the contracts the log names.
     price_of = {(r["tenor"], r["date"]): r["price"] for r in history.to_pylist()}
-    for day, name, price in zip(days, m1, column(prices, "M1")):
+    for day, name, price in zip(days, m1, column(prices, "M1"), strict=False):
         assert price == price_of[(name, day)]
     # Contracts follow one another: none skipped, none repeated.
     order = [mc.Tenor.parse(n) for n in dict.fromkeys(m1)]

@@ -19,8 +19,8 @@ import http
 import json
 import re
 import time
-from collections.abc import Iterator
-from typing import Any, Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
@@ -34,7 +34,7 @@ from marketcurves.testing import Emulator
 TODAY = dt.date(2025, 6, 13)
 DEMO = "demo@marketcurves.test"
 FULL = "full@marketcurves.test"
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 GENERATED_ON = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?$")

@@ -30,7 +30,7 @@ from marketcurves.testing import Emulator
 FULL = ("full@marketcurves.test", "full-password")
 DEMO_EMAIL = "demo@marketcurves.test"
 BROKEN = (requests.exceptions.ChunkedEncodingError, requests.exceptions.ConnectionError)
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 SCHEMA = pa.schema(
     [

@@ -15,7 +15,7 @@ import marketcurves as mc
 from marketcurves import _core
 from marketcurves.testing import Emulator, PublishedValue
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 JULY = "Jul 25"
 
 

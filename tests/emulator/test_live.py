@@ -23,7 +23,7 @@ import marketcurves as mc
 from marketcurves import _core
 from marketcurves.testing import Emulator, probe_live
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 JULY = "Jul 25"
 
 

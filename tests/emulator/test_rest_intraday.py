@@ -1,10 +1,11 @@
 """GET /historical/intraday/<curve_id>/<tenor>: windows of at most 30 days, paged."""
 
 import datetime as dt
+import itertools
 
 import pytest
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 def path(curve, tenor, check):
@@ -74,7 +75,7 @@ def test_a_weekday_has_values_every_one_to_fifteen_minutes(api, catalogue, check
         midnight = dt.datetime(2025, 6, 12, tzinfo=UTC)
         assert stamps[0] - midnight <= dt.timedelta(minutes=15)
         assert midnight + dt.timedelta(days=1) - stamps[-1] <= dt.timedelta(minutes=16)
-        gaps = [(b - a).total_seconds() for a, b in zip(stamps, stamps[1:])]
+        gaps = [(b - a).total_seconds() for a, b in itertools.pairwise(stamps)]
         assert min(gaps) > 0
         assert max(gaps) <= 16 * 60, max(gaps)
         # A whole business day holds every slot: a granularity that divides the day.

@@ -2,7 +2,7 @@
 
 import datetime as dt
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 SNAPSHOTS = ("singaporeSnapshot", "londonSnapshot", "newYorkSnapshot")
 
 

@@ -49,7 +49,7 @@ def test_generated_on_is_the_london_snapshot_time_in_utc(api, fob_curve, check):
     assert june
     for entry in june:
         assert check.parse_generated_on(entry["value"]["generatedOn"]) == dt.datetime.combine(
-            dt.date.fromisoformat(entry["date"]), dt.time(15, 30), tzinfo=dt.timezone.utc
+            dt.date.fromisoformat(entry["date"]), dt.time(15, 30), tzinfo=dt.UTC
         )
 
 

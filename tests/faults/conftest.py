@@ -69,10 +69,18 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     columns = [max(len(op), 12) for op in operations]
     write = terminalreporter.write_line
     terminalreporter.section("fault matrix")
-    write(" " * width + " | " + " | ".join(op.ljust(w) for op, w in zip(operations, columns)))
+    write(
+        " " * width
+        + " | "
+        + " | ".join(op.ljust(w) for op, w in zip(operations, columns, strict=False))
+    )
     for fault in faults:
         cells = [outcomes.get((op, fault), "-") for op in operations]
-        write(fault.ljust(width) + " | " + " | ".join(c.ljust(w) for c, w in zip(cells, columns)))
+        write(
+            fault.ljust(width)
+            + " | "
+            + " | ".join(c.ljust(w) for c, w in zip(cells, columns, strict=False))
+        )
     survived = sum(o == "survived" for o in outcomes.values())
     failed = sum(o.startswith("FAILED") for o in outcomes.values())
     reported = len(outcomes) - survived - failed

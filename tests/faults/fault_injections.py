@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 from fault_operations import Context
 from live_helpers import wait_connected
@@ -18,7 +18,7 @@ import marketcurves as mc
 #: The operation completes with exactly the data it gives without the fault.
 SURVIVE = None
 
-Outcome = Optional[type[BaseException]]
+Outcome = type[BaseException] | None
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,10 @@ equal to the same operation run without faults."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pyarrow.parquet as pq
 from live_helpers import Curves, collect, live_options

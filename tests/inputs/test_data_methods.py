@@ -15,7 +15,7 @@ from inputs_helpers import ID, assert_invalid
 import marketcurves as mc
 
 RANGE = ("2025-05-01", "2025-05-31")
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 # (method, args, kwargs, the argument named)
 CASES: list[tuple[str, tuple[Any, ...], dict[str, Any], str]] = [

@@ -4,7 +4,8 @@ anything is sent, not a bare UnicodeEncodeError from the core's boundary."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from inputs_helpers import CLOSED_URL, ID, assert_invalid

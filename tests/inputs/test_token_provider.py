@@ -10,7 +10,8 @@ like a secret is taken out, and chained as the AuthError's ``__cause__``."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from inputs_helpers import ID, unsent_client

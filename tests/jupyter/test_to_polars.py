@@ -89,7 +89,7 @@ def test_duckdb_reads_the_frame(settlements):
     tenors = result["tenor"].to_pylist()
     assert list(dict.fromkeys(tenors)) == order
     expected = sorted(settlements.to_pylist(), key=lambda r: (order.index(r["tenor"]), r["date"]))
-    for got, want in zip(result.to_pylist(), expected):
+    for got, want in zip(result.to_pylist(), expected, strict=False):
         assert (got["tenor"], got["date"], got["generated_on"], got["price"]) == (
             want["tenor"],
             want["date"],

@@ -5,6 +5,7 @@ against what the emulator published."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import threading
 import time
 from collections import defaultdict
@@ -17,7 +18,7 @@ import requests
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 #: A day before LIVE_START (support.py) whose intraday values show each curve's granularity.
 PROBE_DAY = "2025-06-10"
 
@@ -115,7 +116,7 @@ def by_tenor(ticks: Iterable[mc.Tick]) -> dict[tuple[str, str], list[mc.Tick]]:
 def assert_strictly_increasing(ticks: Iterable[mc.Tick]) -> None:
     for key, series in by_tenor(ticks).items():
         times = [millis(t.generated_on) for t in series]
-        repeats = [(a, b) for a, b in zip(times, times[1:]) if not a < b]
+        repeats = [(a, b) for a, b in itertools.pairwise(times) if not a < b]
         assert not repeats, f"{key}: values not strictly later than the one before: {repeats[:3]}"
 
 

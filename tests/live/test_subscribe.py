@@ -60,7 +60,7 @@ def test_the_snapshot_is_the_last_intraday_value_truncated_to_milliseconds(em, c
             last_page["next"], headers={"Authorization": f"Bearer {token}"}, timeout=10
         ).json()
     last = last_page["items"][-1]
-    at = dt.datetime.fromisoformat(last["generatedOn"]).replace(tzinfo=dt.timezone.utc)
+    at = dt.datetime.fromisoformat(last["generatedOn"]).replace(tzinfo=dt.UTC)
     assert snapshot.generated_on == millis(at)
     assert snapshot.price == last["price"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import ssl
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import trustme

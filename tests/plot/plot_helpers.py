@@ -20,7 +20,7 @@ def calendar(names: Any) -> list[str]:
 
 
 def day_of(row: dict[str, Any]) -> dt.date:
-    return row["date"] if "date" in row else row["generated_on"].astimezone(dt.timezone.utc).date()
+    return row["date"] if "date" in row else row["generated_on"].astimezone(dt.UTC).date()
 
 
 def curve_on(table: pa.Table, day: dt.date) -> dict[str, float]:
@@ -43,5 +43,5 @@ def same(got: Any, want: list[float]) -> bool:
     """Equal values, NaN matching NaN."""
     got = list(got)
     return len(got) == len(want) and all(
-        (math.isnan(g) and math.isnan(w)) or g == w for g, w in zip(got, want)
+        (math.isnan(g) and math.isnan(w)) or g == w for g, w in zip(got, want, strict=False)
     )

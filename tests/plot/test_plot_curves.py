@@ -60,7 +60,7 @@ def test_curve_history_draws_a_line_per_day(settlements, curve):
     assert tick_labels(ax.get_xticklabels()) == tenors
     # A tenor not priced on a day (listed later) is a gap in that day's line.
     assert any(len(c) < len(tenors) for c in curves)
-    for line, prices in zip(lines, curves):
+    for line, prices in zip(lines, curves, strict=False):
         assert same(line.get_ydata(), [prices.get(t, float("nan")) for t in tenors])
     assert ax.get_ylabel() == f"price ({curve.units})"
     assert "2025-05-02" in ax.get_title() and "2025-06-12" in ax.get_title()

@@ -11,13 +11,14 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 #: Emulated seconds per real second: the feed's 60 s idle drop comes every
 #: second or so, which the recorder must ride through.
 SCALE = 60

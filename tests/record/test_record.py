@@ -52,7 +52,7 @@ def test_read_ticks_selects_and_sorts(em, busy_curve, tmp_path):
     with em.client() as client:
         client.record(tmp_path, [(busy_curve, "*")], rotate="1s", duration=3, **keepalive())
     table = mc.read_ticks(tmp_path)
-    keys = list(zip(table["curve_id"].to_pylist(), table["tenor"].to_pylist()))
+    keys = list(zip(table["curve_id"].to_pylist(), table["tenor"].to_pylist(), strict=False))
     order = [(c, mc.Tenor.parse(t).sort_key) for c, t in keys]
     assert order == sorted(order)
     tenor = keys[0][1]
@@ -243,12 +243,12 @@ def test_a_recorded_tenor_the_service_no_longer_lists_does_not_stall_the_rest(
         {
             "curve_id": [busy_curve],
             "tenor": ["Retired 19"],
-            "generated_on": pa.array([dt.datetime(2020, 1, 10, tzinfo=dt.timezone.utc)]).cast(
+            "generated_on": pa.array([dt.datetime(2020, 1, 10, tzinfo=dt.UTC)]).cast(
                 pa.timestamp("us", "UTC")
             ),
             "price": [1.0],
             "source": ["update"],
-            "recorded_at": pa.array([dt.datetime(2020, 1, 10, tzinfo=dt.timezone.utc)]).cast(
+            "recorded_at": pa.array([dt.datetime(2020, 1, 10, tzinfo=dt.UTC)]).cast(
                 pa.timestamp("us", "UTC")
             ),
         }

@@ -51,7 +51,9 @@ def exported(s3: Any, export: Path) -> str:
 
 
 def partitions(table: pa.Table) -> set[tuple[str, int]]:
-    return set(zip(table.column("vertical").to_pylist(), table.column("month").to_pylist()))
+    return set(
+        zip(table.column("vertical").to_pylist(), table.column("month").to_pylist(), strict=False)
+    )
 
 
 def assert_same(got: pa.Table, expected: pa.Table) -> None:
