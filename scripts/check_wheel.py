@@ -22,6 +22,7 @@ import re
 import subprocess
 import sys
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from elftools.elf.elffile import ELFFile
@@ -88,23 +89,28 @@ def check_tag(wheel: Path) -> int:
     return 0
 
 
-def check_stripped(wheel: Path) -> int:
-    failures = 0
+def extension_modules(wheel: Path) -> Iterator[tuple[zipfile.ZipInfo, bytes]]:
+    """Each extension module of the wheel, with its bytes."""
     with zipfile.ZipFile(wheel) as archive:
         for member in archive.infolist():
-            if not member.filename.endswith(".so"):
-                continue
-            elf = ELFFile(io.BytesIO(archive.read(member)))
-            kept = [
-                section.name
-                for section in elf.iter_sections()
-                if section.name == ".symtab" or section.name.startswith(".debug")
-            ]
-            if kept:
-                print(f"error: {member.filename} is not stripped: it has {', '.join(kept)}")
-                failures += 1
-            else:
-                print(f"{member.filename}: stripped, {member.file_size:,} bytes")
+            if member.filename.endswith(".so"):
+                yield member, archive.read(member)
+
+
+def check_stripped(wheel: Path) -> int:
+    failures = 0
+    for member, binary in extension_modules(wheel):
+        elf = ELFFile(io.BytesIO(binary))
+        kept = [
+            section.name
+            for section in elf.iter_sections()
+            if section.name == ".symtab" or section.name.startswith(".debug")
+        ]
+        if kept:
+            print(f"error: {member.filename} is not stripped: it has {', '.join(kept)}")
+            failures += 1
+        else:
+            print(f"{member.filename}: stripped, {member.file_size:,} bytes")
     return failures
 
 
@@ -114,17 +120,13 @@ TEST_ONLY = (b"_probe_live",)
 
 def check_no_test_code(wheel: Path) -> int:
     failures = 0
-    with zipfile.ZipFile(wheel) as archive:
-        for member in archive.infolist():
-            if not member.filename.endswith(".so"):
-                continue
-            binary = archive.read(member)
-            found = [name.decode() for name in TEST_ONLY if name in binary]
-            if found:
-                print(f"error: {member.filename} holds test code: {', '.join(found)}")
-                failures += 1
-            else:
-                print(f"{member.filename}: no test code")
+    for member, binary in extension_modules(wheel):
+        found = [name.decode() for name in TEST_ONLY if name in binary]
+        if found:
+            print(f"error: {member.filename} holds test code: {', '.join(found)}")
+            failures += 1
+        else:
+            print(f"{member.filename}: no test code")
     return failures
 
 
