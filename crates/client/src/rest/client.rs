@@ -110,16 +110,16 @@ impl RestClient {
     /// before anything is sent. Idempotent. The connection pool goes when
     /// the last holder of the client lets it go.
     pub fn close(&self) {
-        self.service.http().closing().close();
+        self.http().closing().close();
     }
 
     pub fn is_closed(&self) -> bool {
-        self.service.http().closing().is_closed()
+        self.http().closing().is_closed()
     }
 
     /// The close signal, for work that runs on behalf of this client.
     pub fn closing(&self) -> &Closing {
-        self.service.http().closing()
+        self.http().closing()
     }
 
     /// Every curve quotation matching the filters, all pages, through the
@@ -133,6 +133,8 @@ impl RestClient {
         self.catalogue_in(query, mode).await
     }
 
+    /// The quotations of `query`: from the service, or through the cache
+    /// in any other mode.
     async fn catalogue_in(
         &self,
         query: &CatalogueQuery,
