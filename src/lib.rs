@@ -45,6 +45,9 @@ mod _core {
     #[pymodule_export]
     use crate::python::record::{compact_recording, read_ticks, PyRecorder};
 
+    #[pymodule_export]
+    use crate::python::backfill::{backfill, backfill_async, backfill_plan, backfill_task};
+
     /// A recorder's file is closed this long after its first tick, by default.
     #[pymodule_export]
     const RECORD_ROTATE: &str = client::record::RecordConfig::DEFAULT_ROTATE;

@@ -8,6 +8,7 @@
 from marketcurves import curves, exceptions, plot
 from marketcurves._core import Tenor, Tick, __version__
 from marketcurves._polars import to_polars
+from marketcurves.backfill import BackfillSummary
 from marketcurves.bulk import BulkJob, BulkResult, read_bulk
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.client import Client
@@ -33,6 +34,7 @@ from marketcurves.record import read_ticks
 __all__ = [
     "AccessDenied",
     "AuthError",
+    "BackfillSummary",
     "BulkJob",
     "BulkJobFailed",
     "BulkResult",

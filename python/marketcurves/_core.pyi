@@ -3,12 +3,13 @@
 import datetime
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Literal, final
+from typing import Any, Literal, TypedDict, final
 
 import pyarrow
 
 from marketcurves._live_types import FeedEvent, FeedStats
 from marketcurves._options import (
+    BackfillOptions,
     BulkDownloadOptions,
     ClientOptions,
     LiveOptions,
@@ -43,6 +44,10 @@ __all__ = [
     "_decode_table",
     "_table_schema",
     "_ticks_batch",
+    "backfill",
+    "backfill_async",
+    "backfill_plan",
+    "backfill_task",
     "bulk_download",
     "bulk_download_job",
     "bulk_status",
@@ -595,6 +600,45 @@ def compact_recording(
     storage_options: dict[str, str] | None = None,
 ) -> list[CompactedDay]:
     """Compacts the days of a recording before ``before``, each into one file."""
+
+class _BackfillCounts(TypedDict):
+    """``marketcurves.BackfillSummary``'s fields."""
+
+    tasks: int
+    requests: int
+    values: int
+    days_complete: int
+    days_skipped: int
+    files_written: int
+
+class _BackfillTask(TypedDict):
+    """One curve's tenors over at most 30 days: a task of a plan."""
+
+    curve_id: str
+    tenors: list[str]
+    start: datetime.date
+    end: datetime.date
+
+def backfill(
+    client: CoreClient,
+    options: BackfillOptions,
+    progress: Callable[[int, int], object] | None = None,
+) -> _BackfillCounts:
+    """Plans and runs a backfill on this machine, reporting ``progress(done, total)`` requests."""
+
+def backfill_async(client: CoreClient, options: BackfillOptions) -> Awaitable[_BackfillCounts]:
+    """The awaitable form of :func:`backfill`."""
+
+def backfill_plan(client: CoreClient, options: BackfillOptions) -> tuple[list[_BackfillTask], int]:
+    """A backfill's tasks, and the days of a tenor the lake already holds complete."""
+
+def backfill_task(
+    client: CoreClient,
+    dest: str | tuple[Any, str],
+    task: _BackfillTask,
+    storage_options: dict[str, str] | None = None,
+) -> _BackfillCounts:
+    """Runs one task of a plan into ``dest`` (on a worker); what it did."""
 
 _TickSource = Literal["snapshot", "update", "backfill"]
 

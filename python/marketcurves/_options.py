@@ -4,6 +4,7 @@ the core takes as one value each and whose values it checks."""
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Callable
 from typing import Any, TypedDict
 
@@ -71,3 +72,15 @@ class BulkDownloadOptions(TypedDict):
     poll_interval: float
     timeout: float
     storage_options: dict[str, str] | None
+
+
+class BackfillOptions(TypedDict):
+    """``_core.backfill``'s, built by ``marketcurves.backfill``."""
+
+    #: A path or URL, or an obstore store and the URL naming it (``_args.place``).
+    dest: str | tuple[Any, str]
+    storage_options: dict[str, str] | None
+    subscriptions: list[tuple[str, str]]
+    start: _dt.date
+    end: _dt.date
+    tenors: str

@@ -9,10 +9,10 @@ from typing import Any
 class ProgressBar:
     """A callback ``(done, total)`` that draws a tqdm bar, and closes it."""
 
-    def __init__(self, description: str) -> None:
+    def __init__(self, description: str, unit: str = "req") -> None:
         from tqdm.auto import tqdm
 
-        self._bar: Any = tqdm(total=0, desc=description, unit="req")
+        self._bar: Any = tqdm(total=0, desc=description, unit=unit)
 
     def __call__(self, done: int, total: int) -> None:
         if self._bar.total != total:
@@ -23,12 +23,12 @@ class ProgressBar:
         self._bar.close()
 
 
-def progress_bar(enabled: bool, description: str) -> ProgressBar | None:
+def progress_bar(enabled: bool, description: str, unit: str = "req") -> ProgressBar | None:
     """A bar if asked for and tqdm is installed, else None."""
     if not enabled:
         return None
     try:
-        return ProgressBar(description)
+        return ProgressBar(description, unit)
     except ImportError:
         return None
 

@@ -11,11 +11,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from marketcurves import _args, _core, _progress, bulk, live
+from marketcurves import backfill as backfill_
 from marketcurves import record as record_
 from marketcurves._options import ClientOptions
 from marketcurves.cache import CacheInfo, CacheMode, Cleared
 from marketcurves.catalogue import Catalogue, Curve
-from marketcurves.exceptions import InvalidRequest
+from marketcurves.exceptions import ClientClosed, InvalidRequest
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -127,6 +128,20 @@ class Client:
             ),
         }
         self._core = _core.CoreClient(self.base_url, options)
+        # What a backfill's workers make their own clients from: no secret
+        # but a token provider's (marketcurves.backfill).
+        self._settings: dict[str, Any] = {
+            "base_url": self.base_url,
+            "live_url": self.live_url,
+            "max_concurrency": options["max_concurrency"],
+            "timeout": options["timeout"],
+            "max_retries": options["max_retries"],
+            "ca_bundle": options["ca_bundle"],
+            "cache": "off",
+            "max_response_bytes": options["max_response_bytes"],
+        }
+        if options["token_provider"] is not None:
+            self._settings["token_provider"] = options["token_provider"]
         # Feeds opened from this client, so that close() can wait for their threads.
         self._feeds: weakref.WeakSet[live.LiveFeed] = weakref.WeakSet()
 
@@ -547,6 +562,90 @@ class Client:
                 f"live_url is required for {purpose} (or set MARKETCURVES_LIVE_URL)"
             )
         return self.live_url
+
+    def backfill(
+        self,
+        dest: str | os.PathLike[str] | ObjectStore,
+        subscriptions: Sequence[tuple[str | Curve, str | Tenor]],
+        start: _dt.date | _dt.datetime | str,
+        end: _dt.date | _dt.datetime | str,
+        *,
+        tenors: str = "listed",
+        storage_options: dict[str, str] | None = None,
+        cluster: Any = None,
+        progress: bool = False,
+    ) -> backfill_.BackfillSummary:
+        """Fetches the intraday values of ``subscriptions`` from ``start`` to
+        ``end`` (inclusive UTC days; no later than the service's today) from
+        the historical endpoint into ``dest``, in the recorder's layout, and
+        returns a :class:`~marketcurves.BackfillSummary`.
+
+        ``dest`` and ``storage_options`` are as for :meth:`record`, and so
+        are ``subscriptions``: ``(curve, tenor)`` pairs, tenor ``"*"`` for
+        the curve's calendar contracts (the continuous tenors are named).
+        ``tenors="expired"`` makes each ``"*"`` take the contracts of the
+        curve's kinds that the catalogue no longer lists but that delivered
+        within the range, and ``tenors="all"`` those and the listed ones, as
+        for :meth:`settlements`.
+
+        Resumable: each file's footer says which of its tenors' days are
+        complete, meaning final on the service's clock (an hour after the
+        UTC day; a day without a value once a week old). A run killed at
+        any point and run again fetches only the days missing, and writes
+        nothing twice; over a complete range it sends no request. A
+        recorder started on ``dest`` afterwards resumes after the newest
+        value there.
+
+        ``cluster`` (a ``dask.distributed.Client``) runs the tasks, one curve
+        over at most 30 days each, on its workers; see
+        :mod:`marketcurves.backfill` for how they authenticate (no secret is
+        sent in the task graph). ``progress`` shows a bar (requests here,
+        tasks on a cluster) when tqdm is installed.
+
+        Bad arguments, a curve the catalogue does not list, a tenor the
+        curve does not offer and a start after the service's today raise
+        :class:`~marketcurves.InvalidRequest` before any intraday request."""
+        return backfill_.backfill(
+            self,
+            dest,
+            subscriptions,
+            start,
+            end,
+            tenors=tenors,
+            storage_options=storage_options,
+            cluster=cluster,
+            progress=progress,
+        )
+
+    async def backfill_async(
+        self,
+        dest: str | os.PathLike[str] | ObjectStore,
+        subscriptions: Sequence[tuple[str | Curve, str | Tenor]],
+        start: _dt.date | _dt.datetime | str,
+        end: _dt.date | _dt.datetime | str,
+        *,
+        tenors: str = "listed",
+        storage_options: dict[str, str] | None = None,
+        cluster: Any = None,
+    ) -> backfill_.BackfillSummary:
+        """The awaitable form of :meth:`backfill` (with a cluster, the
+        driver waits in a thread)."""
+        return await backfill_.backfill_async(
+            self,
+            dest,
+            subscriptions,
+            start,
+            end,
+            tenors=tenors,
+            storage_options=storage_options,
+            cluster=cluster,
+        )
+
+    def _worker_settings(self) -> dict[str, Any]:
+        """The settings a backfill's workers make their clients from."""
+        if self.closed:
+            raise ClientClosed("the client is closed")
+        return dict(self._settings)
 
     def record(
         self,

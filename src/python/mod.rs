@@ -2,6 +2,7 @@
 //! No logic of its own lives here.
 
 pub(crate) mod arrow_out;
+pub(crate) mod backfill;
 pub(crate) mod bulk;
 pub(crate) mod bulk_result;
 pub(crate) mod cache;

@@ -1,6 +1,7 @@
 //! Every result of the core that Python receives as a dict, converted here
 //! and nowhere else: the live feed's counters and events, the recorder's
-//! summary and compacted days, what the history cache holds and cleared.
+//! summary and compacted days, a backfill's summary, what the history
+//! cache holds and cleared.
 //! Each dict's keys are those of its `TypedDict` in `marketcurves`
 //! (`_live_types.py`, `record.py`, `cache.py`); `tests/test_result_types.py`
 //! checks that they stay the same.
@@ -9,6 +10,7 @@ use chrono::DateTime;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use client::backfill::BackfillSummary;
 use client::cache::{CacheInfo, Cleared};
 use client::live::{FeedEvent, FeedStats};
 use client::record::compact::CompactedDay;
@@ -93,6 +95,21 @@ pub fn record_summary<'py>(
     dict.set_item("write_failures", summary.write_failures)?;
     dict.set_item("compacted_days", summary.compacted_days)?;
     dict.set_item("unwritten", summary.unwritten)?;
+    Ok(dict)
+}
+
+/// What a backfill, or one task of it, did: `marketcurves.BackfillSummary`'s fields.
+pub fn backfill_summary<'py>(
+    py: Python<'py>,
+    summary: &BackfillSummary,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("tasks", summary.tasks)?;
+    dict.set_item("requests", summary.requests)?;
+    dict.set_item("values", summary.values)?;
+    dict.set_item("days_complete", summary.days_complete)?;
+    dict.set_item("days_skipped", summary.days_skipped)?;
+    dict.set_item("files_written", summary.files_written)?;
     Ok(dict)
 }
 

@@ -7,6 +7,7 @@
 //! `net` and `rest` share [`ClientError`] and [`Secret`], which live here at
 //! the root so that neither module imports the other's types.
 
+pub mod backfill;
 pub mod bulk;
 pub mod cache;
 pub(crate) mod closing;

@@ -14,7 +14,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 use super::file::{note_of, saw, FileNote, TenorKey};
-use super::layout::{data_file, DataFile, FileKind, CHECKPOINT};
+use super::layout::{backfill_curve_tag, data_file, DataFile, FileKind, CHECKPOINT};
 use crate::storage::{Place, PlaceError};
 use domain::timestamp::Micros;
 
@@ -44,8 +44,9 @@ impl Checkpoint {
     }
 }
 
-/// The recording's data files, after removing the parts a compacted day
-/// replaced (left behind by a compaction that was cut short).
+/// The recording's data files, after removing the files a newer file of
+/// theirs replaces: parts a compacted day holds, left behind by a
+/// compaction cut short, and backfilled files written again.
 pub async fn data_files(dest: &Place) -> Result<Vec<DataFile>, PlaceError> {
     let mut files: Vec<DataFile> = dest
         .list()
@@ -53,26 +54,25 @@ pub async fn data_files(dest: &Place) -> Result<Vec<DataFile>, PlaceError> {
         .iter()
         .filter_map(|name| data_file(name))
         .collect();
-    let replaced = replaced_parts(dest, &files).await?;
+    let replaced = replaced_files(dest, &files).await?;
     for name in &replaced {
-        log::info!(target: TARGET, "removing {name}: a compacted day holds its ticks");
+        log::info!(target: TARGET, "removing {name}: a newer file holds its ticks");
         dest.delete(name).await?;
     }
     files.retain(|f| !replaced.contains(&f.name));
     Ok(files)
 }
 
-/// The parts still present that a compacted day of theirs replaced.
-async fn replaced_parts(dest: &Place, files: &[DataFile]) -> Result<BTreeSet<String>, PlaceError> {
+/// The files still present that a newer file of theirs replaced. Only
+/// files that may replace another are read: a compacted day beside parts
+/// of its day, a backfilled file beside another of its curve and day.
+pub async fn replaced_files(
+    dest: &Place,
+    files: &[DataFile],
+) -> Result<BTreeSet<String>, PlaceError> {
     let mut replaced = BTreeSet::new();
-    for day_file in files.iter().filter(|f| f.kind == FileKind::Day) {
-        let has_parts = files
-            .iter()
-            .any(|f| f.day == day_file.day && f.kind == FileKind::Part);
-        if !has_parts {
-            continue;
-        }
-        let note = note_of(&dest.footer(&day_file.name).await?).unwrap_or_default();
+    for file in files.iter().filter(|f| may_replace(f, files)) {
+        let note = note_of(&dest.footer(&file.name).await?).unwrap_or_default();
         replaced.extend(
             note.replaces
                 .into_iter()
@@ -80,6 +80,24 @@ async fn replaced_parts(dest: &Place, files: &[DataFile]) -> Result<BTreeSet<Str
         );
     }
     Ok(replaced)
+}
+
+fn may_replace(file: &DataFile, files: &[DataFile]) -> bool {
+    match file.kind {
+        FileKind::Part => false,
+        FileKind::Day => files
+            .iter()
+            .any(|f| f.day == file.day && f.kind == FileKind::Part),
+        FileKind::Backfill => {
+            let curve = backfill_curve_tag(&file.name);
+            files.iter().any(|f| {
+                f.day == file.day
+                    && f.name != file.name
+                    && f.kind == FileKind::Backfill
+                    && backfill_curve_tag(&f.name) == curve
+            })
+        }
+    }
 }
 
 /// The recording's checkpoint, brought up to date with its files.

@@ -29,8 +29,10 @@ pub struct CompactedDay {
 }
 
 /// Compacts every day before `before` that has more than one file.
+/// Backfilled files are left as they are (`layout`).
 pub async fn compact(dest: &Place, before: NaiveDate) -> Result<Vec<CompactedDay>, PlaceError> {
-    let files = data_files(dest).await?;
+    let mut files = data_files(dest).await?;
+    files.retain(|f| f.kind != FileKind::Backfill);
     let mut days: Vec<NaiveDate> = files
         .iter()
         .map(|f| f.day)

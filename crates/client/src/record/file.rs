@@ -1,7 +1,8 @@
 //! One file of a recording: the ticks as Parquet, with a note in the footer
 //! that says, for each curve and tenor in it, the time of its last value
 //! (what a restart resumes from, readable from the footer alone), and for a
-//! compacted day, the parts it replaces.
+//! compacted day, the parts it replaces; for a backfilled file, which of
+//! its tenors' days are complete.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -38,9 +39,16 @@ pub struct FileNote {
     /// The last `generated_on` (truncated to milliseconds) per tenor.
     #[serde(with = "last_as_list")]
     pub last: BTreeMap<TenorKey, Micros>,
-    /// For a compacted day: the files it replaces, relative to the destination.
+    /// For a compacted day, or a backfilled file written again: the files
+    /// it replaces, relative to the destination.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replaces: Vec<String>,
+    /// For a backfilled file: the curve it holds...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curve_id: Option<String>,
+    /// ...and its tenors whose day is complete: final, so never fetched again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub complete: Vec<String>,
 }
 
 impl FileNote {

@@ -34,6 +34,24 @@ fn names_read_back_as_the_files_they_are() {
 }
 
 #[test]
+fn backfilled_files_name_their_curve_by_digest() {
+    let name = backfill_name(day("2025-11-22"), "a/b c", NOON, "7c2e");
+    let tag = curve_tag("a/b c");
+    assert_eq!(
+        name,
+        format!("date=2025-11-22/backfill-{tag}-20251124T120000.000000Z-7c2e.parquet")
+    );
+    assert_eq!(backfill_curve_tag(&name), Some(tag.as_str()));
+    assert_ne!(curve_tag("a/b c"), curve_tag("a/b d"));
+    let file = data_file(&name).unwrap();
+    assert_eq!(
+        (file.day, file.kind),
+        (day("2025-11-22"), FileKind::Backfill)
+    );
+    assert_eq!(data_file("date=2025-11-22/backfill-short-x.parquet"), None);
+}
+
+#[test]
 fn temporary_files_notes_and_strangers_are_not_data() {
     for name in [
         "_checkpoint.json",

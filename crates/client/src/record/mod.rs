@@ -17,7 +17,7 @@ pub mod run;
 pub mod status;
 mod subscriptions;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 
 pub use compact::CompactedDay;
 pub use config::{parse_period, RecordConfig};

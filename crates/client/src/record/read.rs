@@ -1,5 +1,8 @@
 //! `read_ticks`: a recording as one table, sorted by curve, tenor (in
-//! calendar order) and time, reading only the days asked for.
+//! calendar order) and time, reading only the days asked for, each value
+//! once: the recorder and the backfill may both hold a value (the feed's
+//! copy truncated to milliseconds, the historical endpoint's with
+//! microseconds), and the lake is read as one.
 
 use chrono::NaiveDate;
 use futures_util::{stream, StreamExt, TryStreamExt};
@@ -8,11 +11,12 @@ use super::checkpoint::data_files;
 use super::compact::sort_rows;
 use super::file::{batch_rows, decode, recorded_rows_to_batch, tick_schema, Recorded};
 use super::layout::{utc_day, DataFile};
+use crate::live::TickSource;
 use crate::rest::validate;
 use crate::storage::{Place, PlaceError};
 use crate::ClientError;
 use domain::arrow::Table;
-use domain::timestamp::Micros;
+use domain::timestamp::{truncate_to_millis, Micros};
 
 /// Files read at once.
 const READS_IN_FLIGHT: usize = 8;
@@ -114,11 +118,37 @@ pub async fn read_ticks(place: Place, selection: TickSelection) -> Result<Table,
         .await?;
     let mut rows: Vec<Recorded> = chunks.into_iter().flatten().collect();
     sort_rows(&mut rows);
+    let rows = each_value_once(rows);
     let batch = recorded_rows_to_batch(&rows).map_err(ClientError::Destination)?;
     Ok(Table {
         schema: tick_schema(),
         batches: vec![batch],
     })
+}
+
+/// Sorted rows (`sort_rows`) with each value once: of the rows of one
+/// curve and tenor at one millisecond (the interface compares times so,
+/// live rule 5), the one the feed delivered is kept over a backfilled one,
+/// else the first received.
+pub fn each_value_once(rows: Vec<Recorded>) -> Vec<Recorded> {
+    let mut kept: Vec<Recorded> = Vec::with_capacity(rows.len());
+    for row in rows {
+        if let Some(last) = kept.last_mut() {
+            let same = last.tick.curve_id == row.tick.curve_id
+                && last.tick.tenor == row.tick.tenor
+                && truncate_to_millis(last.tick.generated_on)
+                    == truncate_to_millis(row.tick.generated_on);
+            if same {
+                let live = |r: &Recorded| r.tick.source != TickSource::Backfill;
+                if live(&row) && !live(last) {
+                    *last = row;
+                }
+                continue;
+            }
+        }
+        kept.push(row);
+    }
+    kept
 }
 
 #[cfg(test)]

@@ -64,3 +64,22 @@ fn ticks_come_back_selected_and_sorted_by_curve_tenor_and_time() {
         assert!(matches!(missing.await, Err(ClientError::InvalidRequest(_))));
     });
 }
+
+#[test]
+fn a_value_held_by_the_recorder_and_the_backfill_is_read_once() {
+    let at = MIDNIGHT + 7 * MS;
+    let mut backfilled = row("C1", "Jan 26", at + 456, TickSource::Backfill);
+    backfilled.recorded_at = at + DAY;
+    let recorded = row("C1", "Jan 26", at, TickSource::Update);
+    let next = row("C1", "Jan 26", at + MS, TickSource::Backfill);
+    let other_tenor = row("C1", "Feb 26", at, TickSource::Backfill);
+    let mut rows = vec![
+        backfilled.clone(),
+        next.clone(),
+        recorded.clone(),
+        other_tenor.clone(),
+        backfilled.clone(),
+    ];
+    sort_rows(&mut rows);
+    assert_eq!(each_value_once(rows), vec![recorded, next, other_tenor]);
+}

@@ -210,6 +210,14 @@ impl RestClient {
         Ok(in_table_order(asked.to_vec()))
     }
 
+    /// The tenors a history query pulls: those it names, checked against
+    /// the catalogue, or the curve's contracts it asks for (listed, expired
+    /// or all), in calendar order.
+    pub async fn tenors_to_pull(&self, query: &HistoryQuery) -> Result<Vec<Tenor>, ClientError> {
+        let mode = self.cache_mode(None)?;
+        self.tenors_of(query, mode).await
+    }
+
     pub async fn last_settlement(&self, query: &PriceQuery) -> Result<Table, ClientError> {
         let endpoints = (
             PriceEndpoint::LastSettlement,

@@ -125,22 +125,37 @@ impl Place {
 
     /// Every name under the destination, relative to it, hidden ones too.
     pub async fn list(&self) -> Result<Vec<String>, PlaceError> {
+        self.list_under("").await
+    }
+
+    /// Every name in `folder` (relative to the destination; "" for all)
+    /// and below, relative to the destination.
+    pub async fn list_under(&self, folder: &str) -> Result<Vec<String>, PlaceError> {
+        let folder = folder.trim_matches('/');
+        let relative = |name: String| match folder {
+            "" => name,
+            _ => format!("{folder}/{name}"),
+        };
         match self {
             Place::Folder(root) => {
-                let root = root.clone();
-                blocking(move || list_local(&root))
+                let under = root.join(folder);
+                let names = blocking(move || list_local(&under))
                     .await
-                    .map_err(|e| self.failed("list", "", e))
+                    .map_err(|e| self.failed("list", folder, e))?;
+                Ok(names.into_iter().map(relative).collect())
             }
             Place::Store(location) => {
-                let prefix = (!location.prefix.as_ref().is_empty()).then_some(&location.prefix);
+                let prefix = match folder {
+                    "" => location.prefix.clone(),
+                    _ => location.key(folder),
+                };
+                let depth = prefix.parts().count();
                 let metas: Vec<_> = location
                     .store
-                    .list(prefix)
+                    .list((depth > 0).then_some(&prefix))
                     .try_collect()
                     .await
-                    .map_err(|e| self.failed("list", "", describe(&e)))?;
-                let depth = location.prefix.parts().count();
+                    .map_err(|e| self.failed("list", folder, describe(&e)))?;
                 Ok(metas
                     .into_iter()
                     .map(|meta| {
@@ -150,7 +165,7 @@ impl Place {
                             .skip(depth)
                             .map(|p| p.as_ref().to_owned())
                             .collect();
-                        parts.join("/")
+                        relative(parts.join("/"))
                     })
                     .collect())
             }

@@ -1,0 +1,73 @@
+//! A whole backfill on this machine: planned, then every task at once
+//! within the client's bound on requests in flight.
+
+use std::sync::Arc;
+
+use futures_util::{stream, StreamExt, TryStreamExt};
+use serde::Serialize;
+
+use super::plan::{plan, BackfillRequest, Plan};
+use super::task::{run_task, TaskOutcome};
+use crate::rest::{Progress, RestClient};
+use crate::storage::Place;
+use crate::ClientError;
+
+/// Tasks run at once: enough that the next window's first pages are in
+/// flight while the last pages of others come in; each holds a window of
+/// one curve in memory.
+const TASKS_IN_FLIGHT: usize = 4;
+
+/// What a backfill did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BackfillSummary {
+    pub tasks: u64,
+    /// Historical intraday requests sent (pages included).
+    pub requests: u64,
+    pub values: u64,
+    /// Days of a curve's tenor written complete.
+    pub days_complete: u64,
+    /// Days of a curve's tenor already complete, not fetched again.
+    pub days_skipped: u64,
+    pub files_written: u64,
+}
+
+impl BackfillSummary {
+    pub fn add(&mut self, outcome: &TaskOutcome) {
+        self.tasks += 1;
+        self.values += outcome.values;
+        self.days_complete += outcome.days_complete;
+        self.files_written += outcome.files_written;
+    }
+}
+
+/// Plans `request` into `dest` and runs it here; `progress` counts the
+/// requests.
+pub async fn run_all(
+    rest: Arc<RestClient>,
+    dest: Place,
+    request: BackfillRequest,
+    progress: Arc<Progress>,
+) -> Result<BackfillSummary, ClientError> {
+    dest.check().await?;
+    let Plan {
+        tasks,
+        days_skipped,
+    } = plan(&rest, &dest, &request).await?;
+    // Only now: a request refused leaves nothing behind.
+    dest.prepare().await?;
+    let (rest, dest, counted) = (&rest, &dest, &progress);
+    let outcomes: Vec<TaskOutcome> = stream::iter(tasks)
+        .map(|task| async move { run_task(rest, dest, &task, counted).await })
+        .buffer_unordered(TASKS_IN_FLIGHT)
+        .try_collect()
+        .await?;
+    let mut summary = BackfillSummary {
+        days_skipped,
+        requests: progress.read().0,
+        ..BackfillSummary::default()
+    };
+    for outcome in &outcomes {
+        summary.add(outcome);
+    }
+    Ok(summary)
+}

@@ -1,0 +1,247 @@
+"""The backfill: a tick lake's history, fetched from the historical intraday
+endpoint into the recorder's layout, on this machine or a Dask cluster.
+
+>>> client.backfill("ticks/", [(curve_id, "*")], "2025-01-01", "2025-12-31")  # doctest: +SKIP
+BackfillSummary(tasks=13, requests=..., values=..., days_complete=..., days_skipped=0, ...)
+
+Each curve's values of a day go to one file, ``date=YYYY-MM-DD/backfill-….parquet``,
+with the recorder's columns and ``source = "backfill"``;
+:func:`marketcurves.read_ticks` reads recorded and backfilled values as one
+lake, each value once. A file's footer says which of its tenors' days are
+complete (final on the service's clock), so a run killed at any point and
+run again fetches only what is missing, and a run over a complete range
+sends no request.
+
+On a cluster (``cluster=`` a ``dask.distributed.Client``), each task (one
+curve over at most 30 days) runs on a worker with a client of its own,
+made from the driver's client's settings. **No secret travels in the task
+graph**: the workers authenticate with the client's ``token_provider``
+(pickled with the task, so it must fetch the token where it runs, not hold
+it), or else from their own environment (``MARKETCURVES_TOKEN``, or
+``MARKETCURVES_EMAIL`` and ``MARKETCURVES_PASSWORD``). A fixed token or a
+login given to the driver's client is never sent. Likewise
+``storage_options`` naming a secret are refused with a cluster: give the
+workers the store's credentials in their environment (``AWS_ACCESS_KEY_ID``
+and ``AWS_SECRET_ACCESS_KEY``, say).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import hashlib
+import os
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from marketcurves import _args, _core, _progress
+from marketcurves._options import BackfillOptions
+from marketcurves.exceptions import AuthError, InvalidRequest
+
+if TYPE_CHECKING:
+    from obstore.store import ObjectStore
+
+    from marketcurves._core import Tenor
+    from marketcurves.catalogue import Curve
+    from marketcurves.client import Client
+
+__all__ = ["BackfillSummary"]
+
+#: Words in a storage option's key that say its value is a secret.
+_SECRET_WORDS = ("secret", "token", "password", "sas", "account_key", "credential", "private")
+
+
+@dataclasses.dataclass(frozen=True)
+class BackfillSummary:
+    """What :meth:`marketcurves.Client.backfill` did."""
+
+    #: Tasks run: one curve over at most 30 days each.
+    tasks: int = 0
+    #: Historical intraday requests sent, pages included.
+    requests: int = 0
+    #: Values fetched and written.
+    values: int = 0
+    #: Days of a curve's tenor written complete (never fetched again).
+    days_complete: int = 0
+    #: Days of a curve's tenor the lake already held complete, not fetched.
+    days_skipped: int = 0
+    files_written: int = 0
+
+    def __add__(self, other: BackfillSummary) -> BackfillSummary:
+        fields = (f.name for f in dataclasses.fields(self))
+        return BackfillSummary(**{n: getattr(self, n) + getattr(other, n) for n in fields})
+
+
+def _checked(
+    dest: Any,
+    subscriptions: Any,
+    start: Any,
+    end: Any,
+    tenors: Any,
+    storage_options: Any,
+) -> BackfillOptions:
+    """The arguments' types checked, in the binding's form; the core checks values."""
+    first, last = _args.date_range(start, end)
+    return {
+        "dest": _args.place(dest, "dest"),
+        "storage_options": _args.storage_options(storage_options),
+        "subscriptions": _args.subscriptions(subscriptions),
+        "start": first,
+        "end": last,
+        "tenors": _args.choice(tenors, "tenors", ("listed", "expired", "all")),
+    }
+
+
+def backfill(
+    client: Client,
+    dest: str | os.PathLike[str] | ObjectStore,
+    subscriptions: Sequence[tuple[str | Curve, str | Tenor]],
+    start: _dt.date | _dt.datetime | str,
+    end: _dt.date | _dt.datetime | str,
+    *,
+    tenors: str = "listed",
+    storage_options: dict[str, str] | None = None,
+    cluster: Any = None,
+    progress: bool = False,
+) -> BackfillSummary:
+    checked = _checked(dest, subscriptions, start, end, tenors, storage_options)
+    show = _args.flag(progress, "progress")
+    if cluster is None:
+        bar = _progress.progress_bar(show, "backfill")
+        try:
+            return BackfillSummary(**_core.backfill(client._core, checked, bar))
+        finally:
+            _progress.close(bar)
+    _check_cluster(cluster, checked["storage_options"])
+    settings = client._worker_settings()
+    tasks, skipped = _core.backfill_plan(client._core, checked)
+    summary = BackfillSummary(days_skipped=skipped)
+    bar = _progress.progress_bar(show, "backfill", unit="task")
+    try:
+        return summary + _on_cluster(cluster, settings, checked, tasks, bar)
+    finally:
+        _progress.close(bar)
+
+
+async def backfill_async(
+    client: Client,
+    dest: str | os.PathLike[str] | ObjectStore,
+    subscriptions: Sequence[tuple[str | Curve, str | Tenor]],
+    start: _dt.date | _dt.datetime | str,
+    end: _dt.date | _dt.datetime | str,
+    *,
+    tenors: str = "listed",
+    storage_options: dict[str, str] | None = None,
+    cluster: Any = None,
+) -> BackfillSummary:
+    if cluster is not None:
+        import asyncio
+
+        call = lambda: backfill(  # noqa: E731
+            client,
+            dest,
+            subscriptions,
+            start,
+            end,
+            tenors=tenors,
+            storage_options=storage_options,
+            cluster=cluster,
+        )
+        return await asyncio.to_thread(call)
+    checked = _checked(dest, subscriptions, start, end, tenors, storage_options)
+    return BackfillSummary(**await _core.backfill_async(client._core, checked))
+
+
+def _check_cluster(cluster: Any, storage_options: dict[str, str] | None) -> None:
+    if not callable(getattr(cluster, "submit", None)):
+        raise InvalidRequest(
+            f"cluster must be a dask.distributed.Client, not {type(cluster).__name__} "
+            "(for a LocalCluster, pass distributed.Client(cluster))"
+        )
+    for key in storage_options or {}:
+        if any(word in key.lower() for word in _SECRET_WORDS):
+            raise InvalidRequest(
+                f"storage option {key!r} is a secret, and with a cluster the options travel "
+                "in Dask's task graph: give the workers the store's credentials in their "
+                "environment instead"
+            )
+
+
+def _on_cluster(
+    cluster: Any,
+    settings: dict[str, Any],
+    checked: BackfillOptions,
+    tasks: list[_core._BackfillTask],
+    bar: Callable[[int, int], None] | None,
+) -> BackfillSummary:
+    from distributed import as_completed
+
+    dest, storage_options = checked["dest"], checked["storage_options"]
+    futures = [
+        cluster.submit(
+            run_task,
+            settings,
+            dest,
+            storage_options,
+            task,
+            key=_task_key(task),
+            pure=False,
+        )
+        for task in tasks
+    ]
+    summary = BackfillSummary()
+    finished = as_completed(futures)  # type: ignore[no-untyped-call]
+    try:
+        for done, future in enumerate(finished, start=1):
+            summary = summary + BackfillSummary(**future.result())
+            if bar is not None:
+                bar(done, len(tasks))
+    except BaseException:
+        cluster.cancel(futures)
+        raise
+    return summary
+
+
+def _task_key(task: _core._BackfillTask) -> str:
+    """A task's name in Dask's dashboard and logs: what it does, no more."""
+    what = f"{task['curve_id']}|{'|'.join(task['tenors'])}|{task['start']}|{task['end']}"
+    return f"marketcurves-backfill-{hashlib.sha256(what.encode()).hexdigest()[:16]}"
+
+
+# A worker's clients, one per driver's settings, kept for the tasks that follow.
+_clients: dict[tuple[Any, ...], Client] = {}
+_clients_lock = threading.Lock()
+
+
+def _worker_client(settings: dict[str, Any]) -> Client:
+    from marketcurves.client import Client
+
+    key = tuple((k, id(v) if callable(v) else v) for k, v in sorted(settings.items()))
+    with _clients_lock:
+        client = _clients.get(key)
+        if client is None or client.closed:
+            try:
+                client = Client(**settings)
+            except InvalidRequest as e:
+                if "credentials" not in str(e):
+                    raise
+                raise AuthError(
+                    "a backfill worker has no credentials: give the client a token_provider "
+                    "(it is called on the workers), or set MARKETCURVES_TOKEN (or "
+                    "MARKETCURVES_EMAIL and MARKETCURVES_PASSWORD) in the workers' environment"
+                ) from None
+            _clients[key] = client
+        return client
+
+
+def run_task(
+    settings: dict[str, Any],
+    dest: str | tuple[Any, str],
+    storage_options: dict[str, str] | None,
+    task: _core._BackfillTask,
+) -> _core._BackfillCounts:
+    """One task of a backfill, on a worker: a client of the worker's own
+    (kept for the worker's next tasks) fetches it and writes its files."""
+    client = _worker_client(settings)
+    return _core.backfill_task(client._core, dest, task, storage_options)

@@ -1,0 +1,103 @@
+"""``Client.backfill(cluster=...)`` on a Dask ``LocalCluster`` of two worker
+processes: the same lake as on one machine, with a worker killed mid-run,
+and no secret in what the driver sends."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from backfill_helpers import LAST, curve_and_tenors, lake_rows, values
+
+import marketcurves as mc
+from marketcurves import backfill as backfill_module
+from marketcurves.testing import Emulator
+
+distributed = pytest.importorskip("distributed")
+
+FIRST = "2025-01-01"
+
+
+@pytest.fixture(scope="module")
+def cluster(em: Emulator) -> Iterator[Any]:
+    """Two worker processes, one thread each, authenticating from their
+    environment (the driver's client holds a fixed token, which is not sent)."""
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            processes=True,
+            threads_per_worker=1,
+            dashboard_address=None,
+            env={"MARKETCURVES_TOKEN": em.token()},
+        ) as local,
+        distributed.Client(local) as client,
+    ):
+        yield client
+
+
+@pytest.mark.slow
+def test_two_workers_one_killed_write_the_lake_one_machine_writes(em, cluster, tmp_path):
+    with em.client() as client:
+        curve_id, tenors = curve_and_tenors(client, 4)
+        pairs = [(curve_id, t) for t in tenors]
+        alone = client.backfill(tmp_path / "alone", pairs, FIRST, LAST)
+        assert alone.tasks == 6
+        workers = cluster.run(os.getpid)
+        victim = sorted(workers.values())[0]
+        em.set_latency(0.1)
+        killer = threading.Timer(1.5, os.kill, (victim, signal.SIGKILL))
+        killer.start()
+        try:
+            spread = client.backfill(tmp_path / "dask", pairs, FIRST, LAST, cluster=cluster)
+        finally:
+            killer.cancel()
+            em.set_latency(0)
+    assert victim not in cluster.run(os.getpid).values(), "the worker was killed mid-run"
+    assert spread.tasks == alone.tasks and spread.values == alone.values
+    assert spread.days_complete == alone.days_complete
+    lake = values(mc.read_ticks(tmp_path / "dask"))
+    assert lake == values(mc.read_ticks(tmp_path / "alone"))
+    assert lake_rows(tmp_path / "dask") == len(lake)
+    again = client_again(em, tmp_path / "dask", pairs, cluster)
+    assert (again.tasks, again.requests) == (0, 0)
+
+
+def client_again(em: Emulator, dest: Any, pairs: list[Any], cluster: Any) -> mc.BackfillSummary:
+    with em.client() as client:
+        return client.backfill(dest, pairs, FIRST, LAST, cluster=cluster)
+
+
+def test_no_secret_travels_to_the_workers(em):
+    with em.client() as client:
+        assert em.token() not in repr(client._worker_settings())
+        assert em.token().encode() not in pickle.dumps(client._worker_settings())
+    with mc.Client(base_url=em.base_url, email="a@b.c", password="hunter2") as login:
+        assert b"hunter2" not in pickle.dumps(login._worker_settings())
+
+
+def test_a_worker_without_credentials_says_how_to_give_them(em, monkeypatch):
+    for name in ("MARKETCURVES_TOKEN", "MARKETCURVES_EMAIL", "MARKETCURVES_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    with em.client() as client:
+        settings = client._worker_settings()
+    with pytest.raises(mc.AuthError, match=r"token_provider.*environment"):
+        backfill_module._worker_client(settings)
+
+
+def test_secret_storage_options_are_refused_with_a_cluster(em, cluster, tmp_path):
+    with em.client() as client:
+        curve_id, tenors = curve_and_tenors(client, 1)
+        with pytest.raises(mc.InvalidRequest, match="aws_secret_access_key"):
+            client.backfill(
+                "s3://bucket/lake",
+                [(curve_id, tenors[0])],
+                FIRST,
+                LAST,
+                storage_options={"aws_secret_access_key": "x"},
+                cluster=cluster,
+            )
