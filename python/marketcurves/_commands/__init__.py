@@ -5,6 +5,7 @@ what they need when they run, so that ``--help`` and usage errors are quick.
 """
 
 from marketcurves._commands import (
+    backfill,
     bulk,
     cache,
     catalogue,
@@ -16,4 +17,4 @@ from marketcurves._commands import (
 )
 
 #: In the order ``--help`` lists them.
-COMMANDS = (catalogue, history, bulk, live, record, compact, cache, emulator)
+COMMANDS = (catalogue, history, bulk, live, record, backfill, compact, cache, emulator)

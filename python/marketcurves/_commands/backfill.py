@@ -1,0 +1,115 @@
+"""``marketcurves backfill``: a tick lake's history from the historical
+intraday endpoint, here or on a Dask cluster."""
+
+from __future__ import annotations
+
+import argparse
+
+from marketcurves._commands._common import (
+    Commands,
+    add_storage_options,
+    client,
+    command,
+    progress,
+    say,
+    storage_options,
+)
+
+EXAMPLES = """
+  marketcurves backfill --dest ticks/ --curve CURVE_ID --start 2025-01-01 --end 2025-12-31
+  marketcurves backfill --dest s3://desk/ticks --vertical Jet --quotation Fob \\
+      --start 2025-01-01 --end 2025-12-31 --scheduler tcp://scheduler:8786
+"""
+
+
+def add(commands: Commands) -> None:
+    parser = command(
+        commands,
+        "backfill",
+        "fetch a tick lake's history into the recorder's layout",
+        "Fetches the intraday values of the curves given (every calendar "
+        "contract of each, or --tenor) from START to END (inclusive UTC days) "
+        "from the historical endpoint into DEST/date=YYYY-MM-DD/, in the "
+        "recorder's layout. A rerun fetches only the days not yet complete. "
+        "With --scheduler the tasks run on a Dask cluster, whose workers "
+        "authenticate from their own environment (MARKETCURVES_TOKEN, or "
+        "MARKETCURVES_EMAIL and MARKETCURVES_PASSWORD).",
+        EXAMPLES,
+    )
+    parser.add_argument(
+        "--dest", required=True, help="folder, or an object store URL (s3://bucket/prefix, …)"
+    )
+    curves = parser.add_mutually_exclusive_group(required=True)
+    curves.add_argument(
+        "--curve",
+        action="append",
+        dest="curves",
+        metavar="CURVE_ID",
+        help="a curve id (repeat; ids from `marketcurves catalogue`)",
+    )
+    curves.add_argument("--vertical", help="every curve of a vertical (e.g. Jet)")
+    parser.add_argument("--quotation", help="with --vertical: only this quotation (e.g. Fob)")
+    parser.add_argument(
+        "--tenor",
+        action="append",
+        dest="tenors",
+        metavar="TENOR",
+        help="a tenor of every curve given (repeat); default '*', every calendar contract",
+    )
+    parser.add_argument(
+        "--contracts",
+        choices=("listed", "expired", "all"),
+        default="listed",
+        help="which contracts '*' takes: those listed (default), those no longer listed, or both",
+    )
+    parser.add_argument("--start", required=True, help="first day, YYYY-MM-DD")
+    parser.add_argument("--end", required=True, help="last day, YYYY-MM-DD")
+    parser.add_argument(
+        "--scheduler", metavar="ADDR", help="a Dask scheduler's address (tcp://host:8786)"
+    )
+    add_storage_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.quotation is not None and args.vertical is None:
+        args.usage_error("--quotation goes with --vertical")
+    with client() as service:
+        if args.vertical is not None:
+            chosen = service.catalogue(vertical=args.vertical, quotation=args.quotation)
+            curve_ids = [curve.id for curve in chosen]
+            if not curve_ids:
+                args.usage_error(f"no curve of vertical {args.vertical!r} in the catalogue")
+        else:
+            curve_ids = args.curves
+        tenors = args.tenors or ["*"]
+        subscriptions = [(curve, tenor) for curve in curve_ids for tenor in tenors]
+        arguments = {
+            "tenors": args.contracts,
+            "storage_options": storage_options(args),
+            "progress": progress(),
+        }
+        if args.scheduler is None:
+            summary = service.backfill(args.dest, subscriptions, args.start, args.end, **arguments)
+        else:
+            with _dask_client(args.scheduler) as dask:
+                summary = service.backfill(
+                    args.dest, subscriptions, args.start, args.end, cluster=dask, **arguments
+                )
+    say(
+        f"{summary.values:,} values in {summary.files_written:,} files from "
+        f"{summary.requests:,} requests ({summary.tasks:,} tasks); "
+        f"{summary.days_complete:,} tenor-days complete, "
+        f"{summary.days_skipped:,} already there"
+    )
+    return 0
+
+
+def _dask_client(address: str):  # type: ignore[no-untyped-def]
+    try:
+        import distributed
+    except ImportError:
+        raise ImportError(
+            "marketcurves backfill --scheduler needs Dask: pip install 'marketcurves[dask]'"
+        ) from None
+    return distributed.Client(address)

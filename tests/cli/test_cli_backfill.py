@@ -1,0 +1,44 @@
+"""``marketcurves backfill``: a lake's history by curve or by vertical, the
+same values as ``Client.backfill``, and usage errors before anything is sent."""
+
+from __future__ import annotations
+
+from cli_helpers import FIRST, LAST, UNKNOWN_ID, ok, run_cli
+
+import marketcurves as mc
+
+
+def _values(dest):
+    table = mc.read_ticks(dest)
+    return sorted(zip(table["tenor"].to_pylist(), table["generated_on"].to_pylist(), strict=True))
+
+
+def test_backfill_of_a_curve_writes_what_the_client_writes(env, client, curve, tmp_path):
+    tenor = next(t for t in curve.contracts if not t.startswith("C "))
+    args = ["--curve", curve.id, "--tenor", tenor, "--start", FIRST, "--end", LAST]
+    result = run_cli(["backfill", "--dest", str(tmp_path / "cli"), *args], env)
+    ok(result)
+    assert "tenor-days complete" in result.stderr
+    client.backfill(tmp_path / "api", [(curve.id, tenor)], FIRST, LAST)
+    assert _values(tmp_path / "cli") == _values(tmp_path / "api") != []
+    again = run_cli(["backfill", "--dest", str(tmp_path / "cli"), *args], env)
+    assert "from 0 requests" in ok(again) + again.stderr
+
+
+def test_backfill_of_a_vertical_takes_each_of_its_curves(env, client, tmp_path):
+    jet = client.catalogue(vertical="Jet", quotation="Fob")
+    args = ["--vertical", "Jet", "--quotation", "Fob", "--start", LAST, "--end", LAST]
+    ok(run_cli(["backfill", "--dest", str(tmp_path), *args], env))
+    curves = set(mc.read_ticks(tmp_path)["curve_id"].to_pylist())
+    assert curves and curves <= {c.id for c in jet}
+
+
+def test_usage_errors_exit_2_and_bad_values_1(env, tmp_path):
+    base = ["backfill", "--dest", str(tmp_path / "lake"), "--start", FIRST, "--end", LAST]
+    both = run_cli([*base, "--curve", UNKNOWN_ID, "--vertical", "Jet"], env)
+    assert both.returncode == 2 and "not allowed with" in both.stderr
+    lone = run_cli([*base, "--curve", UNKNOWN_ID, "--quotation", "Fob"], env)
+    assert lone.returncode == 2 and "--quotation goes with --vertical" in lone.stderr
+    unknown = run_cli([*base, "--curve", UNKNOWN_ID], env)
+    assert unknown.returncode == 1 and UNKNOWN_ID in unknown.stderr
+    assert not (tmp_path / "lake").exists()
