@@ -43,7 +43,7 @@ mod _core {
     use crate::python::bulk_result::{PyBulkResult, PySubmittedJob};
 
     #[pymodule_export]
-    use crate::python::record::{compact_recording, read_ticks, PyRecorder};
+    use crate::python::record::{check_lake, compact_recording, read_ticks, PyRecorder};
 
     #[pymodule_export]
     use crate::python::backfill::{backfill, backfill_async, backfill_plan, backfill_task};

@@ -28,6 +28,7 @@ from marketcurves.exceptions import (
     ServiceError,
 )
 from marketcurves.frames import forward_curve, to_pandas
+from marketcurves.lake import LakeReport, check_lake
 from marketcurves.live import LiveFeed
 from marketcurves.record import read_ticks
 
@@ -46,6 +47,7 @@ __all__ = [
     "DecodeError",
     "DestinationError",
     "InvalidRequest",
+    "LakeReport",
     "LiveFeed",
     "LiveFeedError",
     "MarketCurvesError",
@@ -55,6 +57,7 @@ __all__ = [
     "Tenor",
     "Tick",
     "__version__",
+    "check_lake",
     "curves",
     "exceptions",
     "forward_curve",

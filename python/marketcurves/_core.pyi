@@ -53,6 +53,7 @@ __all__ = [
     "bulk_status",
     "bulk_submit",
     "bulk_wait",
+    "check_lake",
     "compact_recording",
     "curves_convert",
     "curves_crack",
@@ -593,6 +594,14 @@ def read_ticks(
     storage_options: dict[str, str] | None = None,
 ) -> pyarrow.Table:
     """A recording as one table sorted by curve, tenor and time."""
+
+def check_lake(
+    dest: str | tuple[Any, str],
+    start: datetime.date | None = None,
+    end: datetime.date | None = None,
+    storage_options: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """A lake's check, as ``marketcurves.lake.LakeReport``'s fields."""
 
 def compact_recording(
     dest: str | tuple[Any, str],

@@ -19,7 +19,7 @@ use super::runtime::runtime;
 use client::live::LiveConfig;
 use client::record::TickSelection;
 use client::record::{
-    compact, read_ticks as read, record as run_recorder, RecordConfig, RecordSummary,
+    check, compact, read_ticks as read, record as run_recorder, RecordConfig, RecordSummary,
 };
 use client::rest::RestClient;
 use client::storage::Place;
@@ -207,6 +207,29 @@ pub fn read_ticks(
     let place = dest.into_place("dest", &options(storage_options))?;
     let call = async move { read(place, selection).await };
     Ok(blocking_table(py, None, Arc::default(), call)?)
+}
+
+/// Checks a lake (`client::record::check`); the report as a dict.
+#[pyfunction]
+#[pyo3(signature = (dest, start = None, end = None, storage_options = None))]
+pub fn check_lake<'py>(
+    py: Python<'py>,
+    dest: PlaceArg,
+    start: Option<NaiveDate>,
+    end: Option<NaiveDate>,
+    storage_options: Option<BTreeMap<String, String>>,
+) -> CoreResult<Bound<'py, PyDict>> {
+    if let (Some(start), Some(end)) = (start, end) {
+        if start > end {
+            return Err(
+                ClientError::InvalidRequest(format!("start {start} is after end {end}")).into(),
+            );
+        }
+    }
+    let place = dest.into_place("dest", &options(storage_options))?;
+    let call = async move { check::check_lake(&place, start, end).await };
+    let report = super::runtime::wait_interruptibly(py, call, |_| Ok(()))??;
+    Ok(results::lake_report(py, &report)?)
 }
 
 /// Compacts the days of a recording before `before`; a list of dicts.

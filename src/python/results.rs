@@ -1,7 +1,7 @@
 //! Every result of the core that Python receives as a dict, converted here
 //! and nowhere else: the live feed's counters and events, the recorder's
-//! summary and compacted days, a backfill's summary, what the history
-//! cache holds and cleared.
+//! summary and compacted days, a backfill's summary, a lake's check, what
+//! the history cache holds and cleared.
 //! Each dict's keys are those of its `TypedDict` in `marketcurves`
 //! (`_live_types.py`, `record.py`, `cache.py`); `tests/test_result_types.py`
 //! checks that they stay the same.
@@ -13,6 +13,7 @@ use pyo3::types::{PyDict, PyList};
 use client::backfill::BackfillSummary;
 use client::cache::{CacheInfo, Cleared};
 use client::live::{FeedEvent, FeedStats};
+use client::record::check::LakeReport;
 use client::record::compact::CompactedDay;
 use client::record::RecordSummary;
 
@@ -110,6 +111,61 @@ pub fn backfill_summary<'py>(
     dict.set_item("days_complete", summary.days_complete)?;
     dict.set_item("days_skipped", summary.days_skipped)?;
     dict.set_item("files_written", summary.files_written)?;
+    Ok(dict)
+}
+
+/// A lake's check: `marketcurves.lake.LakeReport`'s fields.
+pub fn lake_report<'py>(py: Python<'py>, report: &LakeReport) -> PyResult<Bound<'py, PyDict>> {
+    let at = |micros: i64| DateTime::from_timestamp_micros(micros);
+    let tenors = PyList::empty(py);
+    for tenor in &report.tenors {
+        let dict = PyDict::new(py);
+        dict.set_item("curve_id", &tenor.curve_id)?;
+        dict.set_item("tenor", &tenor.tenor)?;
+        dict.set_item("first_day", tenor.first_day)?;
+        dict.set_item("last_day", tenor.last_day)?;
+        dict.set_item("days_recorded", tenor.days_recorded)?;
+        dict.set_item("days_backfilled", tenor.days_backfilled)?;
+        dict.set_item("missing_days", &tenor.missing_days)?;
+        tenors.append(dict)?;
+    }
+    let twice = PyList::empty(py);
+    for held in &report.held_twice {
+        let dict = PyDict::new(py);
+        dict.set_item("curve_id", &held.curve_id)?;
+        dict.set_item("tenor", &held.tenor)?;
+        dict.set_item("day", held.day)?;
+        dict.set_item("values", held.values)?;
+        twice.append(dict)?;
+    }
+    let unreadable = PyList::empty(py);
+    for (file, reason) in &report.unreadable {
+        let dict = PyDict::new(py);
+        dict.set_item("file", file)?;
+        dict.set_item("reason", reason)?;
+        unreadable.append(dict)?;
+    }
+    let recorder = match &report.recorder {
+        None => None,
+        Some(coverage) => {
+            let dict = PyDict::new(py);
+            dict.set_item("state", &coverage.state)?;
+            dict.set_item("updated_at", &coverage.updated_at)?;
+            dict.set_item("running", coverage.running)?;
+            let since = PyList::empty(py);
+            for (curve_id, tenor, last) in &coverage.not_recorded_since {
+                since.append((curve_id, tenor, at(*last)))?;
+            }
+            dict.set_item("not_recorded_since", since)?;
+            Some(dict)
+        }
+    };
+    let dict = PyDict::new(py);
+    dict.set_item("tenors", tenors)?;
+    dict.set_item("held_twice", twice)?;
+    dict.set_item("counted_twice", &report.counted_twice)?;
+    dict.set_item("unreadable", unreadable)?;
+    dict.set_item("recorder", recorder)?;
     Ok(dict)
 }
 

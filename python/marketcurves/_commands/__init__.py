@@ -12,9 +12,10 @@ from marketcurves._commands import (
     compact,
     emulator,
     history,
+    lake,
     live,
     record,
 )
 
 #: In the order ``--help`` lists them.
-COMMANDS = (catalogue, history, bulk, live, record, backfill, compact, cache, emulator)
+COMMANDS = (catalogue, history, bulk, live, record, backfill, lake, compact, cache, emulator)

@@ -82,7 +82,7 @@ pub async fn replaced_files(
     Ok(replaced)
 }
 
-fn may_replace(file: &DataFile, files: &[DataFile]) -> bool {
+pub(crate) fn may_replace(file: &DataFile, files: &[DataFile]) -> bool {
     match file.kind {
         FileKind::Part => false,
         FileKind::Day => files

@@ -4,6 +4,7 @@
 //! ([`run`] says how), with [`read_ticks`](read::read_ticks) to read it back
 //! and [`compact`](compact::compact) to merge closed days.
 
+pub mod check;
 pub mod checkpoint;
 pub mod compact;
 pub mod config;
