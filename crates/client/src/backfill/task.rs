@@ -20,6 +20,7 @@ use crate::cache::finality::{keep_through, last_final_day, INTRADAY_MARGIN};
 use crate::record::compact::sort_rows;
 use crate::record::file::{encode, recorded_rows_to_batch, FileNote, Recorded};
 use crate::record::layout::{backfill_name, utc_day};
+use crate::record::read::each_value_once;
 use crate::rest::{HistoryQuery, Progress, RestClient};
 use crate::storage::{Place, PlaceError};
 use crate::ClientError;
@@ -134,6 +135,9 @@ async fn write_day(
     let values = fetched.len() as u64;
     rows.extend(fetched);
     sort_rows(&mut rows);
+    // Two current files of a day (two runs that wrote it at once) hold
+    // their other tenors twice: carried over once.
+    let rows = each_value_once(rows);
     let note = FileNote {
         replaces,
         curve_id: Some(task.curve_id.clone()),
