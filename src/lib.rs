@@ -46,7 +46,9 @@ mod _core {
     use crate::python::record::{check_lake, compact_recording, read_ticks, PyRecorder};
 
     #[pymodule_export]
-    use crate::python::backfill::{backfill, backfill_async, backfill_plan, backfill_task};
+    use crate::python::backfill::{
+        backfill, backfill_async, backfill_lock, backfill_plan, backfill_task, PyBackfillLock,
+    };
 
     /// A recorder's file is closed this long after its first tick, by default.
     #[pymodule_export]

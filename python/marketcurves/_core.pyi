@@ -32,6 +32,7 @@ __all__ = [
     "RECORD_HOLD_LIMIT",
     "RECORD_ROTATE",
     "RECORD_ROTATE_ROWS",
+    "BackfillLock",
     "BulkResult",
     "CoreClient",
     "EmulatorServer",
@@ -46,6 +47,7 @@ __all__ = [
     "_ticks_batch",
     "backfill",
     "backfill_async",
+    "backfill_lock",
     "backfill_plan",
     "backfill_task",
     "bulk_download",
@@ -640,6 +642,18 @@ def backfill_async(client: CoreClient, options: BackfillOptions) -> Awaitable[_B
 
 def backfill_plan(client: CoreClient, options: BackfillOptions) -> tuple[list[_BackfillTask], int]:
     """A backfill's tasks, and the days of a tenor the lake already holds complete."""
+
+@final
+class BackfillLock:
+    """A destination's backfill lock, held while a cluster's workers write."""
+
+    def release(self) -> None:
+        """Lets go of the lock at once."""
+
+def backfill_lock(
+    dest: str | tuple[Any, str], storage_options: dict[str, str] | None = None
+) -> BackfillLock:
+    """Takes ``dest``'s backfill lock, or raises ``DestinationError`` naming its holder."""
 
 def backfill_task(
     client: CoreClient,

@@ -27,6 +27,7 @@ and ``AWS_SECRET_ACCESS_KEY``, say).
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import datetime as _dt
 import hashlib
@@ -117,11 +118,14 @@ def backfill(
     settings = client._worker_settings()
     tasks, skipped = _core.backfill_plan(client._core, checked)
     summary = BackfillSummary(days_skipped=skipped)
+    # One backfill per destination at a time: held here while the workers write.
+    lock = _core.backfill_lock(checked["dest"], checked["storage_options"])
     bar = _progress.progress_bar(show, "backfill", unit="task")
     try:
         return summary + _on_cluster(cluster, settings, checked, tasks, bar)
     finally:
         _progress.close(bar)
+        lock.release()
 
 
 async def backfill_async(
@@ -209,15 +213,25 @@ def _task_key(task: _core._BackfillTask) -> str:
     return f"marketcurves-backfill-{hashlib.sha256(what.encode()).hexdigest()[:16]}"
 
 
-# A worker's clients, one per driver's settings, kept for the tasks that follow.
-_clients: dict[tuple[Any, ...], Client] = {}
+# A worker's clients, one per driver's settings, kept for the tasks that
+# follow (each task brings its own copy of the settings); the fewest kept.
+_clients: collections.OrderedDict[bytes, Client] = collections.OrderedDict()
 _clients_lock = threading.Lock()
+_CLIENTS_KEPT = 4
+
+
+def _settings_key(settings: dict[str, Any]) -> bytes:
+    """The same bytes for equal settings, a token provider by its pickle
+    (each task's copy is a new object)."""
+    import cloudpickle
+
+    return hashlib.sha256(cloudpickle.dumps(sorted(settings.items()))).digest()
 
 
 def _worker_client(settings: dict[str, Any]) -> Client:
     from marketcurves.client import Client
 
-    key = tuple((k, id(v) if callable(v) else v) for k, v in sorted(settings.items()))
+    key = _settings_key(settings)
     with _clients_lock:
         client = _clients.get(key)
         if client is None or client.closed:
@@ -232,6 +246,10 @@ def _worker_client(settings: dict[str, Any]) -> Client:
                     "MARKETCURVES_EMAIL and MARKETCURVES_PASSWORD) in the workers' environment"
                 ) from None
             _clients[key] = client
+            while len(_clients) > _CLIENTS_KEPT:
+                _, oldest = _clients.popitem(last=False)
+                oldest.close()
+        _clients.move_to_end(key)
         return client
 
 

@@ -3,7 +3,7 @@
 //! worker with a client of its own (`marketcurves._backfill`).
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use chrono::NaiveDate;
 use pyo3::prelude::*;
@@ -15,6 +15,7 @@ use super::place_arg::PlaceArg;
 use super::results;
 use super::runtime::{awaitable, wait_interruptibly};
 use client::backfill::{plan, run_all, run_task, BackfillRequest, BackfillSummary, BackfillTask};
+use client::record::lock::{Writer, WriterLock};
 use client::rest::Progress;
 use client::storage::Place;
 use client::ClientError;
@@ -167,4 +168,40 @@ pub fn backfill_task<'py>(
     };
     summary.add(&outcome);
     Ok(results::backfill_summary(py, &summary)?)
+}
+
+/// A destination's backfill lock, held by a cluster's driver while its
+/// workers write (`client::record::lock`); let go of by `release`, or when
+/// dropped.
+#[pyclass(frozen, name = "BackfillLock", module = "marketcurves._core")]
+pub struct PyBackfillLock {
+    held: Mutex<Option<WriterLock>>,
+}
+
+#[pymethods]
+impl PyBackfillLock {
+    /// Lets go of the lock at once.
+    fn release(&self, py: Python<'_>) -> CoreResult<()> {
+        let taken = self.held.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(lock) = taken {
+            wait_interruptibly(py, lock.release(), |_| Ok(()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Takes `dest`'s backfill lock, or says who holds it.
+#[pyfunction]
+#[pyo3(signature = (dest, storage_options = None))]
+pub fn backfill_lock(
+    py: Python<'_>,
+    dest: PlaceArg,
+    storage_options: Option<BTreeMap<String, String>>,
+) -> CoreResult<PyBackfillLock> {
+    let place = dest.into_place_to_write("dest", &options(storage_options))?;
+    let call = async move { WriterLock::take_for(&place, Writer::Backfill).await };
+    let lock = wait_interruptibly(py, call, |_| Ok(()))??;
+    Ok(PyBackfillLock {
+        held: Mutex::new(Some(lock)),
+    })
 }

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import threading
+import time
 
 import pyarrow.parquet as pq
 import pytest
@@ -94,6 +96,36 @@ def test_days_that_can_still_change_are_fetched_again_and_never_doubled(em, tmp_
         expected = served(client, curve_id, tenors, str(first), str(today))
         assert values(mc.read_ticks(tmp_path)) == expected
         assert lake_rows(tmp_path) == len(expected)
+
+
+def test_a_second_backfill_into_one_place_is_refused_while_the_first_runs(fresh_em, tmp_path):
+    em = fresh_em
+    with em.client() as client:
+        curve_id, tenors = curve_and_tenors(client, 3)
+        pairs = [(curve_id, t) for t in tenors]
+        em.set_latency(0.05)
+        failures = []
+
+        def first() -> None:
+            try:
+                client.backfill(tmp_path, pairs, "2025-02-01", LAST)
+            except Exception as failure:  # reported below
+                failures.append(failure)
+
+        running = threading.Thread(target=first)
+        running.start()
+        deadline = time.monotonic() + 30
+        while not list(tmp_path.rglob("backfill-*.parquet")) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        try:
+            with pytest.raises(mc.DestinationError, match="another backfill"):
+                client.backfill(tmp_path, pairs, "2025-02-01", LAST)
+        finally:
+            running.join()
+            em.set_latency(0)
+        assert failures == []
+        again = client.backfill(tmp_path, pairs, "2025-02-01", LAST)
+        assert again.requests == 0
 
 
 def test_the_async_twin_writes_the_same_lake(em, tmp_path):

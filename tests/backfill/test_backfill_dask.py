@@ -4,6 +4,7 @@ and no secret in what the driver sends."""
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import signal
@@ -78,6 +79,20 @@ def test_no_secret_travels_to_the_workers(em):
         assert em.token().encode() not in pickle.dumps(client._worker_settings())
     with mc.Client(base_url=em.base_url, email="a@b.c", password="hunter2") as login:
         assert b"hunter2" not in pickle.dumps(login._worker_settings())
+
+
+def test_a_worker_keeps_one_client_for_each_drivers_settings(em):
+    import pickle as plain
+
+    provider = functools.partial(str, "a token")
+    with mc.Client(base_url=em.base_url, token_provider=provider) as client:
+        settings = client._worker_settings()
+    # Each task brings its own copy of the settings, token provider included.
+    copies = [plain.loads(plain.dumps(settings)) for _ in range(3)]
+    made = {id(backfill_module._worker_client(copy)) for copy in copies}
+    assert len(made) == 1
+    other = {**settings, "max_concurrency": 3}
+    assert id(backfill_module._worker_client(other)) not in made
 
 
 def test_a_worker_without_credentials_says_how_to_give_them(em, monkeypatch):

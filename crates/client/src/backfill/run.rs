@@ -1,5 +1,6 @@
 //! A whole backfill on this machine: planned, then every task at once
-//! within the client's bound on requests in flight.
+//! within the client's bound on requests in flight, holding the
+//! destination's backfill lock (one backfill per destination at a time).
 
 use std::sync::Arc;
 
@@ -8,6 +9,7 @@ use serde::Serialize;
 
 use super::plan::{plan, BackfillRequest, Plan};
 use super::task::{run_task, TaskOutcome};
+use crate::record::lock::{Writer, WriterLock};
 use crate::rest::{Progress, RestClient};
 use crate::storage::Place;
 use crate::ClientError;
@@ -54,13 +56,20 @@ pub async fn run_all(
         days_skipped,
     } = plan(&rest, &dest, &request).await?;
     // Only now: a request refused leaves nothing behind.
+    let lock = WriterLock::take_for(&dest, Writer::Backfill).await?;
     dest.prepare().await?;
-    let (rest, dest, counted) = (&rest, &dest, &progress);
-    let outcomes: Vec<TaskOutcome> = stream::iter(tasks)
-        .map(|task| async move { run_task(rest, dest, &task, counted).await })
+    let (rest, dest, counted, held) = (&rest, &dest, &progress, &lock);
+    let outcomes: Result<Vec<TaskOutcome>, ClientError> = stream::iter(tasks)
+        .map(|task| async move {
+            // A store's lease lost (to another backfill): no more writes.
+            held.check()?;
+            run_task(rest, dest, &task, counted).await
+        })
         .buffer_unordered(TASKS_IN_FLIGHT)
         .try_collect()
-        .await?;
+        .await;
+    lock.release().await;
+    let outcomes = outcomes?;
     let mut summary = BackfillSummary {
         days_skipped,
         requests: progress.read().0,

@@ -1,5 +1,5 @@
-//! One recorder per object store prefix: a lease object, `_lock` under the
-//! prefix, created only if absent (`If-None-Match: *`) and renewed while the
+//! One recorder per object store prefix, and one backfill: a lease object,
+//! `_lock` (or `_backfill_lock`) under the prefix, created only if absent (`If-None-Match: *`) and renewed while the
 //! recorder runs, each renewal conditional on the version it last wrote
 //! (`If-Match`), so two recorders can never both believe they hold it.
 //!
@@ -22,7 +22,7 @@ use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload,
 use serde::{Deserialize, Serialize};
 use tokio::task::JoinHandle;
 
-use super::lock::LOCK_NAME;
+use super::lock::Writer;
 use crate::storage::{describe, Location};
 use crate::ClientError;
 
@@ -75,6 +75,7 @@ impl Holder {
 
 /// A lease held on a prefix, renewed in the background until dropped.
 pub struct Lease {
+    writer: Writer,
     store: Arc<dyn ObjectStore>,
     key: StorePath,
     shown: String,
@@ -84,19 +85,24 @@ pub struct Lease {
 }
 
 impl Lease {
-    /// Takes the lease of `location`, or says who holds it.
-    pub async fn take(location: &Location) -> Result<Lease, ClientError> {
-        Lease::take_renewing(location, RENEW_EVERY).await
+    /// Takes `writer`'s lease of `location`, or says who holds it.
+    pub async fn take(location: &Location, writer: Writer) -> Result<Lease, ClientError> {
+        Lease::take_renewing(location, writer, RENEW_EVERY).await
     }
 
     /// The same, renewed every `every`.
-    async fn take_renewing(location: &Location, every: Duration) -> Result<Lease, ClientError> {
-        let key = location.prefix.clone().join(LOCK_NAME);
+    async fn take_renewing(
+        location: &Location,
+        writer: Writer,
+        every: Duration,
+    ) -> Result<Lease, ClientError> {
+        let key = location.prefix.clone().join(writer.lock_name());
         let store = Arc::clone(&location.store);
         let shown = location.shown.clone();
         let failed = |e: object_store::Error| {
             ClientError::Destination(format!(
-                "cannot take {shown}'s recorder lease: {}",
+                "cannot take {shown}'s {} lease: {}",
+                writer.noun(),
                 describe(&e)
             ))
         };
@@ -107,12 +113,13 @@ impl Lease {
         let version = match created {
             Ok(result) => UpdateVersion::from(result),
             Err(object_store::Error::AlreadyExists { .. }) => {
-                take_over(store.as_ref(), &key, &shown, &holder).await?
+                take_over(store.as_ref(), &key, (&shown, writer), &holder).await?
             }
             Err(e) => return Err(failed(e)),
         };
         let lost = Arc::new(Mutex::new(None));
         let renewing = tokio::spawn(renew(
+            writer,
             every,
             Arc::clone(&store),
             key.clone(),
@@ -121,6 +128,7 @@ impl Lease {
             Arc::clone(&lost),
         ));
         Ok(Lease {
+            writer,
             store,
             key,
             shown,
@@ -135,13 +143,15 @@ impl Lease {
         match self.lost.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
             None => Ok(()),
             Some(why) => Err(ClientError::Destination(format!(
-                "{} is no longer this recorder's: {why}; it stops so that one recorder writes there",
-                self.shown
+                "{} is no longer this {}'s: {why}; it stops so that one {} writes there",
+                self.shown,
+                self.writer.noun(),
+                self.writer.noun()
             ))),
         }
     }
 
-    /// Lets go of the lease: the next recorder need not wait for its term.
+    /// Lets go of the lease: the next writer need not wait for its term.
     pub async fn release(self) {
         self.renewing.abort();
         let still_ours = self.check().is_ok();
@@ -163,12 +173,13 @@ impl Drop for Lease {
 async fn take_over(
     store: &dyn ObjectStore,
     key: &StorePath,
-    shown: &str,
+    (shown, writer): (&str, Writer),
     holder: &Holder,
 ) -> Result<UpdateVersion, ClientError> {
     let failed = |e: object_store::Error| {
         ClientError::Destination(format!(
-            "cannot read {shown}'s recorder lease: {}",
+            "cannot read {shown}'s {} lease: {}",
+            writer.noun(),
             describe(&e)
         ))
     };
@@ -179,12 +190,7 @@ async fn take_over(
     };
     let bytes = found.bytes().await.map_err(failed)?;
     let current: Option<Holder> = serde_json::from_slice(&bytes).ok();
-    let refused = |who: &str| {
-        ClientError::Destination(format!(
-            "{shown} is being recorded into by another recorder ({who}): one recorder per \
-             destination, or each would write every value"
-        ))
-    };
+    let refused = |who: &str| ClientError::Destination(writer.refusal(shown, who));
     if let Some(current) = &current {
         if !current.is_stale() {
             return Err(refused(&current.described()));
@@ -206,6 +212,7 @@ async fn take_over(
 /// Renews the lease every `every`, each time conditionally on the version
 /// last written; notes it lost when another version is found.
 async fn renew(
+    writer: Writer,
     every: Duration,
     store: Arc<dyn ObjectStore>,
     key: StorePath,
@@ -225,14 +232,18 @@ async fn renew(
             Err(
                 object_store::Error::Precondition { .. } | object_store::Error::NotFound { .. },
             ) => {
-                let why = "another recorder took its lease over (renewals failed for a whole term)";
-                *lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(why.to_owned());
+                let why = format!(
+                    "another {} took its lease over (renewals failed for a whole term)",
+                    writer.noun()
+                );
+                *lost.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
                 return;
             }
             // A passing fault: the next renewal tries again, within the term.
             Err(e) => log::warn!(
                 target: "marketcurves.record",
-                "cannot renew the recorder lease {key}: {}",
+                "cannot renew the {} lease {key}: {}",
+                writer.noun(),
                 describe(&e)
             ),
         }

@@ -1,6 +1,7 @@
 use object_store::memory::InMemory;
 
 use super::*;
+use crate::record::lock::Writer;
 
 fn location(store: &Arc<InMemory>) -> Location {
     Location {
@@ -26,12 +27,17 @@ async fn plant(store: &InMemory, holder: &Holder) {
 #[tokio::test]
 async fn a_second_recorder_is_refused_naming_the_first_until_it_lets_go() {
     let store = Arc::new(InMemory::new());
-    let first = Lease::take(&location(&store)).await.unwrap();
+    let first = Lease::take(&location(&store), Writer::Recorder)
+        .await
+        .unwrap();
     let holder = holder_at(&store).await;
     assert_eq!(holder.pid, std::process::id());
     assert!(holder.until > Utc::now());
 
-    let refused = Lease::take(&location(&store)).await.err().expect("refused");
+    let refused = Lease::take(&location(&store), Writer::Recorder)
+        .await
+        .err()
+        .expect("refused");
     let message = refused.to_string();
     assert!(matches!(refused, ClientError::Destination(_)), "{message}");
     assert!(
@@ -45,7 +51,9 @@ async fn a_second_recorder_is_refused_naming_the_first_until_it_lets_go() {
         store.head(&key()).await.is_err(),
         "released: the object is gone"
     );
-    let again = Lease::take(&location(&store)).await.unwrap();
+    let again = Lease::take(&location(&store), Writer::Recorder)
+        .await
+        .unwrap();
     again.check().unwrap();
 }
 
@@ -57,7 +65,9 @@ async fn a_lease_past_its_term_or_of_a_process_gone_is_taken_over() {
     expired.host = "another-host".into();
     expired.until = Utc::now() - chrono::Duration::seconds(1);
     plant(&store, &expired).await;
-    let taken = Lease::take(&location(&store)).await.unwrap();
+    let taken = Lease::take(&location(&store), Writer::Recorder)
+        .await
+        .unwrap();
     assert_eq!(holder_at(&store).await.pid, std::process::id());
     drop(taken);
 
@@ -68,20 +78,24 @@ async fn a_lease_past_its_term_or_of_a_process_gone_is_taken_over() {
     child.wait().unwrap();
     killed.pid = child.id();
     plant(&store, &killed).await;
-    Lease::take(&location(&store)).await.unwrap();
+    Lease::take(&location(&store), Writer::Recorder)
+        .await
+        .unwrap();
 
     // Held by a running process of another host, within its term.
     let mut live = Holder::this_process(Utc::now());
     live.host = "another-host".into();
     plant(&store, &live).await;
-    assert!(Lease::take(&location(&store)).await.is_err());
+    assert!(Lease::take(&location(&store), Writer::Recorder)
+        .await
+        .is_err());
 }
 
 #[tokio::test]
 async fn a_lease_another_took_over_is_noticed_at_the_next_renewal() {
     let store = Arc::new(InMemory::new());
     let every = Duration::from_millis(20);
-    let lease = Lease::take_renewing(&location(&store), every)
+    let lease = Lease::take_renewing(&location(&store), Writer::Recorder, every)
         .await
         .unwrap();
     let first = holder_at(&store).await.until;

@@ -1,6 +1,8 @@
-//! One recorder per destination folder. Two recorders on one folder would
-//! share one checkpoint and each write every value, so the second is
-//! refused, naming the first.
+//! One recorder per destination folder, and one backfill. Two recorders on
+//! one folder would share one checkpoint and each write every value; two
+//! backfills would each write the same days. So the second of a kind is
+//! refused, naming the first. A recorder and a backfill write different
+//! files, and may run at once.
 //!
 //! The lock is the operating system's (on `_lock` in the folder):
 //! the system lets it go when its holder ends, however it ends (SIGKILL
@@ -17,10 +19,50 @@ use crate::storage::whole_file::create_folder;
 use crate::storage::Place;
 use crate::ClientError;
 
-/// The lock's file in the destination folder.
+/// The recorder's lock file in the destination folder.
 pub const LOCK_NAME: &str = "_lock";
+/// The backfill's.
+pub const BACKFILL_LOCK_NAME: &str = "_backfill_lock";
 
-/// Held while recording: dropping it (closing the file) lets go of the
+/// Who writes into a place: one of each kind at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writer {
+    Recorder,
+    Backfill,
+}
+
+impl Writer {
+    /// The lock's name in the destination (hidden from readers: `_`).
+    pub fn lock_name(self) -> &'static str {
+        match self {
+            Writer::Recorder => LOCK_NAME,
+            Writer::Backfill => BACKFILL_LOCK_NAME,
+        }
+    }
+
+    pub fn noun(self) -> &'static str {
+        match self {
+            Writer::Recorder => "recorder",
+            Writer::Backfill => "backfill",
+        }
+    }
+
+    /// Why a second writer of this kind is refused, `who` holding the lock.
+    pub fn refusal(self, shown: &str, who: &str) -> String {
+        match self {
+            Writer::Recorder => format!(
+                "{shown} is being recorded into by another recorder ({who}): one recorder per \
+                 destination, or each would write every value"
+            ),
+            Writer::Backfill => format!(
+                "{shown} is being backfilled by another backfill ({who}): one backfill per \
+                 destination at a time, or both would write the same days"
+            ),
+        }
+    }
+}
+
+/// Held while writing: dropping it (closing the file) lets go of the
 /// lock; a store's lease is let go of by [`release`](Self::release), or
 /// expires.
 pub struct WriterLock {
@@ -29,13 +71,18 @@ pub struct WriterLock {
 }
 
 impl WriterLock {
-    /// Takes `dest`'s lock, or says who holds it.
+    /// Takes `dest`'s recorder lock, or says who holds it.
     pub async fn take(dest: &Place) -> Result<WriterLock, ClientError> {
+        WriterLock::take_for(dest, Writer::Recorder).await
+    }
+
+    /// Takes `dest`'s lock of `writer`'s kind, or says who holds it.
+    pub async fn take_for(dest: &Place, writer: Writer) -> Result<WriterLock, ClientError> {
         match dest {
-            Place::Folder(_) => WriterLock::take_folder(dest),
+            Place::Folder(_) => WriterLock::take_folder(dest, writer),
             Place::Store(location) => Ok(WriterLock {
                 _file: None,
-                lease: Some(Lease::take(location).await?),
+                lease: Some(Lease::take(location, writer).await?),
             }),
         }
     }
@@ -52,24 +99,25 @@ impl WriterLock {
         }
     }
 
-    fn take_folder(dest: &Place) -> Result<WriterLock, ClientError> {
+    fn take_folder(dest: &Place, writer: Writer) -> Result<WriterLock, ClientError> {
         let Place::Folder(folder) = dest else {
             unreachable!("a folder");
         };
         let failed = |e: std::io::Error| {
-            ClientError::Destination(format!("cannot lock {} for recording: {e}", dest.shown()))
+            ClientError::Destination(format!(
+                "cannot lock {} for the {}: {e}",
+                dest.shown(),
+                writer.noun()
+            ))
         };
         create_folder(folder).map_err(failed)?;
-        let mut file = open_private(&folder.join(LOCK_NAME)).map_err(failed)?;
+        let mut file = open_private(&folder.join(writer.lock_name())).map_err(failed)?;
         if !try_lock(&file).map_err(failed)? {
             let mut holder = String::new();
             let _ = file.read_to_string(&mut holder);
-            return Err(ClientError::Destination(format!(
-                "{} is being recorded into by another recorder ({}): one recorder per \
-                 destination, or each would write every value",
-                dest.shown(),
-                holder.trim()
-            )));
+            return Err(ClientError::Destination(
+                writer.refusal(&dest.shown(), holder.trim()),
+            ));
         }
         let holder = format!(
             "process {} since {}",
