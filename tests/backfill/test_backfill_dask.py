@@ -33,7 +33,7 @@ def cluster(em: Emulator) -> Iterator[Any]:
             n_workers=2,
             processes=True,
             threads_per_worker=1,
-            dashboard_address=None,
+            dashboard_address=":0",  # a free port: suites run side by side
             env={"MARKETCURVES_TOKEN": em.token()},
         ) as local,
         distributed.Client(local) as client,

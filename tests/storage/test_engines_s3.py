@@ -98,7 +98,7 @@ def cluster() -> Iterator[Any]:
             n_workers=2,
             processes=True,
             threads_per_worker=1,
-            dashboard_address=None,
+            dashboard_address=":0",  # a free port: suites run side by side
             env=NO_AWS_FILES,
         ) as local,
         distributed.Client(local) as client,

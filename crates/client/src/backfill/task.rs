@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{NaiveDate, Utc};
+use futures_util::{stream, StreamExt, TryStreamExt};
 use serde::Serialize;
 
 use super::held::curve_day;
@@ -24,6 +25,13 @@ use crate::record::read::each_value_once;
 use crate::rest::{HistoryQuery, Progress, RestClient};
 use crate::storage::{Place, PlaceError};
 use crate::ClientError;
+
+/// Tenors fetched at once: each fans out to its window's pages, so a few
+/// keep the client's bound on requests busy.
+const TENORS_IN_FLIGHT: usize = 4;
+
+/// Days of a task written at once.
+const DAYS_IN_FLIGHT: usize = 4;
 
 /// What one task wrote.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -42,16 +50,24 @@ pub async fn run_task(
     task: &BackfillTask,
     progress: &Progress,
 ) -> Result<TaskOutcome, ClientError> {
-    let query = HistoryQuery::new(
-        &task.curve_id,
-        task.start,
-        task.end,
-        Some(task.tenors.clone()),
-    )?;
-    let table = rest.intraday_history(&query, progress, None).await?;
-    let now = rest.http().service_clock().now();
     let received = Utc::now().timestamp_micros();
-    let rows = backfilled_rows(&table, received).map_err(ClientError::Destination)?;
+    // A tenor at a time (a few at once), each table made rows at once: a
+    // task holds its window's values, not its window's tables.
+    let queries = task
+        .tenors
+        .iter()
+        .map(|tenor| {
+            let named = Some(vec![tenor.clone()]);
+            HistoryQuery::new(&task.curve_id, task.start, task.end, named)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let fetched: Vec<Vec<Recorded>> = stream::iter(queries)
+        .map(|query| fetch_rows(rest, query, progress, received))
+        .buffer_unordered(TENORS_IN_FLIGHT)
+        .try_collect()
+        .await?;
+    let rows: Vec<Recorded> = fetched.into_iter().flatten().collect();
+    let now = rest.http().service_clock().now();
     let complete_through = complete_through(task, &rows, now);
     let mut by_day: BTreeMap<NaiveDate, Vec<Recorded>> = BTreeMap::new();
     for row in rows {
@@ -61,24 +77,48 @@ pub async fn run_task(
             .push(row);
     }
     let tag = format!("{:04x}", fastrand::u16(..));
+    let days: Vec<(NaiveDate, Vec<Recorded>, Vec<String>)> = task
+        .start
+        .iter_days()
+        .take_while(|d| *d <= task.end)
+        .map(|day| {
+            let complete = task
+                .tenors
+                .iter()
+                .filter(|t| {
+                    complete_through
+                        .get(*t)
+                        .is_some_and(|through| day <= *through)
+                })
+                .cloned()
+                .collect();
+            (day, by_day.remove(&day).unwrap_or_default(), complete)
+        })
+        .collect();
+    let tag = &tag;
+    let written: Vec<TaskOutcome> = stream::iter(days)
+        .map(|(day, fetched, complete)| write_day(dest, task, day, fetched, complete, tag))
+        .buffer_unordered(DAYS_IN_FLIGHT)
+        .try_collect()
+        .await?;
     let mut outcome = TaskOutcome::default();
-    for day in task.start.iter_days().take_while(|d| *d <= task.end) {
-        let fetched = by_day.remove(&day).unwrap_or_default();
-        let complete: Vec<&String> = task
-            .tenors
-            .iter()
-            .filter(|t| {
-                complete_through
-                    .get(*t)
-                    .is_some_and(|through| day <= *through)
-            })
-            .collect();
-        let day_outcome = write_day(dest, task, day, fetched, &complete, &tag).await?;
-        outcome.values += day_outcome.values;
-        outcome.days_complete += day_outcome.days_complete;
-        outcome.files_written += day_outcome.files_written;
+    for day in &written {
+        outcome.values += day.values;
+        outcome.days_complete += day.days_complete;
+        outcome.files_written += day.files_written;
     }
     Ok(outcome)
+}
+
+/// One tenor's values over the task's days, as rows.
+async fn fetch_rows(
+    rest: &RestClient,
+    query: HistoryQuery,
+    progress: &Progress,
+    received: i64,
+) -> Result<Vec<Recorded>, ClientError> {
+    let table = rest.intraday_history(&query, progress, None).await?;
+    backfilled_rows(&table, received).map_err(ClientError::Destination)
 }
 
 /// The last day each tenor of `task` is complete through: final on the
@@ -113,7 +153,7 @@ async fn write_day(
     task: &BackfillTask,
     day: NaiveDate,
     fetched: Vec<Recorded>,
-    complete: &[&String],
+    complete: Vec<String>,
     tag: &str,
 ) -> Result<TaskOutcome, PlaceError> {
     let (held, stale) = curve_day(dest, &task.curve_id, day).await?;
@@ -124,7 +164,8 @@ async fn write_day(
     if fetched.is_empty() && complete.is_empty() && !held_ours {
         return Ok(TaskOutcome::default());
     }
-    let mut done: BTreeSet<String> = complete.iter().map(|t| t.to_string()).collect();
+    let days_complete = complete.len() as u64;
+    let mut done: BTreeSet<String> = complete.into_iter().collect();
     let mut rows = Vec::new();
     let mut replaces = stale;
     for file in held {
@@ -134,26 +175,34 @@ async fn write_day(
     }
     let values = fetched.len() as u64;
     rows.extend(fetched);
-    sort_rows(&mut rows);
-    // Two current files of a day (two runs that wrote it at once) hold
-    // their other tenors twice: carried over once.
-    let rows = each_value_once(rows);
-    let note = FileNote {
-        replaces,
-        curve_id: Some(task.curve_id.clone()),
-        complete: done.into_iter().collect(),
-        ..FileNote::of_rows(&rows)
-    };
-    let batch = recorded_rows_to_batch(&rows).map_err(PlaceError)?;
-    let bytes = encode(&[batch], &note).map_err(PlaceError)?;
+    let curve_id = task.curve_id.clone();
+    // Sorting and encoding are the CPU of a write: off the runtime's
+    // threads, so that the days of a task are written in parallel.
+    let (bytes, replaces) = tokio::task::spawn_blocking(move || {
+        sort_rows(&mut rows);
+        // Two current files of a day (two runs that wrote it at once) hold
+        // their other tenors twice: carried over once.
+        let rows = each_value_once(rows);
+        let note = FileNote {
+            replaces,
+            curve_id: Some(curve_id),
+            complete: done.into_iter().collect(),
+            ..FileNote::of_rows(&rows)
+        };
+        let batch = recorded_rows_to_batch(&rows)?;
+        Ok::<_, String>((encode(&[batch], &note)?, note.replaces))
+    })
+    .await
+    .map_err(|e| PlaceError(e.to_string()))?
+    .map_err(PlaceError)?;
     let name = backfill_name(day, &task.curve_id, Utc::now().timestamp_micros(), tag);
     dest.put(&name, bytes).await?;
-    for old in &note.replaces {
+    for old in &replaces {
         dest.delete(old).await?;
     }
     Ok(TaskOutcome {
         values,
-        days_complete: complete.len() as u64,
+        days_complete,
         files_written: 1,
     })
 }

@@ -39,7 +39,7 @@ fn a_day_written_again_keeps_other_tenors_and_replaces_its_own() {
                 &task(&["Jan 26"]),
                 day,
                 values("Jan 26", 3),
-                &[&jan],
+                vec![jan.clone()],
                 "a",
             )
             .await
@@ -50,12 +50,19 @@ fn a_day_written_again_keeps_other_tenors_and_replaces_its_own() {
             );
             // Feb's values, not yet final; then Feb again, final, with one more value.
             let two = task(&["Feb 26"]);
-            write_day(&dest, &two, day, values("Feb 26", 2), &[], "b")
+            write_day(&dest, &two, day, values("Feb 26", 2), vec![], "b")
                 .await
                 .unwrap();
-            write_day(&dest, &two, day, values("Feb 26", 4), &[&feb], "c")
-                .await
-                .unwrap();
+            write_day(
+                &dest,
+                &two,
+                day,
+                values("Feb 26", 4),
+                vec![feb.clone()],
+                "c",
+            )
+            .await
+            .unwrap();
 
             let (files, stale) = curve_day(&dest, "C1", day).await.unwrap();
             assert_eq!((files.len(), stale.len()), (1, 0), "{}", dest.shown());
@@ -81,15 +88,22 @@ fn a_file_left_beside_its_replacement_is_not_read() {
             let day = utc_day(MIDNIGHT);
             let jan = "Jan 26".to_string();
             let one = task(&["Jan 26"]);
-            write_day(&dest, &one, day, values("Jan 26", 2), &[], "a")
+            write_day(&dest, &one, day, values("Jan 26", 2), vec![], "a")
                 .await
                 .unwrap();
             let (first, _) = curve_day(&dest, "C1", day).await.unwrap();
             let old = first[0].name.clone();
             let bytes = dest.get(&old).await.unwrap().unwrap();
-            write_day(&dest, &one, day, values("Jan 26", 3), &[&jan], "b")
-                .await
-                .unwrap();
+            write_day(
+                &dest,
+                &one,
+                day,
+                values("Jan 26", 3),
+                vec![jan.clone()],
+                "b",
+            )
+            .await
+            .unwrap();
             // As if killed between writing the new file and deleting the old one.
             dest.put(&old, bytes).await.unwrap();
             let all = read_ticks(dest.clone(), TickSelection::default())
