@@ -179,7 +179,12 @@ def _on_cluster(
     tasks: list[_core._BackfillTask],
     bar: Callable[[int, int], None] | None,
 ) -> BackfillSummary:
-    from distributed import as_completed
+    try:
+        from distributed import as_completed
+    except ImportError:
+        raise ImportError(
+            "backfill(cluster=...) needs Dask: pip install 'marketcurves[dask]'"
+        ) from None
 
     dest, storage_options = checked["dest"], checked["storage_options"]
     futures = [

@@ -8,6 +8,7 @@ import functools
 import os
 import pickle
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -116,3 +117,17 @@ def test_secret_storage_options_are_refused_with_a_cluster(em, cluster, tmp_path
                 storage_options={"aws_secret_access_key": "x"},
                 cluster=cluster,
             )
+
+
+def test_without_dask_the_error_names_the_extra(em, monkeypatch, tmp_path):
+    # As if Dask were not installed: its import fails.
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with em.client() as client:
+        curve_id, tenors = curve_and_tenors(client, 1)
+
+        class Cluster:
+            def submit(self, *args: Any, **kwargs: Any) -> None:
+                raise AssertionError("nothing is submitted")
+
+        with pytest.raises(ImportError, match=r"marketcurves\[dask\]"):
+            client.backfill(tmp_path, [(curve_id, tenors[0])], FIRST, LAST, cluster=Cluster())
