@@ -14,6 +14,7 @@ from marketcurves._options import (
     ClientOptions,
     LiveOptions,
     RecordOptions,
+    ReplayOptions,
 )
 from marketcurves.cache import CacheInfo, Cleared
 from marketcurves.record import CompactedDay, RecordSummary
@@ -702,6 +703,12 @@ class LiveFeed:
         live_url: str,
         options: LiveOptions,
     ) -> LiveFeed: ...
+    @staticmethod
+    def replay(client: CoreClient, options: ReplayOptions) -> LiveFeed:
+        """A replay behind a feed's handle: of a lake (``source``), or of the
+        service's historical intraday endpoint (``source`` None)."""
+    def now(self) -> datetime.datetime | None:
+        """A replay's current time; None for the live feed."""
     def subscribe(self, curve_id: str, tenor: str, strict: bool = True) -> None:
         """Subscribes and waits until the service has taken the subscription;
         with ``strict``, the curve and tenor must be listed in the catalogue."""

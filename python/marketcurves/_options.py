@@ -84,3 +84,17 @@ class BackfillOptions(TypedDict):
     start: _dt.date
     end: _dt.date
     tenors: str
+
+
+class ReplayOptions(TypedDict):
+    """``_core.LiveFeed.replay``'s, built by ``Client.replay``."""
+
+    #: None for the service; else a lake, as ``_args.place`` gives it.
+    source: str | tuple[Any, str] | None
+    storage_options: dict[str, str] | None
+    start: _dt.datetime
+    end: _dt.datetime
+    #: None: as fast as the consumer takes values.
+    speed: float | None
+    conflate: bool
+    queue_size: int

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from marketcurves import _args, _core, _progress, bulk, live
 from marketcurves import backfill as backfill_
 from marketcurves import record as record_
-from marketcurves._options import ClientOptions
+from marketcurves._options import ClientOptions, ReplayOptions
 from marketcurves.cache import CacheInfo, CacheMode, Cleared
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.exceptions import ClientClosed, InvalidRequest
@@ -554,6 +554,79 @@ class Client:
         self._feeds.add(feed)
         return feed
 
+    def replay(
+        self,
+        start: _dt.datetime | _dt.date | str,
+        end: _dt.datetime | _dt.date | str,
+        *,
+        source: str | os.PathLike[str] | ObjectStore = "service",
+        speed: float | str = "max",
+        on_price: Callable[[Tick], object] | None = None,
+        on_event: Callable[[live.LiveEvent], object] | None = None,
+        storage_options: dict[str, str] | None = None,
+        conflate: bool | None = None,
+        queue_size: int = _core.LIVE_QUEUE_SIZE,
+    ) -> live.LiveFeed:
+        """Replays history through a :class:`LiveFeed`, the very class
+        :meth:`live` returns: a strategy written against the live feed runs
+        unchanged, and switching a backtest to it is one line.
+
+        Subscribe, iterate, read batches, take callbacks, close, as on the
+        live feed. A subscription takes effect at the replay's current time
+        (:attr:`LiveFeed.now`, from ``start``): one ``snapshot`` per tenor,
+        its last value at or before that time (looking back up to 31 days),
+        then every later value up to ``end`` as an ``update``, in time order
+        across every subscribed curve and tenor, ties by curve then tenor.
+        Iteration ends at ``end``.
+
+        Args:
+            start: the replay's first time (naive times and dates are UTC;
+                a date is its midnight).
+            end: its last time (a date is its last microsecond).
+            source: ``"service"`` (the historical intraday endpoint, through
+                the history cache when the client has one), or a lake the
+                recorder and the backfill wrote: a folder, an object store
+                URL (with ``storage_options``) or an obstore store.
+            speed: ``"max"``, as fast as the consumer takes values, never
+                skipping one; or replay seconds per real second (1.0 is real
+                time), on a virtual clock from ``start``.
+            conflate: paced, a slow consumer gets the newest value per tenor
+                (counted as conflated), as on the live feed; ``False``
+                delivers every value, late. Default: True when paced.
+            on_price: as for :meth:`live`.
+            on_event: as for :meth:`live`.
+            queue_size: as for :meth:`live`.
+            storage_options: for a lake at an object store URL, as for
+                :func:`marketcurves.read_bulk`.
+
+        Bad arguments, a lake that does not exist and ``storage_options``
+        with a local path raise :class:`~marketcurves.InvalidRequest` before
+        anything is read or sent."""
+        first = _replay_time(start, "start", end=False)
+        last = _replay_time(end, "end", end=True)
+        if last < first:
+            raise InvalidRequest(f"end {last.isoformat()} is before start {first.isoformat()}")
+        paced = _replay_speed(speed)
+        if conflate is not None and paced is None and _args.flag(conflate, "conflate"):
+            raise InvalidRequest("speed='max' never skips a value: conflate does not apply")
+        lake = None if isinstance(source, str) and source == "service" else source
+        options = _args.storage_options(storage_options)
+        if lake is None and options is not None:
+            raise InvalidRequest("storage_options apply to a lake, not to source='service'")
+        replay_options: ReplayOptions = {
+            "source": None if lake is None else _args.place(lake, "source"),
+            "storage_options": options,
+            "start": first,
+            "end": last,
+            "speed": paced,
+            "conflate": paced is not None
+            and (conflate is None or _args.flag(conflate, "conflate")),
+            "queue_size": _args.count(queue_size, "queue_size"),
+        }
+        feed = live.LiveFeed._replay(self._core, replay_options, on_price, on_event)
+        self._feeds.add(feed)
+        return feed
+
     # The recorder.
 
     def _live_url(self, purpose: str) -> str:
@@ -744,6 +817,28 @@ class Client:
             pong_timeout=pong_timeout,
             reconnect_max=reconnect_max,
         )
+
+
+def _replay_time(value: Any, name: str, *, end: bool) -> _dt.datetime:
+    """A replay's bound: a date (or ``YYYY-MM-DD``) is its midnight, or for
+    ``end`` its last microsecond; anything else as ``_args.instant``."""
+    if isinstance(value, str) and len(value.strip()) == 10:
+        value = _args.date(value, name)
+    if isinstance(value, _dt.date) and not isinstance(value, _dt.datetime):
+        midnight = _dt.datetime.combine(value, _dt.time(), tzinfo=_dt.UTC)
+        return midnight + _dt.timedelta(days=1, microseconds=-1) if end else midnight
+    return _args.instant(value, name)
+
+
+def _replay_speed(speed: Any) -> float | None:
+    """``"max"`` as None, else a number of replay seconds per real second above 0."""
+    if isinstance(speed, str) and speed == "max":
+        return None
+    if isinstance(speed, bool) or not isinstance(speed, (int, float)):
+        raise InvalidRequest(f"speed must be 'max' or a number above 0, not {speed!r}")
+    if not (speed > 0 and speed != float("inf")):
+        raise InvalidRequest(f"speed must be 'max' or a number above 0, not {speed!r}")
+    return float(speed)
 
 
 def _warn_skipped(table: pyarrow.Table) -> pyarrow.Table:

@@ -8,6 +8,7 @@ core; this module gives them the three Python forms: an iterator (also
 
 from __future__ import annotations
 
+import datetime as _dt
 import logging
 import threading
 from collections import deque
@@ -29,7 +30,7 @@ from marketcurves._live_types import (
     ReconnectedEvent,
     StoppedEvent,
 )
-from marketcurves._options import LiveSettings
+from marketcurves._options import LiveSettings, ReplayOptions
 from marketcurves.exceptions import ClientClosed, InvalidRequest, MarketCurvesError
 
 if TYPE_CHECKING:
@@ -115,7 +116,32 @@ class LiveFeed:
     ) -> None:
         on_price = _args.optional_callable(on_price, "on_price", "a Tick")
         on_event = _args.optional_callable(on_event, "on_event", "an event dict")
-        self._core = _core.LiveFeed(client, live_url, {**options, "backfill": backfill})
+        self._start(
+            _core.LiveFeed(client, live_url, {**options, "backfill": backfill}), on_price, on_event
+        )
+
+    @classmethod
+    def _replay(
+        cls,
+        client: _core.CoreClient,
+        options: ReplayOptions,
+        on_price: Callable[[Tick], object] | None,
+        on_event: Callable[[LiveEvent], object] | None,
+    ) -> LiveFeed:
+        """A replay behind this very class (``Client.replay``)."""
+        on_price = _args.optional_callable(on_price, "on_price", "a Tick")
+        on_event = _args.optional_callable(on_event, "on_event", "an event dict")
+        feed = cls.__new__(cls)
+        feed._start(_core.LiveFeed.replay(client, options), on_price, on_event)
+        return feed
+
+    def _start(
+        self,
+        core: _core.LiveFeed,
+        on_price: Callable[[Tick], object] | None,
+        on_event: Callable[[LiveEvent], object] | None,
+    ) -> None:
+        self._core = core
         self._on_price = on_price
         self._on_event = on_event
         self._callback_errors = 0
@@ -135,6 +161,14 @@ class LiveFeed:
         state = "closed" if self._core.closed else "open"
         count = len(self._core.subscriptions())
         return f"<LiveFeed {state}, {count} subscription{'s' if count != 1 else ''}>"
+
+    @property
+    def now(self) -> _dt.datetime:
+        """The feed's time: a replay's current time (what a subscription
+        made now is a snapshot of); for the live feed, this machine's UTC
+        clock."""
+        replayed = self._core.now()
+        return _dt.datetime.now(_dt.UTC) if replayed is None else replayed
 
     def _repr_html_(self) -> str:
         """Its state, subscriptions and counters (:meth:`stats`)."""

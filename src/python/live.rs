@@ -4,6 +4,7 @@
 //! Here: argument conversion, the GIL released while a read waits (Ctrl-C
 //! answered within 0.1 s), errors as exceptions, ticks as Arrow batches.
 
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
@@ -17,8 +18,10 @@ use pyo3_arrow::PyRecordBatch;
 
 use super::client::PyCoreClient;
 use super::errors::{client_error, invalid_request};
+use super::place_arg::PlaceArg;
 use super::results;
 use super::runtime::{runtime, wait_interruptibly};
+use client::live::replay::{LakeSource, ReplayConfig, ReplaySource, ServiceSource};
 use client::live::{LiveConfig, LiveFeed, Tick, CHUNK, DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TIMEOUT};
 use client::ClientError;
 
@@ -184,8 +187,65 @@ impl LiveOptions {
     }
 }
 
+/// A replay's options: the dict `marketcurves.Client.replay` builds
+/// (`ReplayOptions` in `_options.py`), its types checked in Python and its
+/// values by `ReplayConfig::validate`.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct ReplayOptions {
+    /// None for the service, else the lake.
+    source: Option<PlaceArg>,
+    storage_options: Option<BTreeMap<String, String>>,
+    start: DateTime<Utc>,
+    end: DateTime<Utc>,
+    speed: Option<f64>,
+    conflate: bool,
+    queue_size: usize,
+}
+
 #[pymethods]
 impl PyLiveFeed {
+    /// A replay behind a feed's handle (`client::live::replay`).
+    #[staticmethod]
+    fn replay(py: Python<'_>, client: &PyCoreClient, options: ReplayOptions) -> PyResult<Self> {
+        let config = ReplayConfig {
+            start: options.start.timestamp_micros(),
+            end: options.end.timestamp_micros(),
+            speed: options.speed,
+            conflate: options.conflate,
+            queue_size: options.queue_size,
+        };
+        config.validate().map_err(|e| client_error(py, e))?;
+        let rest = client.rest()?;
+        let source: Arc<dyn ReplaySource> = match options.source {
+            None => Arc::new(ServiceSource::new(Arc::clone(&rest))),
+            Some(place) => {
+                let settings: Vec<(String, String)> = options
+                    .storage_options
+                    .unwrap_or_default()
+                    .into_iter()
+                    .collect();
+                let place = place
+                    .into_place("source", &settings)
+                    .map_err(|e| client_error(py, e))?;
+                let lake = wait_interruptibly(py, LakeSource::open(place), |_| Ok(()))?
+                    .map_err(|e| client_error(py, e))?;
+                Arc::new(lake)
+            }
+        };
+        let _entered = runtime()?.enter();
+        let inner = LiveFeed::start_replay(source, config, rest.closing())
+            .map_err(|e| client_error(py, e))?;
+        Ok(PyLiveFeed {
+            inner: Arc::new(inner),
+        })
+    }
+
+    /// A replay's current time; None for the live feed.
+    fn now(&self) -> Option<DateTime<Utc>> {
+        self.inner.now().and_then(DateTime::from_timestamp_micros)
+    }
+
     #[new]
     fn new(
         py: Python<'_>,

@@ -15,7 +15,7 @@
 
 pub mod held;
 pub mod plan;
-mod rows;
+pub(crate) mod rows;
 pub mod run;
 pub mod task;
 

@@ -11,6 +11,8 @@ use super::config::LiveConfig;
 use super::event::{EventSink, FeedEvent};
 use super::reader::Reader;
 use super::registry::checked_subscription;
+use super::replay::session::ReplayClock;
+use super::replay::{ReplayConfig, ReplaySession, ReplaySource};
 use super::session::Session;
 use super::shared::{Request, Shared, Stopping};
 use super::sources::{Backfiller, TokenSource};
@@ -19,9 +21,13 @@ use super::tick::Tick;
 use crate::rest::RestClient;
 use crate::{ClientError, Closing};
 use domain::live::Subscription;
+use domain::timestamp::Micros;
 
 /// How long `close` waits for the session to finish.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
+/// How long a replay's subscribe may take: it reads the days its snapshots
+/// look back over.
+const REPLAY_SUBSCRIBE_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// A live feed: one session task that connects at once and keeps a
 /// connection until closed. Methods take `&self`; the feed may be shared.
@@ -35,8 +41,10 @@ pub struct LiveFeed {
     subscribe_timeout: Duration,
     /// Asked whether a strict subscription names what the catalogue lists.
     /// Not held: a closed client waits for every holder of itself, and the
-    /// handle may outlive the session by long.
-    listing: Weak<dyn Backfiller>,
+    /// handle may outlive the session by long. None for a replay.
+    listing: Option<Weak<dyn Backfiller>>,
+    /// A replay's time; None for the live feed.
+    clock: Option<Arc<ReplayClock>>,
 }
 
 impl LiveFeed {
@@ -103,8 +111,57 @@ impl LiveFeed {
             stopping,
             session: tokio::sync::Mutex::new(Some(session_task)),
             subscribe_timeout,
-            listing,
+            listing: Some(listing),
+            clock: None,
         })
+    }
+
+    /// A replay of `source` behind the same handle (`live::replay`): every
+    /// method works as on the live feed; subscriptions take effect at the
+    /// replay's time ([`now`](Self::now)), and the feed ends, once drained,
+    /// at the replay's end. Closing `closing` (its client's) ends it too.
+    pub fn start_replay(
+        source: Arc<dyn ReplaySource>,
+        config: ReplayConfig,
+        closing: &Closing,
+    ) -> Result<LiveFeed, ClientError> {
+        if closing.is_closed() {
+            return Err(ClientError::ClientClosed);
+        }
+        config.validate()?;
+        if tokio::runtime::Handle::try_current().is_err() {
+            return Err(ClientError::InvalidRequest(
+                "a replay must be started within a tokio runtime".into(),
+            ));
+        }
+        let stopping = Stopping::of_client(closing);
+        let shared = Arc::new(Shared::new(config.queue_size));
+        let (requests, requests_rx) = mpsc::unbounded_channel();
+        let clock = Arc::new(ReplayClock::new(config));
+        let session = ReplaySession::new(
+            Arc::clone(&shared),
+            source,
+            requests_rx,
+            stopping.clone(),
+            Arc::clone(&clock),
+        );
+        let session_task = tokio::spawn(session.run());
+        Ok(LiveFeed {
+            reader: Reader::new(Arc::clone(&shared)),
+            shared,
+            events: EventSink::default(),
+            requests,
+            stopping,
+            session: tokio::sync::Mutex::new(Some(session_task)),
+            subscribe_timeout: REPLAY_SUBSCRIBE_TIMEOUT,
+            listing: None,
+            clock: Some(clock),
+        })
+    }
+
+    /// A replay's current time; None for the live feed.
+    pub fn now(&self) -> Option<Micros> {
+        self.clock.as_ref().map(|clock| clock.now())
     }
 
     /// Subscribes to a tenor of a curve, or to every calendar tenor with `*`,
@@ -128,8 +185,8 @@ impl LiveFeed {
     ) -> Result<(), ClientError> {
         let subscription = checked_subscription(curve_id, tenor)?;
         self.ensure_open()?;
-        if strict {
-            let listing = self.listing.upgrade().ok_or_else(|| self.ended())?;
+        if let (true, Some(listing)) = (strict, &self.listing) {
+            let listing = listing.upgrade().ok_or_else(|| self.ended())?;
             listing.check_listed(&subscription).await?;
         }
         self.shared.registry().add(subscription.clone());

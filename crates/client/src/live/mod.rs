@@ -39,6 +39,7 @@ mod names;
 mod queue;
 mod reader;
 mod registry;
+pub mod replay;
 mod session;
 mod shared;
 mod sources;

@@ -71,7 +71,6 @@ impl SubscriptionSet {
         self.subscriptions.len()
     }
 
-    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.subscriptions.is_empty()
     }

@@ -1,0 +1,46 @@
+"""Fixtures of the replay suite: a lake recorded from the emulator's live
+feed, once for the module, and the curve it holds."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from support import LIVE_START, start_emulator
+
+import marketcurves as mc
+
+SCALE = 60
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A few emulated minutes of a curve's live feed recorded into a lake;
+    the emulator, stopped after, serves the same history. Yields the
+    emulator, the lake, the curve and the recording as rows."""
+    lake = tmp_path_factory.mktemp("lake")
+    with start_emulator(time_scale=SCALE, start=LIVE_START) as em:
+        with em.client() as client:
+            curve = next(c for c in client.catalogue() if c.quotation != "Sales")
+            client.record(
+                lake,
+                [(curve.id, "*")],
+                rotate="1s",
+                duration=4,
+                ping_interval=30 / SCALE,
+                pong_timeout=0.5,
+                reconnect_max=0.5,
+            )
+        em.time_scale = 0
+        yield {"em": em, "lake": lake, "curve": curve, "rows": mc.read_ticks(lake).to_pylist()}
+
+
+def updates_after(rows: list[dict[str, Any]], start: dt.datetime) -> list[tuple[Any, ...]]:
+    """``(tenor, generated_on, price)`` of the calendar tenors' values after ``start``, sorted."""
+    return sorted(
+        (r["tenor"], r["generated_on"], r["price"])
+        for r in rows
+        if r["generated_on"] > start and not r["tenor"].startswith("C ")
+    )
