@@ -574,7 +574,7 @@ class Client:
         Subscribe, iterate, read batches, take callbacks, close, as on the
         live feed. A subscription takes effect at the replay's current time
         (:attr:`LiveFeed.now`, from ``start``): one ``snapshot`` per tenor,
-        its last value at or before that time (looking back up to 31 days),
+        its last value at or before that time (looking back up to 30 days),
         then every later value up to ``end`` as an ``update``, in time order
         across every subscribed curve and tenor, ties by curve then tenor.
         Iteration ends at ``end``.

@@ -22,7 +22,7 @@ use domain::tenor::Tenor;
 use domain::timestamp::Micros;
 
 /// How many days back a snapshot looks for a tenor's last value.
-const SNAPSHOT_DAYS: u64 = 31;
+const SNAPSHOT_DAYS: u64 = 30;
 /// Values pushed at once when the consumer has room.
 const PUSH_AT_ONCE: usize = 4_096;
 /// Values waiting for the consumer at most, at full speed.
@@ -199,11 +199,14 @@ impl ReplaySession {
                 if self.loaded >= end_day {
                     return Ok(());
                 }
-                self.loaded = self.loaded + Days::new(1);
+                let first = self.loaded + Days::new(1);
+                let last = (self.loaded + Days::new(self.source.days_at_once())).min(end_day);
                 let subscriptions = self.shared.subscriptions();
+                let now = self.clock.now();
                 let later = self
-                    .values_after(self.loaded, &subscriptions, self.clock.now())
+                    .values_after((first, last), &subscriptions, now)
                     .await?;
+                self.loaded = last;
                 self.pending = later.into();
                 continue;
             };
@@ -289,10 +292,10 @@ impl ReplaySession {
         self.shared.queue.push_rows(&mut rows);
         // The values after now of the days already loaded for the others.
         let mut later = Vec::new();
-        let mut day = utc_day(now);
-        while day <= self.loaded {
-            later.extend(self.values_after(day, one, now).await?);
-            day = day + Days::new(1);
+        if utc_day(now) <= self.loaded {
+            later = self
+                .values_after((utc_day(now), self.loaded), one, now)
+                .await?;
         }
         if !later.is_empty() {
             // Another subscription may already take some of them.
@@ -318,9 +321,14 @@ impl ReplaySession {
         at: Micros,
     ) -> Result<Vec<Tick>, ClientError> {
         let mut last: HashMap<(Arc<str>, Arc<str>), Tick> = HashMap::new();
-        let mut day = utc_day(at);
-        for _ in 0..=SNAPSHOT_DAYS {
-            for tick in self.source.day(day, subscriptions).await? {
+        // Back from `at`'s day, as many days at once as the source reads
+        // best; the named tenors all found end the look back early.
+        let step = self.source.days_at_once().max(1);
+        let oldest = utc_day(at) - Days::new(SNAPSHOT_DAYS);
+        let mut newest = utc_day(at);
+        while newest >= oldest {
+            let first = (newest - Days::new(step - 1)).max(oldest);
+            for tick in self.source.days(first, newest, subscriptions).await? {
                 if tick.generated_on > at {
                     continue;
                 }
@@ -332,31 +340,29 @@ impl ReplaySession {
                     }
                 }
             }
-            if !last.is_empty() && subscriptions.iter().all(|s| !s.is_all_tenors()) {
-                let named = subscriptions.len();
-                if last.len() >= named {
-                    break;
-                }
+            let all_named = subscriptions.iter().all(|s| !s.is_all_tenors());
+            if all_named && last.len() >= subscriptions.len() {
+                break;
             }
-            day = day - Days::new(1);
+            newest = first - Days::new(1);
         }
         let mut ticks: Vec<Tick> = last.into_values().collect();
         in_replay_order(&mut ticks);
         Ok(ticks)
     }
 
-    /// The values of `day` that `subscriptions` take, after `after` and up
-    /// to the end, in replay order.
+    /// The values of the days `first..=last` that `subscriptions` take,
+    /// after `after` and up to the end, in replay order.
     async fn values_after(
         &self,
-        day: NaiveDate,
+        (first, last): (NaiveDate, NaiveDate),
         subscriptions: &[Subscription],
         after: Micros,
     ) -> Result<Vec<Tick>, ClientError> {
         let end = self.clock.config.end;
         let mut ticks: Vec<Tick> = self
             .source
-            .day(day, subscriptions)
+            .days(first, last, subscriptions)
             .await?
             .into_iter()
             .filter(|t| t.generated_on > after && t.generated_on <= end)

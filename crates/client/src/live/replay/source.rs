@@ -14,6 +14,7 @@ use crate::record::compact::sort_rows;
 use crate::record::file::{batch_rows, decode, Recorded};
 use crate::record::layout::{data_file, day_folder, DataFile};
 use crate::record::read::each_value_once;
+use crate::rest::windows::MAX_INTRADAY_DAYS;
 use crate::rest::{HistoryQuery, Progress, RestClient};
 use crate::storage::{Place, PlaceError};
 use crate::ClientError;
@@ -25,13 +26,18 @@ const READS_IN_FLIGHT: usize = 8;
 
 /// A source of a replay's values.
 pub trait ReplaySource: Send + Sync {
-    /// The values of `subscriptions` published on `day`, each once, in no
-    /// stated order.
-    fn day<'a>(
+    /// The values of `subscriptions` published on the days `first..=last`,
+    /// each once, in no stated order.
+    fn days<'a>(
         &'a self,
-        day: NaiveDate,
+        first: NaiveDate,
+        last: NaiveDate,
         subscriptions: &'a [Subscription],
     ) -> BoxFuture<'a, Result<Vec<Tick>, ClientError>>;
+
+    /// How many days the replay reads at once: what one read of the source
+    /// costs least for (a lake's day; the service's 30-day window).
+    fn days_at_once(&self) -> u64;
 }
 
 /// Whether `subscription` takes `curve_id`'s `tenor`: `*` takes the
@@ -120,12 +126,24 @@ impl LakeSource {
 }
 
 impl ReplaySource for LakeSource {
-    fn day<'a>(
+    fn days<'a>(
         &'a self,
-        day: NaiveDate,
+        first: NaiveDate,
+        last: NaiveDate,
         subscriptions: &'a [Subscription],
     ) -> BoxFuture<'a, Result<Vec<Tick>, ClientError>> {
-        Box::pin(self.read_day(day, subscriptions))
+        Box::pin(async move {
+            let mut ticks = Vec::new();
+            for day in first.iter_days().take_while(|d| *d <= last) {
+                ticks.extend(self.read_day(day, subscriptions).await?);
+            }
+            Ok(ticks)
+        })
+    }
+
+    /// A day: the lake's partition, and what memory holds at once.
+    fn days_at_once(&self) -> u64 {
+        1
     }
 }
 
@@ -140,9 +158,9 @@ impl ServiceSource {
         ServiceSource { rest }
     }
 
-    async fn read_day(
+    async fn read_days(
         &self,
-        day: NaiveDate,
+        (first, last): (NaiveDate, NaiveDate),
         subscriptions: &[Subscription],
     ) -> Result<Vec<Tick>, ClientError> {
         let mut ticks = Vec::new();
@@ -157,7 +175,7 @@ impl ServiceSource {
                 .iter()
                 .any(|s| s.curve_id == curve_id && s.is_all_tenors());
             let tenors = if every {
-                let query = HistoryQuery::new(curve_id, day, day, None)?;
+                let query = HistoryQuery::new(curve_id, first, last, None)?;
                 let mut all: Vec<String> = self
                     .rest
                     .tenors_to_pull(&query)
@@ -176,7 +194,7 @@ impl ServiceSource {
             if tenors.is_empty() {
                 continue;
             }
-            let query = HistoryQuery::new(curve_id, day, day, Some(tenors))?;
+            let query = HistoryQuery::new(curve_id, first, last, Some(tenors))?;
             let table = self
                 .rest
                 .intraday_history(&query, &Progress::default(), None)
@@ -192,11 +210,17 @@ impl ServiceSource {
 }
 
 impl ReplaySource for ServiceSource {
-    fn day<'a>(
+    fn days<'a>(
         &'a self,
-        day: NaiveDate,
+        first: NaiveDate,
+        last: NaiveDate,
         subscriptions: &'a [Subscription],
     ) -> BoxFuture<'a, Result<Vec<Tick>, ClientError>> {
-        Box::pin(self.read_day(day, subscriptions))
+        Box::pin(self.read_days((first, last), subscriptions))
+    }
+
+    /// The historical endpoint's window: one request per tenor and page.
+    fn days_at_once(&self) -> u64 {
+        MAX_INTRADAY_DAYS as u64
     }
 }
