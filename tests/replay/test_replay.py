@@ -162,3 +162,29 @@ def test_bad_input_is_refused_before_anything_is_read(recorded, arguments, messa
     with em.client() as client, pytest.raises(mc.InvalidRequest, match=message):
         client.replay(**call)
     assert em.request_count() == before
+
+
+@pytest.mark.parametrize("conflate", [True, False])
+def test_a_slow_consumer_of_a_paced_replay_gets_the_newest_values_unless_told(recorded, conflate):
+    em, lake, curve, rows = recorded["em"], recorded["lake"], recorded["curve"], recorded["rows"]
+    first, last = _bounds(rows)
+    speed = (last - first).total_seconds() / 0.5
+    expected = updates_after(rows, first)
+    with em.client() as client:
+        feed = client.replay(first, last, source=lake, speed=speed, queue_size=4, conflate=conflate)
+        with feed:
+            feed.subscribe(curve.id, "*")
+            time.sleep(1.5)  # the whole replay's time, with nothing read
+            delivered = list(feed)
+            conflated = feed.stats()["conflated"]
+    updates = [t for t in delivered if t.source == "update"]
+    if conflate:
+        # Each tenor's newest value, once: what the live feed gives a slow consumer.
+        assert conflated > 0
+        tenors = [t.tenor for t in delivered]
+        assert len(tenors) == len(set(tenors))
+        newest = {tenor: (at, price) for tenor, at, price in expected}
+        assert all(newest[t.tenor] == (t.generated_on, t.price) for t in updates)
+    else:
+        assert conflated == 0
+        assert sorted((t.tenor, t.generated_on, t.price) for t in updates) == expected
