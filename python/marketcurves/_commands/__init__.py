@@ -15,7 +15,20 @@ from marketcurves._commands import (
     lake,
     live,
     record,
+    replay,
 )
 
 #: In the order ``--help`` lists them.
-COMMANDS = (catalogue, history, bulk, live, record, backfill, lake, compact, cache, emulator)
+COMMANDS = (
+    catalogue,
+    history,
+    bulk,
+    live,
+    record,
+    backfill,
+    lake,
+    replay,
+    compact,
+    cache,
+    emulator,
+)
