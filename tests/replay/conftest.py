@@ -3,16 +3,14 @@ feed, once for the module, and the curve it holds."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from replay_helpers import SCALE
 from support import LIVE_START, start_emulator
 
 import marketcurves as mc
-
-SCALE = 60
 
 
 @pytest.fixture(scope="module")
@@ -35,12 +33,3 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
             )
         em.time_scale = 0
         yield {"em": em, "lake": lake, "curve": curve, "rows": mc.read_ticks(lake).to_pylist()}
-
-
-def updates_after(rows: list[dict[str, Any]], start: dt.datetime) -> list[tuple[Any, ...]]:
-    """``(tenor, generated_on, price)`` of the calendar tenors' values after ``start``, sorted."""
-    return sorted(
-        (r["tenor"], r["generated_on"], r["price"])
-        for r in rows
-        if r["generated_on"] > start and not r["tenor"].startswith("C ")
-    )

@@ -9,7 +9,7 @@ import datetime as dt
 import time
 
 import pytest
-from conftest import updates_after
+from replay_helpers import updates_after
 
 import marketcurves as mc
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import SCALE
+from replay_helpers import SCALE
 from support import LIVE_START, start_emulator
 
 import marketcurves as mc

@@ -197,6 +197,16 @@ impl DeliveryQueue {
         self.lock().items.len()
     }
 
+    /// How many rows a waiting consumer needs before it is woken (0 when
+    /// none waits): a producer that keeps just ahead of its consumer (a
+    /// replay) pushes at least that many.
+    pub fn wanted(&self) -> usize {
+        match self.lock().wanted {
+            usize::MAX => 0,
+            wanted => wanted,
+        }
+    }
+
     /// Values replaced by newer ones so far.
     pub fn conflated(&self) -> u64 {
         self.lock().conflated

@@ -229,7 +229,10 @@ impl ReplaySession {
                 // At full speed the replay keeps just ahead of its consumer,
                 // so that its time, where a subscription takes effect, is
                 // about the consumer's.
-                let ahead = config.queue_size.min(AHEAD_AT_MOST);
+                // A consumer waiting for a batch of more is woken only once
+                // that many wait: as many are let ahead.
+                let wanted = self.shared.queue.wanted();
+                let ahead = config.queue_size.min(AHEAD_AT_MOST.max(wanted));
                 ahead.saturating_sub(self.shared.queue.len())
             };
             if room == 0 {
