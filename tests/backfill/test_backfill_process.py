@@ -14,7 +14,9 @@ from backfill_helpers import curve_and_tenors, intraday_requests, lake_rows, ser
 
 import marketcurves as mc
 
-FIRST, LAST = "2025-03-01", "2025-05-29"
+#: Twelve windows: a run writes its files window by window, long after the
+#: first, so that it is killed with some days written and most not.
+FIRST, LAST = "2024-06-01", "2025-05-29"
 
 SCRIPT = """
 import sys
@@ -58,7 +60,7 @@ def test_killed_twice_then_run_again_the_lake_is_exact(fresh_em, tmp_path):
                 return len(_files(tmp_path)) > written or process.poll() is not None
 
             _wait_for(one_more)
-            time.sleep(moments.uniform(0, 0.3))
+            time.sleep(moments.uniform(0, 0.1))
             process.kill()
             _, err = process.communicate()
             assert process.returncode == -9, err.decode()

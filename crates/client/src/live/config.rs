@@ -129,12 +129,16 @@ impl LiveConfig {
                 self.reconnect_max, self.reconnect_min
             ));
         }
-        if !(1..=LiveConfig::MAX_QUEUE_SIZE).contains(&self.queue_size) {
-            return invalid(format!(
-                "queue_size must be from 1 to {}, not {}",
-                LiveConfig::MAX_QUEUE_SIZE,
-                self.queue_size
-            ));
+        LiveConfig::check_queue_size(self.queue_size)
+    }
+
+    /// That a delivery queue's size is one this feed takes (a replay's too).
+    pub fn check_queue_size(queue_size: usize) -> Result<(), ClientError> {
+        if !(1..=LiveConfig::MAX_QUEUE_SIZE).contains(&queue_size) {
+            return Err(ClientError::InvalidRequest(format!(
+                "queue_size must be from 1 to {}, not {queue_size}",
+                LiveConfig::MAX_QUEUE_SIZE
+            )));
         }
         Ok(())
     }

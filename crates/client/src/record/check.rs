@@ -95,15 +95,7 @@ pub async fn check_lake(
     first: Option<NaiveDate>,
     last: Option<NaiveDate>,
 ) -> Result<LakeReport, ClientError> {
-    if let Place::Folder(path) = dest {
-        if !path.is_dir() {
-            return Err(ClientError::InvalidRequest(format!(
-                "dest {:?} is not a folder with a lake",
-                path.display().to_string()
-            )));
-        }
-    }
-    dest.check().await?;
+    dest.check_lake("dest").await?;
     let mut report = LakeReport::default();
     let files: Vec<DataFile> = dest
         .list()

@@ -74,15 +74,7 @@ impl TickSelection {
 
 pub async fn read_ticks(place: Place, selection: TickSelection) -> Result<Table, ClientError> {
     let dest = place;
-    if let Place::Folder(path) = &dest {
-        if !path.is_dir() {
-            return Err(ClientError::InvalidRequest(format!(
-                "dest {:?} is not a folder with a recording",
-                path.display().to_string()
-            )));
-        }
-    }
-    dest.check().await?;
+    dest.check_lake("dest").await?;
     let files: Vec<DataFile> = data_files(&dest)
         .await?
         .into_iter()

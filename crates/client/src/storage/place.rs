@@ -55,6 +55,21 @@ impl Place {
         Ok(Place::Folder(path))
     }
 
+    /// That a place to read a lake from (a recording, a backfill) is there:
+    /// a folder must exist, a store be reachable (`check`); `argument`
+    /// names it in the refusal.
+    pub async fn check_lake(&self, argument: &str) -> Result<(), ClientError> {
+        if let Place::Folder(path) = self {
+            if !path.is_dir() {
+                return Err(invalid(format!(
+                    "{argument} {:?} is not a folder with a lake",
+                    path.display().to_string()
+                )));
+            }
+        }
+        self.check().await
+    }
+
     /// The place `text` names, to write into: a folder must be one this
     /// process can write, or can make (it is not made here, so that a call
     /// refused later leaves nothing behind).

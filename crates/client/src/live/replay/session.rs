@@ -59,14 +59,7 @@ impl ReplayConfig {
                 ));
             }
         }
-        if !(1..=LiveConfig::MAX_QUEUE_SIZE).contains(&self.queue_size) {
-            return invalid(format!(
-                "queue_size must be from 1 to {}, not {}",
-                LiveConfig::MAX_QUEUE_SIZE,
-                self.queue_size
-            ));
-        }
-        Ok(())
+        LiveConfig::check_queue_size(self.queue_size)
     }
 }
 

@@ -59,15 +59,7 @@ pub struct LakeSource {
 impl LakeSource {
     /// The lake at `place`, which must exist.
     pub async fn open(place: Place) -> Result<LakeSource, ClientError> {
-        if let Place::Folder(path) = &place {
-            if !path.is_dir() {
-                return Err(ClientError::InvalidRequest(format!(
-                    "source {:?} is not a folder with a lake",
-                    path.display().to_string()
-                )));
-            }
-        }
-        place.check().await?;
+        place.check_lake("source").await?;
         Ok(LakeSource { place })
     }
 
