@@ -27,6 +27,7 @@ and ``AWS_SECRET_ACCESS_KEY``, say).
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import dataclasses
 import datetime as _dt
@@ -140,9 +141,9 @@ async def backfill_async(
     cluster: Any = None,
 ) -> BackfillSummary:
     if cluster is not None:
-        import asyncio
-
-        call = lambda: backfill(  # noqa: E731
+        # The driver only waits on Dask: in a thread, off the event loop.
+        return await asyncio.to_thread(
+            backfill,
             client,
             dest,
             subscriptions,
@@ -152,7 +153,6 @@ async def backfill_async(
             storage_options=storage_options,
             cluster=cluster,
         )
-        return await asyncio.to_thread(call)
     checked = _checked(dest, subscriptions, start, end, tenors, storage_options)
     return BackfillSummary(**await _core.backfill_async(client._core, checked))
 

@@ -131,3 +131,18 @@ def test_without_dask_the_error_names_the_extra(em, monkeypatch, tmp_path):
 
         with pytest.raises(ImportError, match=r"marketcurves\[dask\]"):
             client.backfill(tmp_path, [(curve_id, tenors[0])], FIRST, LAST, cluster=Cluster())
+
+
+def test_the_async_twin_drives_a_cluster_too(em, cluster, tmp_path):
+    import asyncio
+
+    with em.client() as client:
+        curve_id, tenors = curve_and_tenors(client, 1)
+        pairs = [(curve_id, tenors[0])]
+
+        async def run() -> mc.BackfillSummary:
+            return await client.backfill_async(tmp_path, pairs, "2025-05-01", LAST, cluster=cluster)
+
+        summary = asyncio.run(run())
+        assert summary.tasks == 2 and summary.values > 0
+        assert summary.values == mc.read_ticks(tmp_path).num_rows

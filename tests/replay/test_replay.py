@@ -141,6 +141,7 @@ def test_batches_and_async_iteration_work_as_on_the_live_feed(recorded):
     ("arguments", "message"),
     [
         ({"start": "2025-06-11T10:00:00Z", "end": "2025-06-11T09:00:00Z"}, "before start"),
+        ({"start": "0025-06-11T09:00:00Z"}, "at most"),
         ({"speed": 0}, "speed"),
         ({"speed": -2.0}, "speed"),
         ({"speed": "fast"}, "speed"),

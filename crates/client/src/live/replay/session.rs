@@ -16,6 +16,7 @@ use crate::live::stats::Counters;
 use crate::live::tick::{Tick, TickSource};
 use crate::live::LiveConfig;
 use crate::record::layout::utc_day;
+use crate::rest::windows::MAX_INTRADAY_HISTORY_DAYS;
 use crate::ClientError;
 use domain::live::Subscription;
 use domain::tenor::Tenor;
@@ -51,6 +52,15 @@ impl ReplayConfig {
         let invalid = |message: String| Err(ClientError::InvalidRequest(message));
         if self.end < self.start {
             return invalid("end must not be before start".into());
+        }
+        // As for intraday history: ten years is a wish, more a typo whose
+        // cost (a read a day, a request a window) would follow the range.
+        let days = (self.end - self.start) / 86_400_000_000 + 1;
+        if days > MAX_INTRADAY_HISTORY_DAYS {
+            return invalid(format!(
+                "a replay covers at most {MAX_INTRADAY_HISTORY_DAYS} days (about ten years); \
+                 this one {days}: check the dates"
+            ));
         }
         if let Some(speed) = self.speed {
             if !(speed.is_finite() && speed > 0.0) {
