@@ -25,6 +25,8 @@ from backfill_helpers import (
 
 import marketcurves as mc
 
+YEAR_AGO = "2024-06-01"
+
 
 def test_the_lake_holds_what_the_service_serves_and_a_rerun_sends_nothing(em, tmp_path):
     with em.client() as client:
@@ -98,8 +100,10 @@ def test_days_that_can_still_change_are_fetched_again_and_never_doubled(em, tmp_
         assert lake_rows(tmp_path) == len(expected)
 
 
+@pytest.mark.slow
 def test_a_second_backfill_into_one_place_is_refused_while_the_first_runs(fresh_em, tmp_path):
     em = fresh_em
+    # Twelve windows: once a first file is there, most of the run is still to come.
     with em.client() as client:
         curve_id, tenors = curve_and_tenors(client, 3)
         pairs = [(curve_id, t) for t in tenors]
@@ -108,7 +112,7 @@ def test_a_second_backfill_into_one_place_is_refused_while_the_first_runs(fresh_
 
         def first() -> None:
             try:
-                client.backfill(tmp_path, pairs, "2025-02-01", LAST)
+                client.backfill(tmp_path, pairs, YEAR_AGO, LAST)
             except Exception as failure:  # reported below
                 failures.append(failure)
 
@@ -119,12 +123,12 @@ def test_a_second_backfill_into_one_place_is_refused_while_the_first_runs(fresh_
             time.sleep(0.01)
         try:
             with pytest.raises(mc.DestinationError, match="another backfill"):
-                client.backfill(tmp_path, pairs, "2025-02-01", LAST)
+                client.backfill(tmp_path, pairs, YEAR_AGO, LAST)
         finally:
             running.join()
             em.set_latency(0)
         assert failures == []
-        again = client.backfill(tmp_path, pairs, "2025-02-01", LAST)
+        again = client.backfill(tmp_path, pairs, YEAR_AGO, LAST)
         assert again.requests == 0
 
 
