@@ -27,7 +27,6 @@ and ``AWS_SECRET_ACCESS_KEY``, say).
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import dataclasses
 import datetime as _dt
@@ -141,6 +140,9 @@ async def backfill_async(
     cluster: Any = None,
 ) -> BackfillSummary:
     if cluster is not None:
+        # Imported here, not with the package (tests/test_import.py).
+        import asyncio
+
         # The driver only waits on Dask: in a thread, off the event loop.
         return await asyncio.to_thread(
             backfill,
