@@ -10,7 +10,7 @@ use tokio::task::JoinHandle;
 use super::config::LiveConfig;
 use super::event::{EventSink, FeedEvent};
 use super::reader::Reader;
-use super::registry::checked_subscription;
+use super::registry::{checked_subscription, SubscriptionSet};
 use super::replay::session::ReplayClock;
 use super::replay::{ReplayConfig, ReplaySession, ReplaySource};
 use super::session::Session;
@@ -189,9 +189,11 @@ impl LiveFeed {
             let listing = listing.upgrade().ok_or_else(|| self.ended())?;
             listing.check_listed(&subscription).await?;
         }
-        self.shared.registry().add(subscription.clone());
         let request = |reply| Request::Subscribe(subscription.clone(), reply);
-        self.ask(request, "subscribe", &subscription).await
+        let change = |registry: &mut SubscriptionSet| {
+            registry.add(subscription.clone());
+        };
+        self.ask(change, request, "subscribe", &subscription).await
     }
 
     /// Removes a subscription (with `*`, every subscription of the curve,
@@ -202,9 +204,12 @@ impl LiveFeed {
     pub async fn unsubscribe(&self, curve_id: &str, tenor: &str) -> Result<(), ClientError> {
         let subscription = checked_subscription(curve_id, tenor)?;
         self.ensure_open()?;
-        self.shared.registry().remove(&subscription);
         let request = |reply| Request::Unsubscribe(subscription.clone(), reply);
-        self.ask(request, "unsubscribe", &subscription).await
+        let change = |registry: &mut SubscriptionSet| {
+            registry.remove(&subscription);
+        };
+        self.ask(change, request, "unsubscribe", &subscription)
+            .await
     }
 
     fn ensure_open(&self) -> Result<(), ClientError> {
@@ -223,16 +228,26 @@ impl LiveFeed {
         }
     }
 
+    /// Changes the registry and queues the request for the session under
+    /// the registry's lock, which a new connection's resubscription also
+    /// takes: it finds both or neither, so a subscription is never sent
+    /// twice on one connection (twice, a refusal would also reach the
+    /// consumer as an error nobody waited for).
     async fn ask(
         &self,
+        change: impl FnOnce(&mut SubscriptionSet),
         request: impl FnOnce(super::inflight::Reply) -> Request,
         verb: &str,
         subscription: &Subscription,
     ) -> Result<(), ClientError> {
         let (reply, answer) = oneshot::channel();
-        self.requests
-            .send(request(reply))
-            .map_err(|_| self.ended())?;
+        {
+            let mut registry = self.shared.registry();
+            change(&mut registry);
+            self.requests
+                .send(request(reply))
+                .map_err(|_| self.ended())?;
+        }
         match tokio::time::timeout(self.subscribe_timeout, answer).await {
             Ok(Ok(result)) => result,
             Ok(Err(_)) => Err(self.ended()),

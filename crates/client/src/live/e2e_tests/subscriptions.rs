@@ -239,3 +239,30 @@ async fn a_slow_consumer_gets_the_latest_value_per_tenor_and_a_conflated_event()
         .await;
     h.feed.close().await;
 }
+
+/// A subscribe made while the connection is being authenticated reaches the
+/// service once, whichever of the resubscription and the request comes
+/// first: twice, the second refusal reached the consumer as an error nobody
+/// waited for. The race is tried on many connections, the subscribe made as
+/// the client reads `auth-success`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subscribe_racing_the_connection_is_sent_once() {
+    let mut h = harness(|_| {}).await;
+    for _ in 0..40 {
+        let mut conn = h.server.next_connection().await;
+        conn.authenticate().await;
+        let (result, _) = tokio::join!(h.feed.subscribe(CURVE, "Q1 27", true), async {
+            let (_, marker) = conn.expect_command("subscribe").await;
+            conn.error("NO_ACCESS", "not in the licence").await;
+            conn.pong(&marker).await;
+        });
+        let error = result.unwrap_err();
+        assert!(matches!(error, ClientError::AccessDenied { .. }), "{error}");
+        let again = conn.recv_within(Duration::from_millis(20)).await;
+        assert!(again.is_none(), "sent twice: {again:?}");
+        let queued = h.feed.next_ticks(10, Some(Duration::ZERO)).await;
+        assert!(queued.unwrap().is_empty());
+        conn.drop_abruptly();
+    }
+    h.feed.close().await;
+}

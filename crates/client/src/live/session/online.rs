@@ -141,7 +141,22 @@ impl Session {
     /// connection, or by an earlier run: `LiveConfig::resume`) hold their
     /// values back until their gaps are backfilled.
     async fn resubscribe(&mut self, link: &mut Link) -> Result<(), String> {
-        let subscriptions = self.shared.subscriptions();
+        // The list and the requests already queued, under the registry's
+        // lock (which a caller holds while it changes the registry and queues
+        // its request): a subscription in the list has its caller's request
+        // here, parked on it below, and one added since is sent when its
+        // request is read. None is sent twice.
+        let (subscriptions, queued) = {
+            let registry = self.shared.registry();
+            let mut queued = Vec::new();
+            while let Ok(request) = self.requests.try_recv() {
+                queued.push(request);
+            }
+            (registry.list(), queued)
+        };
+        for request in queued {
+            self.offline(request);
+        }
         self.book.cover(&subscriptions);
         let opened = if self.config.backfill {
             self.book.open_gaps()
