@@ -11,7 +11,7 @@ use super::config::LiveConfig;
 use super::event::{EventSink, FeedEvent};
 use super::reader::Reader;
 use super::registry::{checked_subscription, SubscriptionSet};
-use super::replay::session::ReplayClock;
+use super::replay::clock::ReplayClock;
 use super::replay::{ReplayConfig, ReplaySession, ReplaySource};
 use super::session::Session;
 use super::shared::{Request, Shared, Stopping};

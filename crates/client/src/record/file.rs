@@ -11,7 +11,7 @@ use arrow_array::builder::{Float64Builder, StringBuilder, TimestampMicrosecondBu
 use arrow_array::{Array, RecordBatch, StringArray, TimestampMicrosecondArray};
 use arrow_schema::{DataType, Schema, SchemaRef};
 use bytes::Bytes;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::file::metadata::ParquetMetaData;
 use serde::{Deserialize, Serialize};
 
@@ -155,6 +155,16 @@ pub fn note_of(metadata: &ParquetMetaData) -> Option<FileNote> {
 /// A whole file's batches and note; Err with the reason if it is not a
 /// whole Parquet file of the recording's columns.
 pub fn decode(bytes: Bytes) -> Result<(Vec<RecordBatch>, Option<FileNote>), String> {
+    let (reader, note) = open_batches(bytes)?;
+    let batches = reader
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    Ok((batches, note))
+}
+
+/// A file's batches one at a time (a reader holds one decoded batch, not
+/// the file's), and its note.
+pub fn open_batches(bytes: Bytes) -> Result<(ParquetRecordBatchReader, Option<FileNote>), String> {
     let builder = ParquetRecordBatchReaderBuilder::try_new(bytes)
         .map_err(|e| format!("not a whole Parquet file: {e}"))?;
     let note = note_of(builder.metadata());
@@ -171,10 +181,7 @@ pub fn decode(bytes: Bytes) -> Result<(Vec<RecordBatch>, Option<FileNote>), Stri
         return Err("its columns are not those of a recording".into());
     }
     let reader = builder.build().map_err(|e| e.to_string())?;
-    let batches = reader
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    Ok((batches, note))
+    Ok((reader, note))
 }
 
 /// The rows of decoded batches, for the recorder's own re-reading (compaction).

@@ -12,9 +12,17 @@
 //! and skips nothing; paced, it delivers on a virtual clock and a slow
 //! consumer gets what the live feed gives, the newest value per tenor.
 
+pub(crate) mod clock;
+pub mod config;
+pub mod lake;
+pub mod service;
 pub(crate) mod session;
 pub mod source;
+pub mod values;
 
-pub use session::ReplayConfig;
+pub use config::ReplayConfig;
+pub use lake::LakeSource;
+pub use service::ServiceSource;
 pub(crate) use session::ReplaySession;
-pub use source::{LakeSource, ReplaySource, ServiceSource};
+pub use source::ReplaySource;
+pub use values::Values;

@@ -1,7 +1,7 @@
 //! The replay session: the live session's stand-in behind a feed handle.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,14 +9,14 @@ use chrono::{Days, NaiveDate};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::clock::ReplayClock;
 use super::source::{takes, ReplaySource};
-use crate::live::names::{NameKey, Row};
+use super::values::Values;
+use crate::live::names::{NameKey, Pair, Row};
 use crate::live::shared::{Request, Shared, Stopping};
 use crate::live::stats::Counters;
-use crate::live::tick::{Tick, TickSource};
-use crate::live::LiveConfig;
+use crate::live::tick::TickSource;
 use crate::record::layout::utc_day;
-use crate::rest::windows::MAX_INTRADAY_HISTORY_DAYS;
 use crate::ClientError;
 use domain::live::Subscription;
 use domain::tenor::Tenor;
@@ -31,90 +31,6 @@ const AHEAD_AT_MOST: usize = 2 * PUSH_AT_ONCE;
 /// How often a replay waiting for the consumer looks again.
 const ROOM_WAIT: Duration = Duration::from_millis(1);
 
-/// What a replay delivers, and how fast.
-#[derive(Clone, Debug)]
-pub struct ReplayConfig {
-    /// The replay's first time: subscriptions made before any value get
-    /// their snapshots as of it.
-    pub start: Micros,
-    /// Its last: iteration ends once every value up to it is delivered.
-    pub end: Micros,
-    /// Replay seconds per real second; `None` as fast as the consumer takes values.
-    pub speed: Option<f64>,
-    /// Paced, a slow consumer gets the newest value per tenor (the live
-    /// feed's rule); without, every value, late.
-    pub conflate: bool,
-    pub queue_size: usize,
-}
-
-impl ReplayConfig {
-    pub fn validate(&self) -> Result<(), ClientError> {
-        let invalid = |message: String| Err(ClientError::InvalidRequest(message));
-        if self.end < self.start {
-            return invalid("end must not be before start".into());
-        }
-        // As for intraday history: ten years is a wish, more a typo whose
-        // cost (a read a day, a request a window) would follow the range.
-        let days = (self.end - self.start) / 86_400_000_000 + 1;
-        if days > MAX_INTRADAY_HISTORY_DAYS {
-            return invalid(format!(
-                "a replay covers at most {MAX_INTRADAY_HISTORY_DAYS} days (about ten years); \
-                 this one {days}: check the dates"
-            ));
-        }
-        if let Some(speed) = self.speed {
-            if !(speed.is_finite() && speed > 0.0) {
-                return invalid(format!(
-                    "speed must be a number above 0 or 'max', not {speed}"
-                ));
-            }
-        }
-        LiveConfig::check_queue_size(self.queue_size)
-    }
-}
-
-/// The replay's time, shared with the handle (`LiveFeed::now`).
-pub(crate) struct ReplayClock {
-    config: ReplayConfig,
-    started: Instant,
-    /// At full speed: the time of the last value pushed.
-    last: AtomicI64,
-    /// Every value up to the end is pushed.
-    done: AtomicBool,
-}
-
-impl ReplayClock {
-    pub fn new(config: ReplayConfig) -> ReplayClock {
-        ReplayClock {
-            last: AtomicI64::new(config.start),
-            started: Instant::now(),
-            done: AtomicBool::new(false),
-            config,
-        }
-    }
-
-    /// The replay's current time: paced, `start` plus the real time since
-    /// it began times the speed; at full speed, the last value's time.
-    pub fn now(&self) -> Micros {
-        if self.done.load(Relaxed) {
-            return self.config.end;
-        }
-        match self.config.speed {
-            Some(speed) => {
-                let elapsed = self.started.elapsed().as_secs_f64() * speed * 1e6;
-                (self.config.start.saturating_add(elapsed as i64)).min(self.config.end)
-            }
-            None => self.last.load(Relaxed),
-        }
-    }
-
-    /// When, in real time, the replay reaches `at`.
-    fn due(&self, at: Micros, speed: f64) -> Instant {
-        let seconds = (at - self.config.start).max(0) as f64 / 1e6 / speed;
-        self.started + Duration::from_secs_f64(seconds.min(1e9))
-    }
-}
-
 pub(crate) struct ReplaySession {
     shared: Arc<Shared>,
     source: Arc<dyn ReplaySource>,
@@ -123,21 +39,35 @@ pub(crate) struct ReplaySession {
     clock: Arc<ReplayClock>,
     keys: HashMap<(Arc<str>, Arc<str>), NameKey>,
     /// Values still to deliver, in replay order.
-    pending: VecDeque<Tick>,
+    pending: VecDeque<Row>,
     /// The last day whose values are in `pending` for every subscription.
     loaded: NaiveDate,
+    /// The next days' values, read while these are delivered.
+    ahead: Option<Ahead>,
 }
 
-/// Replay order: time, then curve, then tenor in calendar order.
-fn in_replay_order(ticks: &mut [Tick]) {
-    ticks.sort_by_cached_key(|t| {
-        (
-            t.generated_on,
-            Arc::clone(&t.curve_id),
-            Tenor::parse_lenient(&t.tenor).sort_key(),
-            Arc::clone(&t.tenor),
-        )
-    });
+/// A read of the days after those loaded, started before they are needed.
+struct Ahead {
+    days: (NaiveDate, NaiveDate),
+    subscriptions: Vec<Subscription>,
+    read: tokio::task::JoinHandle<Result<Values, ClientError>>,
+}
+
+impl Drop for Ahead {
+    fn drop(&mut self) {
+        self.read.abort();
+    }
+}
+
+/// What orders two tenors' values of the same time: curve, then tenor in
+/// calendar order.
+fn tie_order(pair: &Pair) -> (&str, impl Ord, &str) {
+    let tenor = &*pair.tenor;
+    (
+        &*pair.curve_id,
+        Tenor::parse_lenient(tenor).sort_key(),
+        tenor,
+    )
 }
 
 impl ReplaySession {
@@ -158,6 +88,7 @@ impl ReplaySession {
             keys: HashMap::new(),
             pending: VecDeque::new(),
             loaded,
+            ahead: None,
         }
     }
 
@@ -167,6 +98,7 @@ impl ReplaySession {
             self.shared.set_stopped_by(&fatal);
             self.shared.queue.push_error(fatal);
         }
+        self.ahead = None;
         self.clock.done.store(true, Relaxed);
         self.shared.counters.connected.store(false, Relaxed);
         // Nothing more will come: once drained, the feed reads as closed.
@@ -198,19 +130,11 @@ impl ReplaySession {
                 }
                 continue;
             }
-            let Some(next) = self.pending.front().map(|t| t.generated_on) else {
+            let Some(next) = self.pending.front().map(|row| row.generated_on) else {
                 if self.loaded >= end_day {
                     return Ok(());
                 }
-                let first = self.loaded + Days::new(1);
-                let last = (self.loaded + Days::new(self.source.days_at_once())).min(end_day);
-                let subscriptions = self.shared.subscriptions();
-                let now = self.clock.now();
-                let later = self
-                    .values_after((first, last), &subscriptions, now)
-                    .await?;
-                self.loaded = last;
-                self.pending = later.into();
+                self.load_next(end_day).await?;
                 continue;
             };
             let due = config.speed.map(|speed| self.clock.due(next, speed));
@@ -246,20 +170,58 @@ impl ReplaySession {
                 continue;
             }
             let now = self.clock.now();
-            let mut rows = Vec::with_capacity(room.min(PUSH_AT_ONCE));
-            while rows.len() < room.min(PUSH_AT_ONCE) {
-                match self.pending.front() {
-                    Some(tick) if config.speed.is_none() || tick.generated_on <= now => {
-                        let tick = self.pending.pop_front().expect("a front");
-                        self.clock.last.store(tick.generated_on, Relaxed);
-                        rows.push(self.row(&tick));
-                    }
-                    _ => break,
-                }
+            let due_now = self
+                .pending
+                .iter()
+                .take(room.min(PUSH_AT_ONCE))
+                .take_while(|row| config.speed.is_none() || row.generated_on <= now)
+                .count();
+            let mut rows: Vec<Row> = self.pending.drain(..due_now).collect();
+            if let Some(last) = rows.last() {
+                self.clock.last.store(last.generated_on, Relaxed);
             }
             Counters::add(&self.shared.counters.messages, rows.len() as u64);
             self.shared.queue.push_rows(&mut rows);
         }
+    }
+
+    /// Loads the values of the next days (read ahead, if the subscriptions
+    /// are still those it was read for), and starts reading the days after.
+    async fn load_next(&mut self, end_day: NaiveDate) -> Result<(), ClientError> {
+        let days = self.next_days(self.loaded, end_day);
+        let subscriptions = self.shared.subscriptions();
+        let values = match self.ahead.take() {
+            Some(mut ahead) if ahead.days == days && ahead.subscriptions == subscriptions => {
+                (&mut ahead.read).await.map_err(|e| ClientError::Live {
+                    code: "INTERNAL".into(),
+                    message: format!("a replay's read stopped: {e}"),
+                    subscription: None,
+                })??
+            }
+            _ => self.source.days(days.0, days.1, &subscriptions).await?,
+        };
+        let now = self.clock.now();
+        self.pending = self.updates_after(values, now).into();
+        self.loaded = days.1;
+        if self.loaded < end_day {
+            let days = self.next_days(self.loaded, end_day);
+            let source = Arc::clone(&self.source);
+            let wanted = subscriptions.clone();
+            let read = tokio::spawn(async move { source.days(days.0, days.1, &wanted).await });
+            self.ahead = Some(Ahead {
+                days,
+                subscriptions,
+                read,
+            });
+        }
+        Ok(())
+    }
+
+    /// The days read after `loaded`: as many as the source reads at once.
+    fn next_days(&self, loaded: NaiveDate, end_day: NaiveDate) -> (NaiveDate, NaiveDate) {
+        let first = loaded + Days::new(1);
+        let last = (loaded + Days::new(self.source.days_at_once())).min(end_day);
+        (first, last)
     }
 
     /// Answers the handle, which has already changed the subscription set.
@@ -273,10 +235,19 @@ impl ReplaySession {
                 let _ = reply.send(answered);
             }
             Request::Unsubscribe(_, reply) => {
-                // The set is already without it: what the others still take stays.
+                // The set is already without it: what the others still take
+                // stays (decided once per tenor, not per value).
                 let remaining = self.shared.subscriptions();
-                self.pending
-                    .retain(|t| remaining.iter().any(|s| takes(s, &t.curve_id, &t.tenor)));
+                let names = self.shared.names.read();
+                let mut taken: HashMap<NameKey, bool> = HashMap::new();
+                self.pending.retain(|row| {
+                    *taken.entry(row.key).or_insert_with(|| {
+                        let pair = names.pair(row.key);
+                        remaining
+                            .iter()
+                            .any(|s| takes(s, &pair.curve_id, &pair.tenor))
+                    })
+                });
                 let _ = reply.send(Ok(()));
             }
         }
@@ -288,45 +259,46 @@ impl ReplaySession {
         let now = self.clock.now();
         let one = std::slice::from_ref(subscription);
         let mut snapshots = self.snapshots(one, now).await?;
-        let mut rows: Vec<Row> = snapshots
-            .iter_mut()
-            .map(|tick| {
-                tick.source = TickSource::Snapshot;
-                self.row(tick)
-            })
-            .collect();
-        self.shared.queue.push_rows(&mut rows);
+        self.shared.queue.push_rows(&mut snapshots);
         // The values after now of the days already loaded for the others.
-        let mut later = Vec::new();
-        if utc_day(now) <= self.loaded {
-            later = self
-                .values_after((utc_day(now), self.loaded), one, now)
-                .await?;
+        if utc_day(now) > self.loaded {
+            return Ok(());
         }
-        if !later.is_empty() {
-            // Another subscription may already take some of them.
-            let taken_before: Vec<Subscription> = self
-                .shared
-                .subscriptions()
-                .into_iter()
-                .filter(|s| s != subscription)
-                .collect();
-            later.retain(|t| !taken_before.iter().any(|s| takes(s, &t.curve_id, &t.tenor)));
-            let mut merged: Vec<Tick> = self.pending.drain(..).chain(later).collect();
-            in_replay_order(&mut merged);
-            self.pending = merged.into();
+        let values = self.source.days(utc_day(now), self.loaded, one).await?;
+        let mut later = self.updates_after(values, now);
+        // Another subscription may already take some of them.
+        let taken_before: Vec<Subscription> = self
+            .shared
+            .subscriptions()
+            .into_iter()
+            .filter(|s| s != subscription)
+            .collect();
+        {
+            let names = self.shared.names.read();
+            later.retain(|row| {
+                let pair = names.pair(row.key);
+                !taken_before
+                    .iter()
+                    .any(|s| takes(s, &pair.curve_id, &pair.tenor))
+            });
         }
+        if later.is_empty() {
+            return Ok(());
+        }
+        let mut merged: Vec<Row> = self.pending.drain(..).chain(later).collect();
+        self.in_replay_order(&mut merged);
+        self.pending = merged.into();
         Ok(())
     }
 
     /// The last value at or before `at` of each tenor `subscriptions`
     /// take, looking back up to [`SNAPSHOT_DAYS`].
     async fn snapshots(
-        &self,
+        &mut self,
         subscriptions: &[Subscription],
         at: Micros,
-    ) -> Result<Vec<Tick>, ClientError> {
-        let mut last: HashMap<(Arc<str>, Arc<str>), Tick> = HashMap::new();
+    ) -> Result<Vec<Row>, ClientError> {
+        let mut last: HashMap<NameKey, Row> = HashMap::new();
         // Back from `at`'s day, as many days at once as the source reads
         // best; the named tenors all found end the look back early.
         let step = self.source.days_at_once().max(1);
@@ -334,16 +306,22 @@ impl ReplaySession {
         let mut newest = utc_day(at);
         while newest >= oldest {
             let first = (newest - Days::new(step - 1)).max(oldest);
-            for tick in self.source.days(first, newest, subscriptions).await? {
-                if tick.generated_on > at {
-                    continue;
-                }
-                let key = (Arc::clone(&tick.curve_id), Arc::clone(&tick.tenor));
-                match last.get(&key) {
-                    Some(held) if held.generated_on >= tick.generated_on => {}
-                    _ => {
-                        last.insert(key, tick);
-                    }
+            let values = self.source.days(first, newest, subscriptions).await?;
+            let keys = self.keys_of(&values.names);
+            // In time order: the last one at or before `at` is kept.
+            for value in values.rows.iter().take_while(|v| v.generated_on <= at) {
+                let key = keys[value.name as usize];
+                let newer = last
+                    .get(&key)
+                    .is_none_or(|held| held.generated_on < value.generated_on);
+                if newer {
+                    let row = Row {
+                        key,
+                        generated_on: value.generated_on,
+                        price: value.price,
+                        source: TickSource::Snapshot,
+                    };
+                    last.insert(key, row);
                 }
             }
             let all_named = subscriptions.iter().all(|s| !s.is_all_tenors());
@@ -352,48 +330,56 @@ impl ReplaySession {
             }
             newest = first - Days::new(1);
         }
-        let mut ticks: Vec<Tick> = last.into_values().collect();
-        in_replay_order(&mut ticks);
-        Ok(ticks)
+        let mut rows: Vec<Row> = last.into_values().collect();
+        self.in_replay_order(&mut rows);
+        Ok(rows)
     }
 
-    /// The values of the days `first..=last` that `subscriptions` take,
-    /// after `after` and up to the end, in replay order.
-    async fn values_after(
-        &self,
-        (first, last): (NaiveDate, NaiveDate),
-        subscriptions: &[Subscription],
-        after: Micros,
-    ) -> Result<Vec<Tick>, ClientError> {
+    /// `values` after `after` and up to the end, as updates in replay order.
+    fn updates_after(&mut self, values: Values, after: Micros) -> Vec<Row> {
         let end = self.clock.config.end;
-        let mut ticks: Vec<Tick> = self
-            .source
-            .days(first, last, subscriptions)
-            .await?
+        let keys = self.keys_of(&values.names);
+        values
+            .rows
             .into_iter()
-            .filter(|t| t.generated_on > after && t.generated_on <= end)
-            .map(|t| Tick {
+            .filter(|v| v.generated_on > after && v.generated_on <= end)
+            .map(|v| Row {
+                key: keys[v.name as usize],
+                generated_on: v.generated_on,
+                price: v.price,
                 source: TickSource::Update,
-                ..t
             })
-            .collect();
-        in_replay_order(&mut ticks);
-        Ok(ticks)
+            .collect()
     }
 
-    fn row(&mut self, tick: &Tick) -> Row {
-        let key = (Arc::clone(&tick.curve_id), Arc::clone(&tick.tenor));
-        let names = &self.shared.names;
-        let key = *self
-            .keys
-            .entry(key)
-            .or_insert_with(|| names.add(&tick.curve_id, &tick.tenor));
-        Row {
-            key,
-            generated_on: tick.generated_on,
-            price: tick.price,
-            source: tick.source,
-        }
+    /// The feed's key of each name.
+    fn keys_of(&mut self, names: &[(Arc<str>, Arc<str>)]) -> Vec<NameKey> {
+        let registry = &self.shared.names;
+        names
+            .iter()
+            .map(|(curve_id, tenor)| {
+                *self
+                    .keys
+                    .entry((Arc::clone(curve_id), Arc::clone(tenor)))
+                    .or_insert_with(|| registry.add(curve_id, tenor))
+            })
+            .collect()
+    }
+
+    /// Replay order: time, then curve, then tenor in calendar order. Sorted
+    /// runs (the values pending, then those added) are merged, not sorted
+    /// again, and tenors are compared only between values of one time.
+    fn in_replay_order(&self, rows: &mut [Row]) {
+        let names = self.shared.names.read();
+        rows.sort_by(|a, b| {
+            a.generated_on.cmp(&b.generated_on).then_with(|| {
+                if a.key == b.key {
+                    std::cmp::Ordering::Equal
+                } else {
+                    tie_order(names.pair(a.key)).cmp(&tie_order(names.pair(b.key)))
+                }
+            })
+        });
     }
 }
 

@@ -1,0 +1,176 @@
+//! A lake as a replay's source: the files of a recorder and a backfill
+//! (`record::layout`), a UTC day at a time, read a batch at a time.
+
+use ahash::AHashMap;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float64Type, TimestampMicrosecondType};
+use arrow_array::RecordBatch;
+use bytes::Bytes;
+use chrono::NaiveDate;
+use futures_util::future::BoxFuture;
+use futures_util::{stream, StreamExt, TryStreamExt};
+
+use super::source::ReplaySource;
+use super::values::{NameTable, Staged, Values};
+use crate::live::tick::TickSource;
+use crate::record::checkpoint::replaced_files;
+use crate::record::file::open_batches;
+use crate::record::layout::{data_file, day_folder, DataFile};
+use crate::storage::{Place, PlaceError};
+use crate::ClientError;
+use domain::live::Subscription;
+
+/// Files fetched at once.
+const READS_IN_FLIGHT: usize = 8;
+
+/// A lake: the files of a recorder and a backfill (`record::layout`).
+pub struct LakeSource {
+    place: Place,
+}
+
+impl LakeSource {
+    /// The lake at `place`, which must exist.
+    pub async fn open(place: Place) -> Result<LakeSource, ClientError> {
+        place.check_lake("source").await?;
+        Ok(LakeSource { place })
+    }
+
+    /// The files of the days `first..=last` that no other replaces.
+    async fn files(&self, first: NaiveDate, last: NaiveDate) -> Result<Vec<String>, PlaceError> {
+        let mut names = Vec::new();
+        for day in first.iter_days().take_while(|d| *d <= last) {
+            let files: Vec<DataFile> = self
+                .place
+                .list_under(&day_folder(day))
+                .await?
+                .iter()
+                .filter_map(|name| data_file(name))
+                .collect();
+            // Nothing is removed here: a replay only reads.
+            let replaced = replaced_files(&self.place, &files).await?;
+            names.extend(
+                files
+                    .into_iter()
+                    .filter(|f| !replaced.contains(&f.name))
+                    .map(|f| f.name),
+            );
+        }
+        Ok(names)
+    }
+
+    async fn read(
+        &self,
+        (first, last): (NaiveDate, NaiveDate),
+        subscriptions: &[Subscription],
+    ) -> Result<Values, ClientError> {
+        let place = &self.place;
+        let files: Vec<(String, Bytes)> = stream::iter(self.files(first, last).await?)
+            .map(|name| async move {
+                let bytes = place
+                    .get(&name)
+                    .await?
+                    .ok_or_else(|| PlaceError(format!("{name} vanished while replaying")))?;
+                Ok::<_, PlaceError>((name, bytes))
+            })
+            .buffered(READS_IN_FLIGHT)
+            .try_collect()
+            .await?;
+        let subscriptions = subscriptions.to_vec();
+        // Decoding and sorting are work for a core, not for the runtime's
+        // threads, which deliver meanwhile.
+        let values = tokio::task::spawn_blocking(move || {
+            let mut names = NameTable::new(&subscriptions);
+            let mut staged = Vec::new();
+            for (name, bytes) in files {
+                let unreadable = |e: String| PlaceError(format!("cannot read {name}: {e}"));
+                let (batches, _) = open_batches(bytes).map_err(unreadable)?;
+                for batch in batches {
+                    let batch = batch.map_err(|e| unreadable(e.to_string()))?;
+                    stage(&batch, &mut names, &mut staged).map_err(unreadable)?;
+                }
+            }
+            Ok::<_, PlaceError>(names.settle(staged))
+        })
+        .await
+        .map_err(|e| PlaceError(e.to_string()))??;
+        Ok(values)
+    }
+}
+
+/// The values of a recording's batch that the subscriptions take.
+fn stage(
+    batch: &RecordBatch,
+    names: &mut NameTable<'_>,
+    staged: &mut Vec<Staged>,
+) -> Result<(), String> {
+    let text = |i: usize| {
+        batch
+            .column(i)
+            .as_string_opt::<i32>()
+            .ok_or("a text column is not text")
+    };
+    let (curves, tenors, sources) = (text(0)?, text(1)?, text(4)?);
+    let time = |i: usize| {
+        batch
+            .column(i)
+            .as_primitive_opt::<TimestampMicrosecondType>()
+            .ok_or("a time column is not a timestamp")
+    };
+    let (generated, recorded) = (time(2)?, time(5)?);
+    let prices = batch
+        .column(3)
+        .as_primitive_opt::<Float64Type>()
+        .ok_or("price is not a float")?;
+    if batch.columns().iter().any(|column| column.null_count() > 0) {
+        return Err("a column has nulls".into());
+    }
+    // A batch is mostly one curve: its tenors are looked up by the batch's
+    // own strings until the curve changes.
+    let mut curve: Option<&str> = None;
+    let mut by_tenor: AHashMap<&str, Option<u32>> = AHashMap::new();
+    for i in 0..batch.num_rows() {
+        let (curve_id, tenor) = (curves.value(i), tenors.value(i));
+        if curve != Some(curve_id) {
+            curve = Some(curve_id);
+            by_tenor.clear();
+        }
+        let name = match by_tenor.get(tenor) {
+            Some(name) => *name,
+            None => *by_tenor
+                .entry(tenor)
+                .or_insert_with(|| names.index(curve_id, tenor)),
+        };
+        let source = match sources.value(i) {
+            "update" => TickSource::Update,
+            "snapshot" => TickSource::Snapshot,
+            "backfill" => TickSource::Backfill,
+            other => return Err(format!("unknown source {other:?}")),
+        };
+        if let Some(name) = name {
+            staged.push(Staged {
+                name,
+                generated_on: generated.value(i),
+                recorded_at: recorded.value(i),
+                price: prices.value(i),
+                source,
+            });
+        }
+    }
+    Ok(())
+}
+
+impl ReplaySource for LakeSource {
+    fn days<'a>(
+        &'a self,
+        first: NaiveDate,
+        last: NaiveDate,
+        subscriptions: &'a [Subscription],
+    ) -> BoxFuture<'a, Result<Values, ClientError>> {
+        Box::pin(self.read((first, last), subscriptions))
+    }
+
+    /// A day: the lake's partition, and what memory holds at once.
+    fn days_at_once(&self) -> u64 {
+        1
+    }
+}

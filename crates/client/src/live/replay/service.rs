@@ -1,0 +1,108 @@
+//! The service as a replay's source: the historical intraday endpoint,
+//! window by window, through the client (and its history cache, when it
+//! has one).
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use chrono::NaiveDate;
+use futures_util::future::BoxFuture;
+
+use super::source::ReplaySource;
+use super::values::{NameTable, Staged, Values};
+use crate::backfill::rows::backfilled_rows;
+use crate::live::tick::TickSource;
+use crate::rest::windows::MAX_INTRADAY_DAYS;
+use crate::rest::{HistoryQuery, Progress, RestClient};
+use crate::ClientError;
+use domain::live::Subscription;
+use domain::tenor::TenorKind;
+
+pub struct ServiceSource {
+    rest: Arc<RestClient>,
+}
+
+impl ServiceSource {
+    pub fn new(rest: Arc<RestClient>) -> ServiceSource {
+        ServiceSource { rest }
+    }
+
+    /// The tenors of `curve_id` to ask for: those named, and with `*` every
+    /// calendar tenor the service lists for the span.
+    async fn tenors(
+        &self,
+        curve_id: &str,
+        (first, last): (NaiveDate, NaiveDate),
+        subscriptions: &[Subscription],
+    ) -> Result<Vec<String>, ClientError> {
+        let mine = || subscriptions.iter().filter(|s| s.curve_id == curve_id);
+        let mut tenors: Vec<String> = mine()
+            .filter(|s| !s.is_all_tenors())
+            .map(|s| s.tenor.clone())
+            .collect();
+        if mine().any(Subscription::is_all_tenors) {
+            let query = HistoryQuery::new(curve_id, first, last, None)?;
+            let listed = self.rest.tenors_to_pull(&query).await?;
+            tenors.extend(
+                listed
+                    .iter()
+                    .filter(|t| t.kind() != TenorKind::Continuous)
+                    .map(|t| t.name().to_owned()),
+            );
+        }
+        tenors.sort();
+        tenors.dedup();
+        Ok(tenors)
+    }
+
+    async fn read(
+        &self,
+        span: (NaiveDate, NaiveDate),
+        subscriptions: &[Subscription],
+    ) -> Result<Values, ClientError> {
+        let mut names = NameTable::new(subscriptions);
+        let mut staged = Vec::new();
+        let curves: BTreeSet<&str> = subscriptions.iter().map(|s| s.curve_id.as_str()).collect();
+        for curve_id in curves {
+            let tenors = self.tenors(curve_id, span, subscriptions).await?;
+            if tenors.is_empty() {
+                continue;
+            }
+            let query = HistoryQuery::new(curve_id, span.0, span.1, Some(tenors))?;
+            let table = self
+                .rest
+                .intraday_history(&query, &Progress::default(), None)
+                .await?;
+            let rows = backfilled_rows(&table, 0).map_err(ClientError::Destination)?;
+            for row in rows {
+                let tick = row.tick;
+                if let Some(name) = names.index(&tick.curve_id, &tick.tenor) {
+                    staged.push(Staged {
+                        name,
+                        generated_on: tick.generated_on,
+                        recorded_at: 0,
+                        price: tick.price,
+                        source: TickSource::Update,
+                    });
+                }
+            }
+        }
+        Ok(names.settle(staged))
+    }
+}
+
+impl ReplaySource for ServiceSource {
+    fn days<'a>(
+        &'a self,
+        first: NaiveDate,
+        last: NaiveDate,
+        subscriptions: &'a [Subscription],
+    ) -> BoxFuture<'a, Result<Values, ClientError>> {
+        Box::pin(self.read((first, last), subscriptions))
+    }
+
+    /// The historical endpoint's window: one request per tenor and page.
+    fn days_at_once(&self) -> u64 {
+        MAX_INTRADAY_DAYS as u64
+    }
+}

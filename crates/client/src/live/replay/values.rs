@@ -1,0 +1,162 @@
+//! A replay's values in integer columns: each names its tenor by an index,
+//! so that the tenors are parsed, checked against the subscriptions and
+//! ranked once per distinct name, and the values sorted and deduplicated by
+//! comparing numbers, never strings.
+
+use std::sync::Arc;
+
+use ahash::AHashMap;
+
+use super::source::takes;
+use crate::live::tick::TickSource;
+use domain::live::Subscription;
+use domain::tenor::Tenor;
+use domain::timestamp::{truncate_to_millis, Micros};
+
+/// One value: its tenor an index into [`Values::names`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Value {
+    pub name: u32,
+    pub generated_on: Micros,
+    pub price: f64,
+}
+
+/// Values in replay order (time, then curve, then tenor in calendar order),
+/// each once.
+#[derive(Debug, Default)]
+pub struct Values {
+    /// `(curve_id, tenor)` of each index.
+    pub names: Vec<(Arc<str>, Arc<str>)>,
+    pub rows: Vec<Value>,
+}
+
+/// A value as read, before it is settled into [`Values`].
+#[derive(Clone, Copy, Debug)]
+pub struct Staged {
+    pub name: u32,
+    pub generated_on: Micros,
+    pub recorded_at: Micros,
+    pub price: f64,
+    pub source: TickSource,
+}
+
+/// The names met while reading, each given an index once, and whether the
+/// subscriptions take it (decided once per name, not per value).
+pub struct NameTable<'a> {
+    subscriptions: &'a [Subscription],
+    curves: AHashMap<Box<str>, u32>,
+    tenors: AHashMap<Box<str>, u32>,
+    /// `(curve index, tenor index)` to the name's index, or None if the
+    /// subscriptions do not take it.
+    pairs: AHashMap<(u32, u32), Option<u32>>,
+    names: Vec<(Arc<str>, Arc<str>)>,
+}
+
+impl<'a> NameTable<'a> {
+    pub fn new(subscriptions: &'a [Subscription]) -> NameTable<'a> {
+        NameTable {
+            subscriptions,
+            curves: AHashMap::new(),
+            tenors: AHashMap::new(),
+            pairs: AHashMap::new(),
+            names: Vec::new(),
+        }
+    }
+
+    /// The index of `curve_id`'s `tenor`, or None if no subscription takes it.
+    pub fn index(&mut self, curve_id: &str, tenor: &str) -> Option<u32> {
+        let curve = intern(&mut self.curves, curve_id);
+        let tenor_index = intern(&mut self.tenors, tenor);
+        if let Some(known) = self.pairs.get(&(curve, tenor_index)) {
+            return *known;
+        }
+        let taken = self.subscriptions.iter().any(|s| takes(s, curve_id, tenor));
+        let index = taken.then(|| {
+            let index = u32::try_from(self.names.len()).expect("fewer than 2^32 tenors");
+            self.names.push((Arc::from(curve_id), Arc::from(tenor)));
+            index
+        });
+        self.pairs.insert((curve, tenor_index), index);
+        index
+    }
+
+    /// The values in replay order, each once: of the values of one tenor at
+    /// one millisecond (the interface compares times so, live rule 5), the
+    /// one the feed delivered is kept over a backfilled one, else the first
+    /// received (as `mc.read_ticks` does).
+    pub fn settle(self, mut staged: Vec<Staged>) -> Values {
+        let rank = ranks(&self.names);
+        let by_tenor = |v: &Staged| {
+            let backfilled = v.source == TickSource::Backfill;
+            let name = rank[v.name as usize];
+            (
+                name,
+                v.generated_on,
+                v.recorded_at,
+                backfilled,
+                v.price.to_bits(),
+            )
+        };
+        staged.sort_unstable_by_key(by_tenor);
+        let mut kept: Vec<Staged> = Vec::with_capacity(staged.len());
+        for value in staged {
+            if let Some(last) = kept.last_mut() {
+                if last.name == value.name
+                    && truncate_to_millis(last.generated_on)
+                        == truncate_to_millis(value.generated_on)
+                {
+                    let live = |v: &Staged| v.source != TickSource::Backfill;
+                    if live(&value) && !live(last) {
+                        *last = value;
+                    }
+                    continue;
+                }
+            }
+            kept.push(value);
+        }
+        // One value per tenor and millisecond now: time then rank is a total order.
+        kept.sort_unstable_by_key(|v| (v.generated_on, rank[v.name as usize]));
+        Values {
+            names: self.names,
+            rows: kept
+                .into_iter()
+                .map(|v| Value {
+                    name: v.name,
+                    generated_on: v.generated_on,
+                    price: v.price,
+                })
+                .collect(),
+        }
+    }
+}
+
+fn intern(table: &mut AHashMap<Box<str>, u32>, text: &str) -> u32 {
+    if let Some(index) = table.get(text) {
+        return *index;
+    }
+    let index = u32::try_from(table.len()).expect("fewer than 2^32 names");
+    table.insert(text.into(), index);
+    index
+}
+
+/// Each name's place in the order of curve, then tenor in calendar order.
+fn ranks(names: &[(Arc<str>, Arc<str>)]) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by_cached_key(|&i| {
+        let (curve, tenor) = &names[i];
+        (
+            Arc::clone(curve),
+            Tenor::parse_lenient(tenor).sort_key(),
+            Arc::clone(tenor),
+        )
+    });
+    let mut rank = vec![0; names.len()];
+    for (place, index) in order.into_iter().enumerate() {
+        rank[index] = place as u32;
+    }
+    rank
+}
+
+#[cfg(test)]
+#[path = "values_tests.rs"]
+mod tests;
