@@ -187,7 +187,9 @@ class LiveFeed:
         silence, so by default the curve must be in the catalogue and the
         tenor one of the contracts it lists for the curve, or
         :class:`~marketcurves.InvalidRequest` is raised before anything is
-        sent. ``strict=False`` subscribes anyway."""
+        sent. On a replay, the source must hold values of it between the
+        replay's time (less the 30 days a snapshot looks back) and its end.
+        ``strict=False`` subscribes anyway."""
         args = (_args.curve_id(curve_id), _subscription_tenor(tenor), _args.flag(strict, "strict"))
         self._core.subscribe(*args)
 

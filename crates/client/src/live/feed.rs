@@ -29,6 +29,17 @@ const CLOSE_WAIT: Duration = Duration::from_secs(2);
 /// look back over.
 const REPLAY_SUBSCRIBE_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// What a strict subscription is checked against. Not held: a closed
+/// client waits for every holder of itself, and the handle may outlive the
+/// session by long.
+enum Listing {
+    /// The catalogue: the curve and contract must be listed.
+    Catalogue(Weak<dyn Backfiller>),
+    /// A replay's source: it must hold values of the subscription over
+    /// the days a subscription made now would read.
+    Replay(Weak<dyn ReplaySource>),
+}
+
 /// A live feed: one session task that connects at once and keeps a
 /// connection until closed. Methods take `&self`; the feed may be shared.
 pub struct LiveFeed {
@@ -39,10 +50,8 @@ pub struct LiveFeed {
     stopping: Stopping,
     session: tokio::sync::Mutex<Option<JoinHandle<()>>>,
     subscribe_timeout: Duration,
-    /// Asked whether a strict subscription names what the catalogue lists.
-    /// Not held: a closed client waits for every holder of itself, and the
-    /// handle may outlive the session by long. None for a replay.
-    listing: Option<Weak<dyn Backfiller>>,
+    /// What a strict subscription is checked against.
+    listing: Listing,
     /// A replay's time; None for the live feed.
     clock: Option<Arc<ReplayClock>>,
 }
@@ -111,7 +120,7 @@ impl LiveFeed {
             stopping,
             session: tokio::sync::Mutex::new(Some(session_task)),
             subscribe_timeout,
-            listing: Some(listing),
+            listing: Listing::Catalogue(listing),
             clock: None,
         })
     }
@@ -138,6 +147,7 @@ impl LiveFeed {
         let shared = Arc::new(Shared::new(config.queue_size));
         let (requests, requests_rx) = mpsc::unbounded_channel();
         let clock = Arc::new(ReplayClock::new(config));
+        let listing = Listing::Replay(Arc::downgrade(&source));
         let session = ReplaySession::new(
             Arc::clone(&shared),
             source,
@@ -154,7 +164,7 @@ impl LiveFeed {
             stopping,
             session: tokio::sync::Mutex::new(Some(session_task)),
             subscribe_timeout: REPLAY_SUBSCRIBE_TIMEOUT,
-            listing: None,
+            listing,
             clock: Some(clock),
         })
     }
@@ -185,9 +195,8 @@ impl LiveFeed {
     ) -> Result<(), ClientError> {
         let subscription = checked_subscription(curve_id, tenor)?;
         self.ensure_open()?;
-        if let (true, Some(listing)) = (strict, &self.listing) {
-            let listing = listing.upgrade().ok_or_else(|| self.ended())?;
-            listing.check_listed(&subscription).await?;
+        if strict {
+            self.check_listed(&subscription).await?;
         }
         let request = |reply| Request::Subscribe(subscription.clone(), reply);
         let change = |registry: &mut SubscriptionSet| {
@@ -220,6 +229,21 @@ impl LiveFeed {
     }
 
     /// Why the feed no longer takes requests: its client was closed, or it was.
+    async fn check_listed(&self, subscription: &Subscription) -> Result<(), ClientError> {
+        match &self.listing {
+            Listing::Catalogue(catalogue) => {
+                let catalogue = catalogue.upgrade().ok_or_else(|| self.ended())?;
+                catalogue.check_listed(subscription).await
+            }
+            Listing::Replay(source) => {
+                let source = source.upgrade().ok_or_else(|| self.ended())?;
+                let clock = self.clock.as_ref().expect("a replay has a clock");
+                let (first, last) = clock.days_read_from_now();
+                source.check(subscription, first, last).await
+            }
+        }
+    }
+
     fn ended(&self) -> ClientError {
         if self.stopping.client.is_closed() {
             ClientError::ClientClosed

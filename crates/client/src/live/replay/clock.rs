@@ -4,9 +4,12 @@
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering::Relaxed};
 use std::time::Duration;
 
+use chrono::{Days, NaiveDate};
 use tokio::time::Instant;
 
 use super::config::ReplayConfig;
+use super::session::SNAPSHOT_DAYS;
+use crate::record::layout::utc_day;
 use domain::timestamp::Micros;
 
 /// The replay's time, shared with the handle (`LiveFeed::now`).
@@ -42,6 +45,13 @@ impl ReplayClock {
             }
             None => self.last.load(Relaxed),
         }
+    }
+
+    /// The days a subscription made now reads: its snapshots' look back,
+    /// then every day up to the end.
+    pub fn days_read_from_now(&self) -> (NaiveDate, NaiveDate) {
+        let first = utc_day(self.now()) - Days::new(SNAPSHOT_DAYS);
+        (first, utc_day(self.config.end))
     }
 
     /// When, in real time, the replay reaches `at`.

@@ -10,11 +10,12 @@ use chrono::NaiveDate;
 use futures_util::future::BoxFuture;
 use futures_util::{stream, StreamExt, TryStreamExt};
 
-use super::source::ReplaySource;
+use super::source::{takes, ReplaySource};
 use super::values::{NameTable, Staged, Values};
 use crate::live::tick::TickSource;
+use crate::live::SUBSCRIBE_ANYWAY;
 use crate::record::checkpoint::replaced_files;
-use crate::record::file::open_batches;
+use crate::record::file::{note_of, open_batches};
 use crate::record::layout::{data_file, day_folder, DataFile};
 use crate::storage::{Place, PlaceError};
 use crate::ClientError;
@@ -56,6 +57,28 @@ impl LakeSource {
             );
         }
         Ok(names)
+    }
+
+    /// Whether the file `name` holds a value `subscription` takes.
+    async fn holds(&self, name: &str, subscription: &Subscription) -> Result<bool, ClientError> {
+        if let Some(note) = note_of(&self.place.footer(name).await?) {
+            let mut held = note.last.keys();
+            return Ok(held.any(|(curve, tenor)| takes(subscription, curve, tenor)));
+        }
+        let bytes = self.place.get(name).await?.unwrap_or_default();
+        let one = [subscription.clone()];
+        let unreadable = |e: String| PlaceError(format!("cannot read {name}: {e}"));
+        let (batches, _) = open_batches(bytes).map_err(unreadable)?;
+        let mut names = NameTable::new(&one);
+        let mut staged = Vec::new();
+        for batch in batches {
+            let batch = batch.map_err(|e| unreadable(e.to_string()))?;
+            stage(&batch, &mut names, &mut staged).map_err(unreadable)?;
+            if !staged.is_empty() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     async fn read(
@@ -172,5 +195,32 @@ impl ReplaySource for LakeSource {
     /// A day: the lake's partition, and what memory holds at once.
     fn days_at_once(&self) -> u64 {
         1
+    }
+
+    /// Some file of the days must hold a value of the subscription: its
+    /// footer's note names the tenors it holds (a file without one, written
+    /// by another tool, is read). The first found ends the search.
+    fn check<'a>(
+        &'a self,
+        subscription: &'a Subscription,
+        first: NaiveDate,
+        last: NaiveDate,
+    ) -> BoxFuture<'a, Result<(), ClientError>> {
+        Box::pin(async move {
+            for day in first.iter_days().take_while(|d| *d <= last) {
+                for name in self.files(day, day).await? {
+                    if self.holds(&name, subscription).await? {
+                        return Ok(());
+                    }
+                }
+            }
+            Err(ClientError::InvalidRequest(format!(
+                "the lake at {} holds no value of curve {} tenor {:?} from {first} to {last}: \
+                 the replay would deliver nothing for it; {SUBSCRIBE_ANYWAY}",
+                self.place.shown(),
+                subscription.curve_id,
+                subscription.tenor,
+            )))
+        })
     }
 }

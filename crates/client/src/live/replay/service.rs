@@ -12,11 +12,12 @@ use super::source::ReplaySource;
 use super::values::{NameTable, Staged, Values};
 use crate::backfill::rows::backfilled_rows;
 use crate::live::tick::TickSource;
+use crate::live::SUBSCRIBE_ANYWAY;
 use crate::rest::windows::MAX_INTRADAY_DAYS;
-use crate::rest::{HistoryQuery, Progress, RestClient};
+use crate::rest::{Contracts, HistoryQuery, Progress, RestClient};
 use crate::ClientError;
 use domain::live::Subscription;
-use domain::tenor::TenorKind;
+use domain::tenor::{Tenor, TenorKind};
 
 pub struct ServiceSource {
     rest: Arc<RestClient>,
@@ -28,7 +29,8 @@ impl ServiceSource {
     }
 
     /// The tenors of `curve_id` to ask for: those named, and with `*` every
-    /// calendar tenor the service lists for the span.
+    /// calendar tenor of the span, expired ones too (the live feed's `*`
+    /// took the contracts listed then, not those listed now).
     async fn tenors(
         &self,
         curve_id: &str,
@@ -41,7 +43,8 @@ impl ServiceSource {
             .map(|s| s.tenor.clone())
             .collect();
         if mine().any(Subscription::is_all_tenors) {
-            let query = HistoryQuery::new(curve_id, first, last, None)?;
+            let query =
+                HistoryQuery::new(curve_id, first, last, None)?.with_contracts(Contracts::All)?;
             let listed = self.rest.tenors_to_pull(&query).await?;
             tenors.extend(
                 listed
@@ -64,15 +67,24 @@ impl ServiceSource {
         let mut staged = Vec::new();
         let curves: BTreeSet<&str> = subscriptions.iter().map(|s| s.curve_id.as_str()).collect();
         for curve_id in curves {
-            let tenors = self.tenors(curve_id, span, subscriptions).await?;
+            let tenors = match self.tenors(curve_id, span, subscriptions).await {
+                // Subscribed with strict=False to a curve not in the
+                // catalogue: nothing, as the live feed would send.
+                Err(ClientError::NotFound { .. }) => continue,
+                tenors => tenors?,
+            };
             if tenors.is_empty() {
                 continue;
             }
             let query = HistoryQuery::new(curve_id, span.0, span.1, Some(tenors))?;
-            let table = self
+            let table = match self
                 .rest
                 .intraday_history(&query, &Progress::default(), None)
-                .await?;
+                .await
+            {
+                Err(ClientError::NotFound { .. }) => continue,
+                table => table?,
+            };
             let rows = backfilled_rows(&table, 0).map_err(ClientError::Destination)?;
             for row in rows {
                 let tick = row.tick;
@@ -104,5 +116,46 @@ impl ReplaySource for ServiceSource {
     /// The historical endpoint's window: one request per tenor and page.
     fn days_at_once(&self) -> u64 {
         MAX_INTRADAY_DAYS as u64
+    }
+
+    /// The curve must be in the catalogue, and a tenor named one of the
+    /// kinds it lists whose delivery has not ended before the days asked
+    /// (it expires before then, and is published no more).
+    fn check<'a>(
+        &'a self,
+        subscription: &'a Subscription,
+        first: NaiveDate,
+        last: NaiveDate,
+    ) -> BoxFuture<'a, Result<(), ClientError>> {
+        Box::pin(async move {
+            let curve_id = subscription.curve_id.as_str();
+            let named = (!subscription.is_all_tenors()).then(|| vec![subscription.tenor.clone()]);
+            let query = HistoryQuery::new(curve_id, first, last, named)?;
+            let refused = |why: String| {
+                ClientError::InvalidRequest(format!(
+                    "{why}: the replay would deliver nothing for it; {SUBSCRIBE_ANYWAY}"
+                ))
+            };
+            match self.rest.tenors_to_pull(&query).await {
+                Ok(_) => {}
+                Err(ClientError::NotFound { .. }) => {
+                    return Err(refused(format!(
+                        "curve_id {curve_id:?} is not in the catalogue"
+                    )))
+                }
+                Err(ClientError::InvalidRequest(why)) => return Err(refused(why)),
+                Err(other) => return Err(other),
+            }
+            let tenor = Tenor::parse_lenient(&subscription.tenor);
+            if let Some(delivery_end) = tenor.end() {
+                if delivery_end < first {
+                    return Err(refused(format!(
+                        "tenor {:?} was delivered by {delivery_end}, before {first}",
+                        subscription.tenor
+                    )));
+                }
+            }
+            Ok(())
+        })
     }
 }

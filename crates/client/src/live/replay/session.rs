@@ -23,7 +23,7 @@ use domain::tenor::Tenor;
 use domain::timestamp::Micros;
 
 /// How many days back a snapshot looks for a tenor's last value.
-const SNAPSHOT_DAYS: u64 = 30;
+pub(crate) const SNAPSHOT_DAYS: u64 = 30;
 /// Values pushed at once when the consumer has room.
 const PUSH_AT_ONCE: usize = 4_096;
 /// Values waiting for the consumer at most, at full speed.

@@ -23,6 +23,17 @@ pub trait ReplaySource: Send + Sync {
     /// How many days the replay reads at once: what one read of the source
     /// costs least for (a lake's day; the service's 30-day window).
     fn days_at_once(&self) -> u64;
+
+    /// A strict subscribe's check: Err(`InvalidRequest`) if the source
+    /// holds nothing of `subscription` on the days `first..=last`, which a
+    /// replay would deliver nothing for (a mistyped tenor, a curve that is
+    /// not there).
+    fn check<'a>(
+        &'a self,
+        subscription: &'a Subscription,
+        first: NaiveDate,
+        last: NaiveDate,
+    ) -> BoxFuture<'a, Result<(), ClientError>>;
 }
 
 /// Whether `subscription` takes `curve_id`'s `tenor`: `*` takes the
