@@ -30,6 +30,8 @@ def test_a_replay_of_the_lake_is_the_recording(recorded):
         feed.subscribe(curve.id, "*")
         ticks = list(feed)
         assert feed.now == last
+        with pytest.raises(mc.MarketCurvesError, match="for a replay at its end"):
+            feed.subscribe(curve.id, "*")
     snapshots = [t for t in ticks if t.source == "snapshot"]
     updates = [t for t in ticks if t.source == "update"]
     assert updates and snapshots and ticks[: len(snapshots)] == snapshots

@@ -58,8 +58,9 @@ pub enum ClientError {
         message: String,
         subscription: Option<Subscription>,
     },
-    /// The live feed was closed (or ended by a fatal error).
-    #[error("the live feed is closed")]
+    /// The feed was closed (or ended by a fatal error; a replay also ends
+    /// at its end).
+    #[error("the feed is closed (by close(), by a fatal error, or for a replay at its end)")]
     Closed,
     /// Offline, and the cache lacks what was asked for: `missing` names,
     /// for each tenor of `curve_id`, the runs of days it lacks (empty when

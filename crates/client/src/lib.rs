@@ -13,6 +13,7 @@ pub mod cache;
 pub(crate) mod closing;
 pub(crate) mod digest;
 pub(crate) mod error;
+pub(crate) mod give_back;
 pub mod live;
 pub mod net;
 pub mod record;

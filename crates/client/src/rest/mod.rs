@@ -4,7 +4,6 @@
 pub(crate) mod auth;
 pub(crate) mod client;
 pub(crate) mod expired;
-mod give_back;
 mod history;
 pub(crate) mod http;
 pub(crate) mod in_window;

@@ -6,7 +6,6 @@
 use arrow_array::RecordBatch;
 use chrono::NaiveDate;
 
-use super::give_back;
 use super::http::{Http, HttpConfig};
 use super::own_task::in_own_task;
 use super::paging::{all_pages, pages_of_each, DecodedPage, Paged};
@@ -14,6 +13,7 @@ use super::paths::price_path;
 use super::progress::Progress;
 use super::query::{CatalogueQuery, PriceQuery, TenorQuery};
 use crate::error::ClientError;
+use crate::give_back;
 use domain::arrow::{build_batch, merge_slice, schema, Table, TableKind};
 use domain::decode::{decode_price_rows, DecodeError, PriceEndpoint, RequestContext};
 use domain::price_page::{decode_price_page, PageError};

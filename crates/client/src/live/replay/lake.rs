@@ -2,6 +2,8 @@
 //! (`record::layout`), a UTC day at a time, read a batch at a time.
 
 use ahash::AHashMap;
+use std::path::PathBuf;
+
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, TimestampMicrosecondType};
 use arrow_array::RecordBatch;
@@ -10,8 +12,9 @@ use chrono::NaiveDate;
 use futures_util::future::BoxFuture;
 use futures_util::{stream, StreamExt, TryStreamExt};
 
+use super::decoder::Decoder;
 use super::source::{takes, ReplaySource};
-use super::values::{NameTable, Staged, Values};
+use super::values::{NameTable, Value, Values};
 use crate::live::tick::TickSource;
 use crate::live::SUBSCRIBE_ANYWAY;
 use crate::record::checkpoint::replaced_files;
@@ -27,13 +30,15 @@ const READS_IN_FLIGHT: usize = 8;
 /// A lake: the files of a recorder and a backfill (`record::layout`).
 pub struct LakeSource {
     place: Place,
+    decoder: Decoder,
 }
 
 impl LakeSource {
     /// The lake at `place`, which must exist.
     pub async fn open(place: Place) -> Result<LakeSource, ClientError> {
         place.check_lake("source").await?;
-        Ok(LakeSource { place })
+        let decoder = Decoder::start()?;
+        Ok(LakeSource { place, decoder })
     }
 
     /// The files of the days `first..=last` that no other replaces.
@@ -86,45 +91,86 @@ impl LakeSource {
         (first, last): (NaiveDate, NaiveDate),
         subscriptions: &[Subscription],
     ) -> Result<Values, ClientError> {
-        let place = &self.place;
-        let files: Vec<(String, Bytes)> = stream::iter(self.files(first, last).await?)
-            .map(|name| async move {
-                let bytes = place
-                    .get(&name)
+        let names = self.files(first, last).await?;
+        let files: Vec<(String, File)> = match &self.place {
+            // Read on the decoding thread, as it needs them.
+            Place::Folder(root) => names
+                .into_iter()
+                .map(|name| (name.clone(), File::At(root.join(name))))
+                .collect(),
+            place @ Place::Store(_) => {
+                stream::iter(names)
+                    .map(|name| async move {
+                        let bytes = place.get(&name).await?;
+                        let bytes = bytes.ok_or_else(|| vanished(&name))?;
+                        Ok::<_, PlaceError>((name, File::Read(bytes)))
+                    })
+                    .buffered(READS_IN_FLIGHT)
+                    .try_collect()
                     .await?
-                    .ok_or_else(|| PlaceError(format!("{name} vanished while replaying")))?;
-                Ok::<_, PlaceError>((name, bytes))
-            })
-            .buffered(READS_IN_FLIGHT)
-            .try_collect()
-            .await?;
-        let subscriptions = subscriptions.to_vec();
-        // Decoding and sorting are work for a core, not for the runtime's
-        // threads, which deliver meanwhile.
-        let values = tokio::task::spawn_blocking(move || {
-            let mut names = NameTable::new(&subscriptions);
-            let mut staged = Vec::new();
-            for (name, bytes) in files {
-                let unreadable = |e: String| PlaceError(format!("cannot read {name}: {e}"));
-                let (batches, _) = open_batches(bytes).map_err(unreadable)?;
-                for batch in batches {
-                    let batch = batch.map_err(|e| unreadable(e.to_string()))?;
-                    stage(&batch, &mut names, &mut staged).map_err(unreadable)?;
-                }
             }
-            Ok::<_, PlaceError>(names.settle(staged))
-        })
-        .await
-        .map_err(|e| PlaceError(e.to_string()))??;
+        };
+        let subscriptions = subscriptions.to_vec();
+        let values = self
+            .decoder
+            .run(move || decode_day(files, &subscriptions))
+            .await??;
         Ok(values)
     }
+}
+
+/// A file of a day: its path in a folder, or its bytes fetched from a store.
+enum File {
+    At(PathBuf),
+    Read(Bytes),
+}
+
+fn vanished(name: &str) -> PlaceError {
+    PlaceError(format!("{name} vanished while replaying"))
+}
+
+/// A day's files as values, on the decoding thread.
+fn decode_day(
+    files: Vec<(String, File)>,
+    subscriptions: &[Subscription],
+) -> Result<Values, PlaceError> {
+    let mut names = NameTable::new(subscriptions);
+    let mut opened = Vec::with_capacity(files.len());
+    for (name, file) in files {
+        let unreadable = |e: String| PlaceError(format!("cannot read {name}: {e}"));
+        let bytes = match file {
+            File::Read(bytes) => bytes,
+            File::At(path) => match std::fs::read(&path) {
+                Ok(bytes) => Bytes::from(bytes),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(vanished(&name)),
+                Err(e) => return Err(unreadable(e.to_string())),
+            },
+        };
+        let (batches, note) = open_batches(bytes).map_err(unreadable)?;
+        opened.push((name, batches, note.map_or(0, |n| n.rows)));
+    }
+    // Sized once from the footers' counts: grown by doubling, the day's
+    // largest vector would be copied and left behind as it grew.
+    let mut staged = Vec::with_capacity(opened.iter().map(|(_, _, rows)| *rows as usize).sum());
+    for (name, batches, _) in opened {
+        let unreadable = |e: String| PlaceError(format!("cannot read {name}: {e}"));
+        for batch in batches {
+            let batch = batch.map_err(|e| unreadable(e.to_string()))?;
+            stage(&batch, &mut names, &mut staged).map_err(unreadable)?;
+        }
+    }
+    let values = names.settle(staged);
+    // The day's files and batches are freed: give them back, so that a long
+    // replay holds no more than a short one.
+    crate::give_back::trim();
+    Ok(values)
 }
 
 /// The values of a recording's batch that the subscriptions take.
 fn stage(
     batch: &RecordBatch,
     names: &mut NameTable<'_>,
-    staged: &mut Vec<Staged>,
+    staged: &mut Vec<Value>,
 ) -> Result<(), String> {
     let text = |i: usize| {
         batch
@@ -170,7 +216,7 @@ fn stage(
             other => return Err(format!("unknown source {other:?}")),
         };
         if let Some(name) = name {
-            staged.push(Staged {
+            staged.push(Value {
                 name,
                 generated_on: generated.value(i),
                 recorded_at: recorded.value(i),

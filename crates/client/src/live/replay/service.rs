@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 use futures_util::future::BoxFuture;
 
 use super::source::ReplaySource;
-use super::values::{NameTable, Staged, Values};
+use super::values::{NameTable, Value, Values};
 use crate::backfill::rows::backfilled_rows;
 use crate::live::tick::TickSource;
 use crate::live::SUBSCRIBE_ANYWAY;
@@ -89,7 +89,7 @@ impl ServiceSource {
             for row in rows {
                 let tick = row.tick;
                 if let Some(name) = names.index(&tick.curve_id, &tick.tenor) {
-                    staged.push(Staged {
+                    staged.push(Value {
                         name,
                         generated_on: tick.generated_on,
                         recorded_at: 0,

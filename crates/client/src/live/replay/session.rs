@@ -202,6 +202,8 @@ impl ReplaySession {
         };
         let now = self.clock.now();
         self.pending = self.updates_after(values, now).into();
+        // The day read and the last day's rows are freed (see `give_back`).
+        crate::give_back::trim();
         self.loaded = days.1;
         if self.loaded < end_day {
             let days = self.next_days(self.loaded, end_day);

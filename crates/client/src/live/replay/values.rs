@@ -13,14 +13,6 @@ use domain::live::Subscription;
 use domain::tenor::Tenor;
 use domain::timestamp::{truncate_to_millis, Micros};
 
-/// One value: its tenor an index into [`Values::names`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Value {
-    pub name: u32,
-    pub generated_on: Micros,
-    pub price: f64,
-}
-
 /// Values in replay order (time, then curve, then tenor in calendar order),
 /// each once.
 #[derive(Debug, Default)]
@@ -30,9 +22,9 @@ pub struct Values {
     pub rows: Vec<Value>,
 }
 
-/// A value as read, before it is settled into [`Values`].
-#[derive(Clone, Copy, Debug)]
-pub struct Staged {
+/// One value: its tenor an index into [`Values::names`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Value {
     pub name: u32,
     pub generated_on: Micros,
     pub recorded_at: Micros,
@@ -84,48 +76,55 @@ impl<'a> NameTable<'a> {
     /// one millisecond (the interface compares times so, live rule 5), the
     /// one the feed delivered is kept over a backfilled one, else the first
     /// received (as `mc.read_ticks` does).
-    pub fn settle(self, mut staged: Vec<Staged>) -> Values {
+    pub fn settle(self, mut values: Vec<Value>) -> Values {
         let rank = ranks(&self.names);
-        let by_tenor = |v: &Staged| {
+        // By millisecond first: the values one keeps of another are then
+        // side by side, and the order is already the replay's but within a
+        // millisecond. Values come mostly in time order, which this key keeps.
+        values.sort_unstable_by_key(|v| {
             let backfilled = v.source == TickSource::Backfill;
-            let name = rank[v.name as usize];
             (
-                name,
+                truncate_to_millis(v.generated_on),
+                rank[v.name as usize],
                 v.generated_on,
                 v.recorded_at,
                 backfilled,
                 v.price.to_bits(),
             )
-        };
-        staged.sort_unstable_by_key(by_tenor);
-        let mut kept: Vec<Staged> = Vec::with_capacity(staged.len());
-        for value in staged {
-            if let Some(last) = kept.last_mut() {
+        });
+        // In place: a day's values are many, and a copy of them would be the
+        // largest thing a replay holds.
+        let live = |v: &Value| v.source != TickSource::Backfill;
+        let mut kept: usize = 0;
+        for read in 0..values.len() {
+            let value = values[read];
+            if let Some(last) = kept.checked_sub(1).map(|i| &mut values[i]) {
                 if last.name == value.name
                     && truncate_to_millis(last.generated_on)
                         == truncate_to_millis(value.generated_on)
                 {
-                    let live = |v: &Staged| v.source != TickSource::Backfill;
                     if live(&value) && !live(last) {
                         *last = value;
                     }
                     continue;
                 }
             }
-            kept.push(value);
+            values[kept] = value;
+            kept += 1;
         }
-        // One value per tenor and millisecond now: time then rank is a total order.
-        kept.sort_unstable_by_key(|v| (v.generated_on, rank[v.name as usize]));
+        values.truncate(kept);
+        // Within a millisecond, by time then rank (one value per tenor and
+        // millisecond now: a total order). Such runs are short.
+        for run in values.chunk_by_mut(|a, b| {
+            truncate_to_millis(a.generated_on) == truncate_to_millis(b.generated_on)
+        }) {
+            if run.len() > 1 {
+                run.sort_unstable_by_key(|v| (v.generated_on, rank[v.name as usize]));
+            }
+        }
         Values {
             names: self.names,
-            rows: kept
-                .into_iter()
-                .map(|v| Value {
-                    name: v.name,
-                    generated_on: v.generated_on,
-                    price: v.price,
-                })
-                .collect(),
+            rows: values,
         }
     }
 }

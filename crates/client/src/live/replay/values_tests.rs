@@ -4,8 +4,8 @@ fn sub(curve: &str, tenor: &str) -> Subscription {
     Subscription::new(curve, tenor)
 }
 
-fn staged(name: u32, generated_on: Micros, recorded_at: Micros, source: TickSource) -> Staged {
-    Staged {
+fn staged(name: u32, generated_on: Micros, recorded_at: Micros, source: TickSource) -> Value {
+    Value {
         name,
         generated_on,
         recorded_at,
@@ -129,7 +129,7 @@ fn settling_does_not_depend_on_the_order_values_were_read_in() {
     }
     let settle = |order: &[(usize, Micros, Micros, TickSource)]| {
         let mut names = NameTable::new(&subscriptions);
-        let staged: Vec<Staged> = order
+        let staged: Vec<Value> = order
             .iter()
             .map(|&(t, at, received, source)| {
                 let name = names.index("c-1", tenors[t]).unwrap();

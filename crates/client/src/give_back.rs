@@ -1,12 +1,15 @@
-//! Handing the memory a pull freed back to the system.
+//! Handing the memory a pull, or a replay's day, freed back to the system.
 //!
 //! A pull decodes its pages on the runtime's worker threads, and glibc
 //! gives each thread's allocations arenas of their own. Once a slice's pages
 //! are merged and freed, those arenas keep the memory: after the 185 MB
 //! intraday table of `benches/rest_pull.py` the process held 30 MB more
 //! than it used, which the DataFrame made next could not use (Python
-//! allocates on its own thread, from another arena). `malloc_trim` returns
-//! the free pages of every arena.
+//! allocates on its own thread, from another arena). A replay reads each day
+//! of a lake on a thread of the blocking pool: the arenas of those threads
+//! kept about a day's values each, so that a replay's memory rose with its
+//! length for millions of values before it levelled off. `malloc_trim`
+//! returns the free pages of every arena.
 
 use arrow_array::RecordBatch;
 
@@ -22,8 +25,9 @@ pub fn after_pull(batches: &[RecordBatch]) {
     }
 }
 
+/// Returns what every arena holds free to the system.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn trim() {
+pub fn trim() {
     // SAFETY: `malloc_trim` only releases memory that malloc holds free,
     // takes malloc's own locks and may be called from any thread at any time.
     unsafe {
@@ -33,4 +37,4 @@ fn trim() {
 
 /// Other allocators (musl, macOS, Windows) return memory on their own terms.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn trim() {}
+pub fn trim() {}
