@@ -21,7 +21,7 @@ use super::flat::flat;
 use super::input::{Input, TimeKey};
 use super::output::{string_column, table, time_column};
 use super::panel::{CurvePanel, Panel};
-use super::smooth::smooth;
+use super::smooth::Smooth;
 use super::weights::Weights;
 use super::CurveError;
 use crate::arrow::Table;
@@ -76,6 +76,7 @@ pub fn build(source: &Table, spec: &BuildSpec) -> Result<Table, CurveError> {
     let input = Input::read(source, "price")?;
     let panel = Panel::build(&input);
     let mut out = Columns::default();
+    let mut prepared = Prepared::default();
     for (index, curve) in panel.curves.iter().enumerate() {
         let periods = delivery_periods(&curve.contracts);
         for group in &curve.groups {
@@ -84,7 +85,7 @@ pub fn build(source: &Table, spec: &BuildSpec) -> Result<Table, CurveError> {
             if contracts.is_empty() {
                 continue;
             }
-            let (first, values) = curve_at(&contracts, spec)
+            let (first, values) = curve_at(&contracts, spec, &mut prepared)
                 .map_err(|problem| problem.error(curve, panel.key.describe(group.time)))?;
             out.push(index as u32, group.time, first, &values);
         }
@@ -143,9 +144,33 @@ impl Problem {
     }
 }
 
+/// The smooth solve's preparation for the last contracts met: the next
+/// time's, if its contracts are the same (days, weights and all), is its.
+#[derive(Default)]
+pub struct Prepared {
+    /// The first day and the contracts' days from it.
+    key: Option<(i32, Vec<(usize, usize)>)>,
+    smooth: Option<Smooth>,
+}
+
+impl Prepared {
+    fn smooth(&mut self, first: i32, weights: &[f64], spans: &[Span]) -> Option<&Smooth> {
+        let key = (first, spans.iter().map(|s| (s.first, s.last)).collect());
+        if self.key.as_ref() != Some(&key) {
+            self.smooth = Smooth::new(weights, spans);
+            self.key = Some(key);
+        }
+        self.smooth.as_ref()
+    }
+}
+
 /// The first delivery day and the curve from it, day by day, built from
 /// `contracts` (sorted by first day).
-pub fn curve_at(contracts: &[Delivery], spec: &BuildSpec) -> Result<(i32, Vec<f64>), Problem> {
+pub fn curve_at(
+    contracts: &[Delivery],
+    spec: &BuildSpec,
+    prepared: &mut Prepared,
+) -> Result<(i32, Vec<f64>), Problem> {
     let keep = kept(contracts);
     let kept: Vec<&Delivery> = contracts
         .iter()
@@ -184,7 +209,11 @@ pub fn curve_at(contracts: &[Delivery], spec: &BuildSpec) -> Result<(i32, Vec<f6
     }
     let not_met = || Problem::NotMet(kept.iter().map(|c| c.contract).collect());
     let values = match spec.method {
-        Method::Smooth => smooth(&weights, &spans).ok_or_else(not_met)?,
+        Method::Smooth => {
+            let prices: Vec<f64> = spans.iter().map(|s| s.price).collect();
+            let smooth = prepared.smooth(first, &weights, &spans);
+            smooth.and_then(|s| s.curve(&prices)).ok_or_else(not_met)?
+        }
         Method::Flat => flat(&weights, &spans),
     };
     let scale = spans

@@ -26,51 +26,79 @@ use super::banded::Pentadiagonal;
 use super::delivery::Span;
 use super::dense::Lu;
 
-/// The curve over `weights.len()` days, or `None` if the constraints are
-/// not independent (a contract whose days all weigh zero, say).
-pub fn smooth(weights: &[f64], spans: &[Span]) -> Option<Vec<f64>> {
-    let n = weights.len();
-    let rows = Constraints::new(weights, spans);
-    let m = rows.count() + 1;
-    let pin = m - 1;
-    let banded = smoothness(n)?;
-    // Y = B⁻¹·Jᵀ, then S = J·Y less one at s.
-    let mut y = vec![0.0; n * m];
-    rows.scatter(&mut y, m);
-    y[pin] = 1.0;
-    banded.solve(&mut y, m);
-    let mut s = vec![0.0; m * m];
-    rows.gather(&y, m, &mut s);
-    s[pin * m..].copy_from_slice(&y[..m]);
-    s[pin * m + pin] -= 1.0;
-    let lu = Lu::factor(s, m)?;
-    let mut nu: Vec<f64> = spans.iter().map(|s| -s.price).collect();
-    nu.resize(m, 0.0);
-    lu.solve(&mut nu);
-    let mut f = vec![0.0; n];
-    subtract_product(&mut f, &y, &nu, m);
-    // One step of refinement: the conditions' residuals, solved for as above.
-    let mut r1 = second_differences_product(&f);
-    rows.add_transpose(&nu[..pin], &mut r1);
-    r1.iter_mut().for_each(|r| *r = -*r);
-    let mut z = r1;
-    banded.solve(&mut z, 1);
-    let mut correction = vec![0.0; m];
-    rows.gather(&z, 1, &mut correction);
-    let met = rows.apply(&f);
-    for ((c, span), mean) in correction.iter_mut().zip(spans).zip(&met) {
-        *c -= span.price - mean;
+/// What the solve needs of the days and contracts, not of their prices:
+/// made once for a run of dates whose contracts are the same (every date of
+/// a month, in a settlement history), each date's curve then costs one
+/// dense solve and two products.
+pub struct Smooth {
+    rows: Constraints,
+    banded: Pentadiagonal,
+    /// B⁻¹·Jᵀ, a row per day.
+    y: Vec<f64>,
+    /// J·B⁻¹·Jᵀ less one at s, factored.
+    lu: Lu,
+}
+
+impl Smooth {
+    /// `None` if the constraints are not independent (a contract whose days
+    /// all weigh zero, say).
+    pub fn new(weights: &[f64], spans: &[Span]) -> Option<Smooth> {
+        let n = weights.len();
+        let rows = Constraints::new(weights, spans);
+        let m = rows.count() + 1;
+        let pin = m - 1;
+        let banded = smoothness(n)?;
+        let mut y = vec![0.0; n * m];
+        rows.scatter(&mut y, m);
+        y[pin] = 1.0;
+        banded.solve(&mut y, m);
+        let mut s = vec![0.0; m * m];
+        rows.gather(&y, m, &mut s);
+        s[pin * m..].copy_from_slice(&y[..m]);
+        s[pin * m + pin] -= 1.0;
+        let lu = Lu::factor(s, m)?;
+        Some(Smooth {
+            rows,
+            banded,
+            y,
+            lu,
+        })
     }
-    if rows.flat_end {
-        correction[spans.len()] += met[spans.len()];
+
+    /// The curve over the days, for the contracts' `prices` (in the order
+    /// of the spans it was made with).
+    pub fn curve(&self, prices: &[f64]) -> Option<Vec<f64>> {
+        let (rows, y) = (&self.rows, &self.y);
+        let contracts = rows.ranges.len();
+        let m = rows.count() + 1;
+        let pin = m - 1;
+        let mut nu: Vec<f64> = prices.iter().map(|p| -p).collect();
+        nu.resize(m, 0.0);
+        self.lu.solve(&mut nu);
+        let mut f = vec![0.0; rows.weights.len()];
+        subtract_product(&mut f, y, &nu, m);
+        // One step of refinement: the conditions' residuals, solved for as above.
+        let mut z = second_differences_product(&f);
+        rows.add_transpose(&nu[..pin], &mut z);
+        z.iter_mut().for_each(|r| *r = -*r);
+        self.banded.solve(&mut z, 1);
+        let mut correction = vec![0.0; m];
+        rows.gather(&z, 1, &mut correction);
+        let met = rows.apply(&f);
+        for ((c, price), mean) in correction.iter_mut().zip(prices).zip(&met) {
+            *c -= price - mean;
+        }
+        if rows.flat_end {
+            correction[contracts] += met[contracts];
+        }
+        correction[pin] = z[0];
+        self.lu.solve(&mut correction);
+        subtract_product(&mut z, y, &correction, m);
+        for (f, dz) in f.iter_mut().zip(&z) {
+            *f += dz;
+        }
+        f.iter().all(|v| v.is_finite()).then_some(f)
     }
-    correction[pin] = z[0];
-    lu.solve(&mut correction);
-    subtract_product(&mut z, &y, &correction, m);
-    for (f, dz) in f.iter_mut().zip(&z) {
-        *f += dz;
-    }
-    f.iter().all(|v| v.is_finite()).then_some(f)
 }
 
 /// B = H + e₀e₀ᵀ + eeᵀ as bands, factored: positive definite for any number of days.
@@ -114,38 +142,49 @@ fn subtract_product(out: &mut [f64], y: &[f64], v: &[f64], m: usize) {
 }
 
 /// C: each contract's weighted mean, then the far end's flatness (from two days).
-struct Constraints<'a> {
-    weights: &'a [f64],
-    spans: &'a [Span],
+struct Constraints {
+    weights: Vec<f64>,
+    /// Each contract's first and last day.
+    ranges: Vec<(usize, usize)>,
     /// One over each contract's total weight.
     scale: Vec<f64>,
     flat_end: bool,
 }
 
-impl<'a> Constraints<'a> {
-    fn new(weights: &'a [f64], spans: &'a [Span]) -> Constraints<'a> {
-        let scale = spans.iter().map(|s| 1.0 / s.total(weights)).collect();
+impl Constraints {
+    fn new(weights: &[f64], spans: &[Span]) -> Constraints {
         Constraints {
-            weights,
-            spans,
-            scale,
+            weights: weights.to_vec(),
+            ranges: spans.iter().map(|s| (s.first, s.last)).collect(),
+            scale: spans.iter().map(|s| 1.0 / s.total(weights)).collect(),
             flat_end: weights.len() >= 2,
         }
     }
 
     fn count(&self) -> usize {
-        self.spans.len() + usize::from(self.flat_end)
+        self.ranges.len() + usize::from(self.flat_end)
+    }
+
+    /// Each contract's days with their coefficients in C.
+    fn contracts(
+        &self,
+    ) -> impl Iterator<Item = (usize, std::ops::RangeInclusive<usize>, f64)> + '_ {
+        self.ranges
+            .iter()
+            .zip(&self.scale)
+            .enumerate()
+            .map(|(k, (&(first, last), &scale))| (k, first..=last, scale))
     }
 
     /// Cᵀ into the first columns of `y`, `m` columns row by row.
     fn scatter(&self, y: &mut [f64], m: usize) {
-        for (k, (span, scale)) in self.spans.iter().zip(&self.scale).enumerate() {
-            for day in span.first..=span.last {
+        for (k, days, scale) in self.contracts() {
+            for day in days {
                 y[day * m + k] = self.weights[day] * scale;
             }
         }
         if self.flat_end {
-            let (k, n) = (self.spans.len(), self.weights.len());
+            let (k, n) = (self.ranges.len(), self.weights.len());
             y[(n - 2) * m + k] = -1.0;
             y[(n - 1) * m + k] = 1.0;
         }
@@ -153,10 +192,10 @@ impl<'a> Constraints<'a> {
 
     /// C·Y into the first rows of `out` (`columns` wide), Y of `columns` columns.
     fn gather(&self, y: &[f64], columns: usize, out: &mut [f64]) {
-        for (k, (span, scale)) in self.spans.iter().zip(&self.scale).enumerate() {
+        for (k, days, scale) in self.contracts() {
             let row = &mut out[k * columns..(k + 1) * columns];
             row.fill(0.0);
-            for day in span.first..=span.last {
+            for day in days {
                 let w = self.weights[day] * scale;
                 if w != 0.0 {
                     let from = &y[day * columns..(day + 1) * columns];
@@ -167,7 +206,7 @@ impl<'a> Constraints<'a> {
             }
         }
         if self.flat_end {
-            let (k, n) = (self.spans.len(), self.weights.len());
+            let (k, n) = (self.ranges.len(), self.weights.len());
             for c in 0..columns {
                 out[k * columns + c] = y[(n - 1) * columns + c] - y[(n - 2) * columns + c];
             }
@@ -183,14 +222,13 @@ impl<'a> Constraints<'a> {
 
     /// out += Cᵀ·λ.
     fn add_transpose(&self, lambda: &[f64], out: &mut [f64]) {
-        for ((span, scale), l) in self.spans.iter().zip(&self.scale).zip(lambda) {
-            let days = span.first..=span.last;
+        for ((_, days, scale), l) in self.contracts().zip(lambda) {
             for (o, w) in out[days.clone()].iter_mut().zip(&self.weights[days]) {
                 *o += w * scale * l;
             }
         }
         if self.flat_end {
-            let (l, n) = (lambda[self.spans.len()], out.len());
+            let (l, n) = (lambda[self.ranges.len()], out.len());
             out[n - 2] -= l;
             out[n - 1] += l;
         }

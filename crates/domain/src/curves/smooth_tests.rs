@@ -1,6 +1,11 @@
-use super::smooth;
+use super::Smooth;
 use crate::curves::delivery::Span;
 use crate::curves::dense::Lu;
+
+fn smooth(weights: &[f64], spans: &[Span]) -> Option<Vec<f64>> {
+    let prices: Vec<f64> = spans.iter().map(|s| s.price).collect();
+    Smooth::new(weights, spans)?.curve(&prices)
+}
 
 fn span(first: usize, last: usize, price: f64) -> Span {
     Span { first, last, price }
@@ -147,4 +152,16 @@ fn two_years_of_months_equal_the_dense_solution() {
     let f = smooth(&weights, &spans).unwrap();
     means_met(&f, &weights, &spans);
     assert_close(&f, &reference(&weights, &spans), 1e-8);
+}
+
+#[test]
+fn one_preparation_serves_any_prices_of_the_same_contracts() {
+    let spans = [span(0, 30, 70.0), span(31, 58, 72.0), span(59, 89, 71.0)];
+    let prepared = Smooth::new(&[1.0; 90], &spans).unwrap();
+    let other = [span(0, 30, 60.0), span(31, 58, 58.5), span(59, 89, 61.0)];
+    let prices: Vec<f64> = other.iter().map(|s| s.price).collect();
+    assert_eq!(
+        prepared.curve(&prices).unwrap(),
+        smooth(&[1.0; 90], &other).unwrap()
+    );
 }
