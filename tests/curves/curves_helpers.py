@@ -82,7 +82,15 @@ def dense_smooth(
     c = np.array(rows)
     m = len(c)
     kkt = np.block([[second.T @ second, c.T], [c, np.zeros((m, m))]])
-    solution = np.linalg.solve(kkt, np.concatenate([np.zeros(n), prices]))
+    rhs = np.concatenate([np.zeros(n), prices])
+    solution = np.linalg.solve(kkt, rhs)
+    # Days no contract covers make the system ill-conditioned (a month's gap
+    # costs the plain solve about 1e-8): two steps of refinement, the
+    # residual in extended precision, make the reference exact to rounding.
+    wide = kkt.astype(np.longdouble)
+    for _ in range(2):
+        residual = rhs.astype(np.longdouble) - wide @ solution.astype(np.longdouble)
+        solution = solution + np.linalg.solve(kkt, residual.astype(np.float64))
     return days, solution[:n]
 
 

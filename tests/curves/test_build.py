@@ -102,6 +102,20 @@ def test_windows_inside_months() -> None:
     np.testing.assert_allclose(_forward(built), reference, rtol=0, atol=1e-8)
 
 
+def test_days_between_contracts_are_on_the_curve() -> None:
+    # No contract for March and April, nor for July to September.
+    rows = [("Jan 25", 70.0), ("Feb 25", 71.0), ("May 25", 66.0), ("Jun 25", 67.5), ("Q4 25", 65.0)]
+    table = settlements([("a", t, ON, p) for t, p in rows])
+    built = mc.curves.build(table)
+    days, reference = dense_smooth(_contracts(rows))
+    assert column(built, "delivery") == days
+    np.testing.assert_allclose(_forward(built), reference, rtol=0, atol=1e-8)
+    # The flat curve holds each contract's price across the gap after it.
+    flat = mc.curves.build(table, method="flat")
+    value = dict(zip(column(flat, "delivery"), column(flat, "forward"), strict=True))
+    assert value[dt.date(2025, 3, 15)] == 71.0 and value[dt.date(2025, 8, 1)] == 67.5
+
+
 def test_business_weights_with_a_holiday() -> None:
     # January 2025 starts on a Wednesday, a holiday here: 22 business days,
     # two of them (Thursday 2 and Friday 3) in the first window.
