@@ -111,6 +111,8 @@ pub enum Problem {
     SameDays(u32, u32),
     /// A kept contract has no day of positive weight.
     NoWeight(u32),
+    /// A contract's price is not a number (NaN or infinite).
+    NotANumber(u32),
     /// The kept contracts' means cannot all be met.
     NotMet(Vec<u32>),
 }
@@ -129,6 +131,11 @@ impl Problem {
             Problem::NoWeight(c) => format!(
                 "tenor {:?} of curve {id} at {at} has no business day to average over \
                  (every day is a weekend or a holiday)",
+                name(c)
+            ),
+            Problem::NotANumber(c) => format!(
+                "tenor {:?} of curve {id} at {at} has a price that is not a number; \
+                 drop or fill it first",
                 name(c)
             ),
             Problem::NotMet(contracts) => format!(
@@ -171,6 +178,9 @@ pub fn curve_at(
     spec: &BuildSpec,
     prepared: &mut Prepared,
 ) -> Result<(i32, Vec<f64>), Problem> {
+    if let Some(c) = contracts.iter().find(|c| !c.price.is_finite()) {
+        return Err(Problem::NotANumber(c.contract));
+    }
     let keep = kept(contracts);
     let kept: Vec<&Delivery> = contracts
         .iter()

@@ -220,6 +220,17 @@ fn bad_input_is_named() {
         ),
         "{same}"
     );
+    let nan = error(
+        &[
+            ("a", "Jan 25", "2024-12-02", 1.0),
+            ("a", "Feb 25", "2024-12-02", f64::NAN),
+        ],
+        &spec("smooth"),
+    );
+    assert!(
+        nan.contains("tenor \"Feb 25\" of curve a at 2024-12-02 has a price that is not a number"),
+        "{nan}"
+    );
     // 26-28 February 2022 are a Saturday, a Sunday and, here, a holiday.
     let holiday = BuildSpec::new("smooth", "business", &[d("2022-02-28")]).unwrap();
     let empty = error(&[("a", "26-EOM Feb 22", "2022-01-04", 1.0)], &holiday);
