@@ -151,8 +151,9 @@ impl Problem {
     }
 }
 
-/// The smooth solve's preparation for the last contracts met: the next
-/// time's, if its contracts are the same (days, weights and all), is its.
+/// The smooth solve's preparation for the last contracts seen, kept for the
+/// next time: one whose contracts have the same days from the same first
+/// day (so the same weights too) reuses it.
 #[derive(Default)]
 pub struct Prepared {
     /// The first day and the contracts' days from it.
