@@ -31,7 +31,8 @@ mod _core {
 
     #[pymodule_export]
     use crate::python::curves::{
-        curves_convert, curves_crack, curves_matrix, curves_rolling, curves_spread,
+        curves_build, curves_convert, curves_crack, curves_matrix, curves_residuals,
+        curves_rolling, curves_spread,
     };
 
     #[pymodule_export]

@@ -58,9 +58,11 @@ __all__ = [
     "bulk_wait",
     "check_lake",
     "compact_recording",
+    "curves_build",
     "curves_convert",
     "curves_crack",
     "curves_matrix",
+    "curves_residuals",
     "curves_rolling",
     "curves_spread",
     "read_bulk",
@@ -564,6 +566,18 @@ def curves_convert(
 def curves_matrix(table: object, values: str) -> pyarrow.Table:
     """One row per curve and time, one column per tenor; see
     :func:`marketcurves.curves.matrix`."""
+
+def curves_build(
+    table: object, method: str, weights: str, holidays: list[datetime.date]
+) -> pyarrow.Table:
+    """A daily forward curve per curve and time, from its contracts; see
+    :func:`marketcurves.curves.build`."""
+
+def curves_residuals(
+    table: object, built: object, weights: str, holidays: list[datetime.date]
+) -> pyarrow.Table:
+    """Each contract row's price against the built curve's mean over its
+    days; see :func:`marketcurves.curves.residuals`."""
 
 def read_bulk(
     dest: str | tuple[Any, str],

@@ -20,10 +20,12 @@ approximate conversion factors); 42 gallons make a barrel.
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from marketcurves import _core
+from marketcurves._args import date as _date
 from marketcurves._args import text as _text
 from marketcurves.exceptions import InvalidRequest
 
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     Factor = float | str | Curve
     FactorArg = Factor | Mapping[str, Factor] | Catalogue | None
 
-__all__ = ["convert", "crack", "matrix", "roll_log", "rolling", "spread"]
+__all__ = ["build", "convert", "crack", "matrix", "residuals", "roll_log", "rolling", "spread"]
 
 
 def rolling(
@@ -132,6 +134,94 @@ def matrix(table: Any, values: str = "price") -> pyarrow.Table:
     calendar order, holding the ``values`` column (null where a tenor has no
     row). ``to_pandas`` works on it."""
     return _core.curves_matrix(_table(table), _text(values, "values"))
+
+
+def build(
+    table: Any,
+    *,
+    method: str = "smooth",
+    weights: str = "calendar",
+    holidays: Iterable[Any] | None = None,
+) -> pyarrow.Table:
+    """A daily forward curve for each curve and date (settlements) or curve
+    and time (other prices) of ``table``, consistent with its contracts.
+
+    One row per curve, time and delivery day, from the first contract's
+    first day to the last contract's last day: ``curve_id``, ``date`` (or
+    ``generated_on``), ``delivery`` (a date) and ``forward``. Each curve and
+    time is built alone, from its rows.
+
+    The contracts are the rows whose tenors have delivery days (months,
+    quarters, 5-day windows, any tenor whose dates parse); continuous
+    tenors (``C 00``...) have none and are left out, and so is a contract
+    every day of which shorter contracts of the same curve and time cover
+    (a quarter and its three months): the finer contracts define those
+    days. :func:`residuals` shows how far a left-out contract disagrees.
+
+    ``method="smooth"`` is the maximum-smoothness forward curve of Benth,
+    Koekebakker and Ollmar (2007), on days: of all curves whose weighted
+    mean over each contract's days is its price, the one with the least
+    sum of squared second differences, its last day equal to the day
+    before. Days between contracts are on the curve too, unconstrained.
+    ``method="flat"`` is the piecewise-flat bootstrap: each day takes the
+    price of the finest contract covering it, a coarser contract's other
+    days the one value that makes its mean right, and a day no contract
+    covers the value of the day before.
+
+    ``weights="calendar"`` averages a contract's price over every day of its
+    delivery; ``weights="business"`` over Monday to Friday less
+    ``holidays`` (a list of dates, datetimes or ISO strings). Every day has
+    a value on the curve either way.
+
+    Raises :class:`InvalidRequest` for an unknown method or weights, a table
+    without the columns it needs, or contracts no curve can meet: two
+    tenors over the same days, a contract with no business day, a contract
+    whose mean the others already fix at another price.
+    """
+    return _core.curves_build(
+        _table(table), _text(method, "method"), _text(weights, "weights"), _holidays(holidays)
+    )
+
+
+def residuals(
+    table: Any,
+    built: Any,
+    *,
+    weights: str = "calendar",
+    holidays: Iterable[Any] | None = None,
+) -> pyarrow.Table:
+    """How far the curves ``built`` from ``table`` (by :func:`build`) are from
+    each of its contracts.
+
+    One row per row of ``table`` whose tenor has delivery days, by curve,
+    date (or time) and tenor in calendar order: ``curve_id``, ``date`` (or
+    ``generated_on``), ``tenor``, ``price``, ``mean`` (the built curve's
+    mean over the contract's days, weighted as ``weights`` and ``holidays``
+    say, which should be those the curve was built with) and ``residual``
+    (``price - mean``). A contract the curve was built from has a residual
+    of zero to within 1e-9 of its price; a left-out one shows how far it
+    disagrees. Rows missing a curve, tenor, time or price are left out, as
+    :func:`build` leaves them out. Raises :class:`InvalidRequest` if
+    ``built`` lacks a curve, time or delivery day a contract needs.
+    """
+    return _core.curves_residuals(
+        _table(table), _table(built, "built"), _text(weights, "weights"), _holidays(holidays)
+    )
+
+
+def _holidays(value: Any) -> list[_dt.date]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        raise InvalidRequest(
+            f"holidays must be a list of dates; a calendar's name ({value!r}) is not supported yet"
+        )
+    if not isinstance(value, Iterable):
+        raise InvalidRequest(
+            f"holidays must be a list of dates, datetimes or ISO strings, "
+            f"not {type(value).__name__}"
+        )
+    return [_date(day, "holidays") for day in value]
 
 
 def _table(value: Any, name: str = "table") -> Any:

@@ -11,7 +11,9 @@ use pyo3_arrow::PyTable;
 use super::arrow_out::to_pyarrow;
 use super::errors::CoreResult;
 use domain::arrow::Table;
-use domain::curves::{self, CurveError, Factor, Factors, Leg, Product, RollSpec, Unit};
+use domain::curves::{
+    self, BuildSpec, CurveError, Factor, Factors, Leg, Product, RollSpec, Unit, Weights,
+};
 use domain::tenor::Tenor;
 
 /// Barrels per tonne as a number, or the name of a product with a standard figure.
@@ -131,6 +133,38 @@ pub fn curves_convert(
 pub fn curves_matrix(py: Python<'_>, table: PyTable, values: &str) -> CoreResult<Py<PyAny>> {
     let table = table_in(table);
     let out = py.detach(|| curves::matrix(&table, values))?;
+    Ok(to_pyarrow(py, out)?)
+}
+
+/// A daily forward curve per curve and time, from its contracts.
+#[pyfunction]
+#[pyo3(signature = (table, method, weights, holidays))]
+pub fn curves_build(
+    py: Python<'_>,
+    table: PyTable,
+    method: &str,
+    weights: &str,
+    holidays: Vec<NaiveDate>,
+) -> CoreResult<Py<PyAny>> {
+    let spec = BuildSpec::new(method, weights, &holidays)?;
+    let table = table_in(table);
+    let out = py.detach(|| curves::build(&table, &spec))?;
+    Ok(to_pyarrow(py, out)?)
+}
+
+/// Each contract row's price against the built curve's mean over its days.
+#[pyfunction]
+#[pyo3(signature = (table, built, weights, holidays))]
+pub fn curves_residuals(
+    py: Python<'_>,
+    table: PyTable,
+    built: PyTable,
+    weights: &str,
+    holidays: Vec<NaiveDate>,
+) -> CoreResult<Py<PyAny>> {
+    let weights = Weights::new(weights, &holidays)?;
+    let (table, built) = (table_in(table), table_in(built));
+    let out = py.detach(|| curves::residuals(&table, &built, &weights))?;
     Ok(to_pyarrow(py, out)?)
 }
 

@@ -4,7 +4,9 @@
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Date32Type, Float64Type, Int64Type, TimestampMicrosecondType};
-use arrow_array::{Array, ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
+use arrow_array::{
+    Array, ArrayRef, Date32Array, Float64Array, Int64Array, RecordBatch, StringArray,
+};
 use arrow_cast::cast;
 use arrow_schema::{DataType, TimeUnit};
 use arrow_select::concat::concat_batches;
@@ -36,6 +38,17 @@ impl TimeKey {
         }
     }
 
+    /// A time as messages name it: `2025-01-31`, or `2025-01-31T16:30:00Z`.
+    pub fn describe(self, time: i64) -> String {
+        let day = |days: i64| chrono::DateTime::UNIX_EPOCH + chrono::Duration::days(days);
+        match self {
+            TimeKey::Date => day(time).date_naive().to_string(),
+            TimeKey::GeneratedOn => chrono::DateTime::from_timestamp_micros(time)
+                .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true))
+                .unwrap_or_else(|| format!("{time} µs")),
+        }
+    }
+
     pub fn data_type(self) -> DataType {
         match self {
             TimeKey::Date => DataType::Date32,
@@ -59,11 +72,7 @@ pub struct Input {
 impl Input {
     /// Reads `curve_id`, `tenor`, the time key and the numbers of `values`.
     pub fn read(table: &Table, values: &str) -> Result<Input, CurveError> {
-        // One batch (what the package returns) is read in place, not copied.
-        let batch = match table.batches.as_slice() {
-            [one] => one.clone(),
-            _ => concat_batches(&table.schema, &table.batches)?,
-        };
+        let batch = one_batch(table)?;
         let key = if batch.column_by_name("date").is_some() {
             TimeKey::Date
         } else {
@@ -71,14 +80,7 @@ impl Input {
         };
         let curve_id = strings(&batch, "curve_id")?;
         let tenor = strings(&batch, "tenor")?;
-        let time = column(&batch, key.column(), &key.data_type())?;
-        // Times are read as they are stored (no copy); dates widen to i64.
-        let time: Int64Array = match key {
-            TimeKey::Date => time.as_primitive::<Date32Type>().unary(i64::from),
-            TimeKey::GeneratedOn => time
-                .as_primitive::<TimestampMicrosecondType>()
-                .reinterpret_cast::<Int64Type>(),
-        };
+        let time = times(&batch, key)?;
         let values = numbers(&batch, values)?;
         Ok(Input {
             batch,
@@ -93,6 +95,34 @@ impl Input {
     pub fn num_rows(&self) -> usize {
         self.batch.num_rows()
     }
+}
+
+/// A table's rows in one batch.
+pub fn one_batch(table: &Table) -> Result<RecordBatch, CurveError> {
+    // One batch (what the package returns) is read in place, not copied.
+    Ok(match table.batches.as_slice() {
+        [one] => one.clone(),
+        _ => concat_batches(&table.schema, &table.batches)?,
+    })
+}
+
+/// The time key's column as days (dates) or microseconds (times).
+pub fn times(batch: &RecordBatch, key: TimeKey) -> Result<Int64Array, CurveError> {
+    let time = column(batch, key.column(), &key.data_type())?;
+    // Times are read as they are stored (no copy); dates widen to i64.
+    Ok(match key {
+        TimeKey::Date => time.as_primitive::<Date32Type>().unary(i64::from),
+        TimeKey::GeneratedOn => time
+            .as_primitive::<TimestampMicrosecondType>()
+            .reinterpret_cast::<Int64Type>(),
+    })
+}
+
+/// A column as dates (days since 1970-01-01).
+pub fn days(batch: &RecordBatch, name: &str) -> Result<Date32Array, CurveError> {
+    Ok(column(batch, name, &DataType::Date32)?
+        .as_primitive::<Date32Type>()
+        .clone())
 }
 
 /// A column as strings.

@@ -1,33 +1,45 @@
 //! Curve analytics on price tables: rolling contracts and their roll log,
-//! time spreads, cracks, unit conversion and the date-by-tenor matrix.
+//! time spreads, cracks, unit conversion, the date-by-tenor matrix, and
+//! daily forward curves built from the contracts with their residuals.
 //!
 //! Each function takes a [`Table`](crate::arrow::Table) of the design's
 //! schema (settlements keyed by `date`, other prices by `generated_on`) and
 //! returns a new one. Nothing here does I/O; bad input is a [`CurveError`],
 //! which the bindings raise as `InvalidRequest`.
 
+mod banded;
+mod build;
 mod business;
 mod crack;
+mod delivery;
+mod dense;
+mod flat;
 mod grouping;
 mod input;
 mod matrix;
 mod name_key;
 mod output;
 mod panel;
+mod residuals;
 mod rolling;
 mod rows;
+mod smooth;
 mod spread;
 mod units;
+mod weights;
 
 #[cfg(test)]
 mod test_tables;
 
+pub use build::{build, BuildSpec, Method};
 pub use business::business_days_before;
 pub use crack::crack;
 pub use matrix::matrix;
+pub use residuals::residuals;
 pub use rolling::{roll_log, rolling, RollSpec};
 pub use spread::{spread, Leg};
 pub use units::{convert, Factor, Factors, Product, Unit};
+pub use weights::Weights;
 
 /// Bad input to a curve function: an unknown kind or unit, a missing
 /// column, a position past a curve's contracts, mixed units. The message
