@@ -64,3 +64,16 @@ def test_bad_input_exits_before_reading(recorded):
         em,
     )
     assert speed.returncode == 2 and "--speed" in speed.stderr
+
+
+def test_a_mistyped_tenor_is_refused_unless_no_strict(recorded):
+    em, lake, curve, rows = recorded["em"], recorded["lake"], recorded["curve"], recorded["rows"]
+    times = sorted(r["generated_on"] for r in rows)
+    span = ["--start", times[0].isoformat(), "--end", times[-1].isoformat()]
+    base = ["--source", str(lake), "--curve", curve.id, "--tenor", "Jan 19", *span]
+    refused = _cli([*base, "--format", "ndjson"], em)
+    assert refused.returncode == 1
+    assert "deliver nothing" in refused.stderr and refused.stdout == ""
+    anyway = _cli([*base, "--format", "ndjson", "--no-strict"], em)
+    assert anyway.returncode == 0, anyway.stderr
+    assert anyway.stdout == "" and "0 ticks replayed" in anyway.stderr

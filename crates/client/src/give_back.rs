@@ -1,15 +1,15 @@
-//! Handing the memory a pull, or a replay's day, freed back to the system.
+//! Handing back to the system the memory a pull, a replay's day or a
+//! backfill's task freed.
 //!
 //! A pull decodes its pages on the runtime's worker threads, and glibc
 //! gives each thread's allocations arenas of their own. Once a slice's pages
 //! are merged and freed, those arenas keep the memory: after the 185 MB
 //! intraday table of `benches/rest_pull.py` the process held 30 MB more
 //! than it used, which the DataFrame made next could not use (Python
-//! allocates on its own thread, from another arena). A replay reads each day
-//! of a lake on a thread of the blocking pool: the arenas of those threads
-//! kept about a day's values each, so that a replay's memory rose with its
-//! length for millions of values before it levelled off. `malloc_trim`
-//! returns the free pages of every arena.
+//! allocates on its own thread, from another arena). Likewise the memory of
+//! a long replay, or of a backfill's worker after many tasks, rose with
+//! their length before it levelled off, each arena keeping about the most
+//! it had held. `malloc_trim` returns the free pages of every arena.
 
 use arrow_array::RecordBatch;
 

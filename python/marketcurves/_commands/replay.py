@@ -55,6 +55,12 @@ def add(commands: Commands) -> None:
         help="a lake (folder or object store URL), or 'service'",
     )
     add_subscriptions(parser)
+    parser.add_argument(
+        "--no-strict",
+        dest="strict",
+        action="store_false",
+        help="replay curves and tenors the source holds nothing of (nothing comes of them)",
+    )
     parser.add_argument("--start", required=True, help="first time (ISO 8601) or day")
     parser.add_argument("--end", required=True, help="last time (ISO 8601) or day")
     parser.add_argument(
@@ -79,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         with feed:
             for curve in args.curves:
                 for tenor in tenors:
-                    feed.subscribe(curve, tenor, strict=False)
+                    feed.subscribe(curve, tenor, strict=args.strict)
             if fmt == "parquet":
                 import pyarrow as pa
 

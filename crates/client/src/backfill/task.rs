@@ -107,6 +107,10 @@ pub async fn run_task(
         outcome.days_complete += day.days_complete;
         outcome.files_written += day.files_written;
     }
+    // The window's pages, rows and files are freed, on whichever threads
+    // decoded and wrote them: give them back, so that a worker's memory after
+    // many tasks is that of one (`give_back`).
+    crate::give_back::trim();
     Ok(outcome)
 }
 
