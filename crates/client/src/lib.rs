@@ -16,6 +16,7 @@ pub(crate) mod error;
 pub(crate) mod give_back;
 pub mod live;
 pub mod net;
+pub(crate) mod one_thread;
 pub mod record;
 pub mod rest;
 pub(crate) mod secret;

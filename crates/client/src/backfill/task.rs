@@ -18,6 +18,7 @@ use super::held::curve_day;
 use super::plan::BackfillTask;
 use super::rows::backfilled_rows;
 use crate::cache::finality::{keep_through, last_final_day, INTRADAY_MARGIN};
+use crate::one_thread::OneThread;
 use crate::record::compact::sort_rows;
 use crate::record::file::{encode, recorded_rows_to_batch, FileNote, Recorded};
 use crate::record::layout::{backfill_name, utc_day};
@@ -96,8 +97,13 @@ pub async fn run_task(
         })
         .collect();
     let tag = &tag;
+    // The days' files are made on one thread of the task's own
+    // (`one_thread`): written in parallel from the blocking pool, each of its
+    // threads kept a file's memory.
+    let maker = OneThread::start("marketcurves-backfill", "writing a backfill's files")?;
+    let maker = &maker;
     let written: Vec<TaskOutcome> = stream::iter(days)
-        .map(|(day, fetched, complete)| write_day(dest, task, day, fetched, complete, tag))
+        .map(|(day, fetched, complete)| write_day(dest, maker, (task, day), fetched, complete, tag))
         .buffer_unordered(DAYS_IN_FLIGHT)
         .try_collect()
         .await?;
@@ -154,8 +160,8 @@ fn complete_through(
 /// task's tenors, and what the current files hold of its other tenors.
 async fn write_day(
     dest: &Place,
-    task: &BackfillTask,
-    day: NaiveDate,
+    maker: &OneThread,
+    (task, day): (&BackfillTask, NaiveDate),
     fetched: Vec<Recorded>,
     complete: Vec<String>,
     tag: &str,
@@ -181,24 +187,24 @@ async fn write_day(
     rows.extend(fetched);
     let curve_id = task.curve_id.clone();
     // Sorting and encoding are the CPU of a write: off the runtime's
-    // threads, so that the days of a task are written in parallel.
-    let (bytes, replaces) = tokio::task::spawn_blocking(move || {
-        sort_rows(&mut rows);
-        // Two current files of a day (two runs that wrote it at once) hold
-        // their other tenors twice: carried over once.
-        let rows = each_value_once(rows);
-        let note = FileNote {
-            replaces,
-            curve_id: Some(curve_id),
-            complete: done.into_iter().collect(),
-            ..FileNote::of_rows(&rows)
-        };
-        let batch = recorded_rows_to_batch(&rows)?;
-        Ok::<_, String>((encode(&[batch], &note)?, note.replaces))
-    })
-    .await
-    .map_err(|e| PlaceError(e.to_string()))?
-    .map_err(PlaceError)?;
+    // threads, which fetch and write the other days meanwhile.
+    let (bytes, replaces) = maker
+        .run(move || {
+            sort_rows(&mut rows);
+            // Two current files of a day (two runs that wrote it at once) hold
+            // their other tenors twice: carried over once.
+            let rows = each_value_once(rows);
+            let note = FileNote {
+                replaces,
+                curve_id: Some(curve_id),
+                complete: done.into_iter().collect(),
+                ..FileNote::of_rows(&rows)
+            };
+            let batch = recorded_rows_to_batch(&rows)?;
+            Ok::<_, String>((encode(&[batch], &note)?, note.replaces))
+        })
+        .await?
+        .map_err(PlaceError)?;
     let name = backfill_name(day, &task.curve_id, Utc::now().timestamp_micros(), tag);
     dest.put(&name, bytes).await?;
     for old in &replaces {

@@ -34,10 +34,11 @@ fn a_day_written_again_keeps_other_tenors_and_replaces_its_own() {
             let day = utc_day(MIDNIGHT);
             let jan = "Jan 26".to_string();
             let feb = "Feb 26".to_string();
+            let maker = OneThread::start("test", "writing").unwrap();
             let first = write_day(
                 &dest,
-                &task(&["Jan 26"]),
-                day,
+                &maker,
+                (&task(&["Jan 26"]), day),
                 values("Jan 26", 3),
                 vec![jan.clone()],
                 "a",
@@ -50,13 +51,13 @@ fn a_day_written_again_keeps_other_tenors_and_replaces_its_own() {
             );
             // Feb's values, not yet final; then Feb again, final, with one more value.
             let two = task(&["Feb 26"]);
-            write_day(&dest, &two, day, values("Feb 26", 2), vec![], "b")
+            write_day(&dest, &maker, (&two, day), values("Feb 26", 2), vec![], "b")
                 .await
                 .unwrap();
             write_day(
                 &dest,
-                &two,
-                day,
+                &maker,
+                (&two, day),
                 values("Feb 26", 4),
                 vec![feb.clone()],
                 "c",
@@ -88,7 +89,8 @@ fn a_file_left_beside_its_replacement_is_not_read() {
             let day = utc_day(MIDNIGHT);
             let jan = "Jan 26".to_string();
             let one = task(&["Jan 26"]);
-            write_day(&dest, &one, day, values("Jan 26", 2), vec![], "a")
+            let maker = OneThread::start("test", "writing").unwrap();
+            write_day(&dest, &maker, (&one, day), values("Jan 26", 2), vec![], "a")
                 .await
                 .unwrap();
             let (first, _) = curve_day(&dest, "C1", day).await.unwrap();
@@ -96,8 +98,8 @@ fn a_file_left_beside_its_replacement_is_not_read() {
             let bytes = dest.get(&old).await.unwrap().unwrap();
             write_day(
                 &dest,
-                &one,
-                day,
+                &maker,
+                (&one, day),
                 values("Jan 26", 3),
                 vec![jan.clone()],
                 "b",

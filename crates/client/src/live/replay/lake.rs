@@ -12,11 +12,11 @@ use chrono::NaiveDate;
 use futures_util::future::BoxFuture;
 use futures_util::{stream, StreamExt, TryStreamExt};
 
-use super::decoder::Decoder;
 use super::source::{takes, ReplaySource};
 use super::values::{NameTable, Value, Values};
 use crate::live::tick::TickSource;
 use crate::live::SUBSCRIBE_ANYWAY;
+use crate::one_thread::OneThread;
 use crate::record::checkpoint::replaced_files;
 use crate::record::file::{note_of, open_batches};
 use crate::record::layout::{data_file, day_folder, DataFile};
@@ -30,14 +30,15 @@ const READS_IN_FLIGHT: usize = 8;
 /// A lake: the files of a recorder and a backfill (`record::layout`).
 pub struct LakeSource {
     place: Place,
-    decoder: Decoder,
+    /// Where its days are decoded (`one_thread`).
+    decoder: OneThread,
 }
 
 impl LakeSource {
     /// The lake at `place`, which must exist.
     pub async fn open(place: Place) -> Result<LakeSource, ClientError> {
         place.check_lake("source").await?;
-        let decoder = Decoder::start()?;
+        let decoder = OneThread::start("marketcurves-replay", "decoding the lake")?;
         Ok(LakeSource { place, decoder })
     }
 

@@ -14,7 +14,6 @@
 
 pub(crate) mod clock;
 pub mod config;
-mod decoder;
 pub mod lake;
 pub mod service;
 pub(crate) mod session;
