@@ -397,6 +397,7 @@ class CoreClient:
         tenors: list[str] | None = None,
         progress: _Progress = None,
         cache: str | None = None,
+        contracts: str = "listed",
     ) -> pyarrow.Table: ...
     def intraday_history_async(
         self,
@@ -405,6 +406,7 @@ class CoreClient:
         end: datetime.date,
         tenors: list[str] | None = None,
         cache: str | None = None,
+        contracts: str = "listed",
     ) -> Awaitable[pyarrow.Table]: ...
     def cache_info(self) -> CacheInfo:
         """What the cache holds for this client's service and account."""
