@@ -541,10 +541,11 @@ def bulk_download(
 _Factor = float | str
 
 def curves_rolling(
-    table: object, kind: str, nearby: list[int], roll_days: int, log: bool
+    table: object, kind: str, nearby: list[int], roll_days: int, log: bool, adjust: str
 ) -> pyarrow.Table:
     """Each nearby position's price (or, with ``log``, its tenor) per curve
-    and time; see :func:`marketcurves.curves.rolling`."""
+    and time, back-adjusted as ``adjust`` says; see
+    :func:`marketcurves.curves.rolling`."""
 
 def curves_spread(table: object, near: str, far: str) -> pyarrow.Table:
     """Near minus far per curve and time; see :func:`marketcurves.curves.spread`."""

@@ -45,6 +45,8 @@ def rolling(
     kind: str = "month",
     nearby: Iterable[int] = range(1, 13),
     roll_days: int = 0,
+    *,
+    adjust: str = "none",
 ) -> pyarrow.Table:
     """One row per curve and date (settlements) or curve and time (other
     prices), with columns ``M1``…``Mn`` (``Q`` for quarters, ``W`` for
@@ -58,8 +60,22 @@ def rolling(
     contract has no price at a time is null there (pull history with
     ``tenors="all"`` to have every contract). :func:`roll_log` says which
     contract each column held.
+
+    ``adjust`` back-adjusts each column across its rolls. Each roll's gap is
+    measured on the last date (or time) the old contract is held: the new
+    contract's price minus the old one's (``"difference"``) or the new over
+    the old (``"ratio"``), both of that date. Every earlier value is
+    shifted by the sum of the later gaps, or scaled by their product, so
+    the latest contract's prices are unchanged and the series does not jump
+    at a roll. Where either contract has no price on that date, the gap is
+    measured on the latest earlier date on which the old contract is still
+    held and both have one (:func:`roll_log` says which); a roll with no
+    such date raises :class:`InvalidRequest` naming it, and so does a ratio
+    that is not above zero. ``"none"`` (the default) leaves the prices as
+    they are.
     """
-    return _core.curves_rolling(_table(table), *_roll_args(kind, nearby, roll_days), False)
+    args = _roll_args(kind, nearby, roll_days)
+    return _core.curves_rolling(_table(table), *args, False, _text(adjust, "adjust"))
 
 
 def roll_log(
@@ -67,10 +83,18 @@ def roll_log(
     kind: str = "month",
     nearby: Iterable[int] = range(1, 13),
     roll_days: int = 0,
+    *,
+    adjust: str = "none",
 ) -> pyarrow.Table:
     """The same rows and columns as :func:`rolling`, holding the tenor each
-    position held at that date or time (null past the curve's contracts)."""
-    return _core.curves_rolling(_table(table), *_roll_args(kind, nearby, roll_days), True)
+    position held at that date or time (null past the curve's contracts).
+
+    With ``adjust="difference"`` or ``"ratio"``, each column ``Mn`` is
+    followed by ``Mn_gap``, the gap of the roll on the row where the new
+    contract is first held (null on other rows), and ``Mn_gap_on``, the date
+    (or time) it was measured on; see :func:`rolling`."""
+    args = _roll_args(kind, nearby, roll_days)
+    return _core.curves_rolling(_table(table), *args, True, _text(adjust, "adjust"))
 
 
 def spread(table: Any, near: Any, far: Any) -> pyarrow.Table:

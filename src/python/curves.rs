@@ -12,7 +12,7 @@ use super::arrow_out::to_pyarrow;
 use super::errors::CoreResult;
 use domain::arrow::Table;
 use domain::curves::{
-    self, BuildSpec, CurveError, Factor, Factors, Leg, Product, RollSpec, Unit, Weights,
+    self, Adjust, BuildSpec, CurveError, Factor, Factors, Leg, Product, RollSpec, Unit, Weights,
 };
 use domain::tenor::Tenor;
 
@@ -51,9 +51,10 @@ fn table_in(table: PyTable) -> Table {
     Table { schema, batches }
 }
 
-/// Each position's price (or, with `log`, its tenor) per curve and time.
+/// Each position's price (or, with `log`, its tenor) per curve and time,
+/// back-adjusted across rolls as `adjust` says.
 #[pyfunction]
-#[pyo3(signature = (table, kind, nearby, roll_days, log))]
+#[pyo3(signature = (table, kind, nearby, roll_days, log, adjust))]
 pub fn curves_rolling(
     py: Python<'_>,
     table: PyTable,
@@ -61,8 +62,9 @@ pub fn curves_rolling(
     nearby: Vec<u32>,
     roll_days: u32,
     log: bool,
+    adjust: &str,
 ) -> CoreResult<Py<PyAny>> {
-    let spec = RollSpec::new(kind, nearby, roll_days)?;
+    let spec = RollSpec::new(kind, nearby, roll_days)?.adjusted(Adjust::parse(adjust)?);
     let table = table_in(table);
     let out = py.detach(|| {
         if log {

@@ -7,6 +7,7 @@
 //! returns a new one. Nothing here does I/O; bad input is a [`CurveError`],
 //! which the bindings raise as `InvalidRequest`.
 
+mod adjust;
 mod banded;
 mod build;
 mod business;
@@ -31,6 +32,7 @@ mod weights;
 #[cfg(test)]
 mod test_tables;
 
+pub use adjust::Adjust;
 pub use build::{build, BuildSpec, Method};
 pub use business::business_days_before;
 pub use crack::crack;
