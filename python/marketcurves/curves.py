@@ -10,8 +10,12 @@ interface, such as ``pyarrow.Table`` or a polars DataFrame) and returns a
 ``pyarrow.Table``. Bad input raises :class:`~marketcurves.InvalidRequest`
 naming the problem.
 
-Business days for ``roll_days`` are Monday to Friday; exchange holidays are
-not known to the tables, so none are kept. Barrels per tonne (for ``$/mt``
+Business days for ``roll_days`` (and for ``weights="business"``) are Monday to
+Friday less ``holidays``: the tables do not say which exchange's holidays
+apply, so the caller names them, as a list of dates, a financial calendar of
+the ``holidays`` package (``"IFEU"``, ``"ICE Futures Europe"``, ``"XNYS"``;
+``pip install 'marketcurves[calendars]'``), or ``"data"``, the days the
+table has prices on. Barrels per tonne (for ``$/mt``
 against volume units) are the industry's standard figures: Gasoline 8.33,
 Naphtha 8.90, Jet 7.88, ULSD 7.45, Fuel Oil 6.35 (ICE Futures Europe contract
 specifications) and Crude 7.33 (Energy Institute Statistical Review,
@@ -24,8 +28,7 @@ import datetime as _dt
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _core
-from marketcurves._args import date as _date
+from marketcurves import _calendars, _core
 from marketcurves._args import text as _text
 from marketcurves.exceptions import InvalidRequest
 
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
 
     Factor = float | str | Curve
     FactorArg = Factor | Mapping[str, Factor] | Catalogue | None
+    Holidays = Iterable[_dt.date | _dt.datetime | str] | str | None
 
 __all__ = ["build", "convert", "crack", "matrix", "residuals", "roll_log", "rolling", "spread"]
 
@@ -46,6 +50,7 @@ def rolling(
     nearby: Iterable[int] = range(1, 13),
     roll_days: int = 0,
     *,
+    holidays: Holidays = None,
     adjust: str = "none",
 ) -> pyarrow.Table:
     """One row per curve and date (settlements) or curve and time (other
@@ -55,7 +60,15 @@ def rolling(
 
     A contract is held up to the day before its roll day and no longer from
     it on: the first day of its delivery, or ``roll_days`` business days
-    before it. The contracts are those of the curve in ``table``; a position
+    before it. Business days are Monday to Friday less ``holidays``: a list
+    of dates (datetimes, ISO strings, or a ``holidays`` package object), the
+    name of a financial calendar of the ``holidays`` package (its market
+    code, ``"IFEU"``, or name, ``"ICE Futures Europe"``; the
+    ``marketcurves[calendars]`` extra), or ``"data"``: between the table's
+    first and last day, the days it has prices on (of any curve), and
+    Monday to Friday outside them. An unknown calendar raises
+    :class:`InvalidRequest` listing the known ones. The contracts are those
+    of the curve in ``table``; a position
     past all of them raises :class:`InvalidRequest`, and a position whose
     contract has no price at a time is null there (pull history with
     ``tenors="all"`` to have every contract). :func:`roll_log` says which
@@ -74,8 +87,8 @@ def rolling(
     that is not above zero. ``"none"`` (the default) leaves the prices as
     they are.
     """
-    args = _roll_args(kind, nearby, roll_days)
-    return _core.curves_rolling(_table(table), *args, False, _text(adjust, "adjust"))
+    args = (*_roll_args(kind, nearby, roll_days), False, _text(adjust, "adjust"))
+    return _core.curves_rolling(_table(table), *args, _calendars.holidays(holidays))
 
 
 def roll_log(
@@ -84,6 +97,7 @@ def roll_log(
     nearby: Iterable[int] = range(1, 13),
     roll_days: int = 0,
     *,
+    holidays: Holidays = None,
     adjust: str = "none",
 ) -> pyarrow.Table:
     """The same rows and columns as :func:`rolling`, holding the tenor each
@@ -93,18 +107,22 @@ def roll_log(
     followed by ``Mn_gap``, the gap of the roll on the row where the new
     contract is first held (null on other rows), and ``Mn_gap_on``, the date
     (or time) it was measured on; see :func:`rolling`."""
-    args = _roll_args(kind, nearby, roll_days)
-    return _core.curves_rolling(_table(table), *args, True, _text(adjust, "adjust"))
+    args = (*_roll_args(kind, nearby, roll_days), True, _text(adjust, "adjust"))
+    return _core.curves_rolling(_table(table), *args, _calendars.holidays(holidays))
 
 
-def spread(table: Any, near: Any, far: Any) -> pyarrow.Table:
+def spread(
+    table: Any, near: Any, far: Any, *, roll_days: int = 0, holidays: Holidays = None
+) -> pyarrow.Table:
     """``near`` minus ``far`` per curve and date (or time), where both have a
     price. A leg is a tenor (``"Jan 26"`` or a :class:`~marketcurves.Tenor`)
     or a nearby position (``"M1"``, ``"Q2"``, ``"W1"``), which rolls as
-    :func:`rolling` does with no roll days. Columns: ``curve_id``, ``date``
-    or ``generated_on``, ``near`` and ``far`` (the tenors used) and
-    ``spread``."""
-    return _core.curves_spread(_table(table), _leg(near, "near"), _leg(far, "far"))
+    :func:`rolling` does: ``roll_days`` business days (Monday to Friday less
+    ``holidays``, as :func:`rolling` takes them) before delivery, by default
+    on its first day. Columns: ``curve_id``, ``date`` or ``generated_on``,
+    ``near`` and ``far`` (the tenors used) and ``spread``."""
+    legs = (_leg(near, "near"), _leg(far, "far"), _roll_days(roll_days))
+    return _core.curves_spread(_table(table), *legs, _calendars.holidays(holidays))
 
 
 def crack(
@@ -165,7 +183,7 @@ def build(
     *,
     method: str = "smooth",
     weights: str = "calendar",
-    holidays: Iterable[Any] | None = None,
+    holidays: Holidays = None,
 ) -> pyarrow.Table:
     """A daily forward curve for each curve and date (settlements) or curve
     and time (other prices) of ``table``, consistent with its contracts.
@@ -194,8 +212,11 @@ def build(
 
     ``weights="calendar"`` averages a contract's price over every day of its
     delivery; ``weights="business"`` over Monday to Friday less
-    ``holidays`` (a list of dates, datetimes or ISO strings). Every day has
-    a value on the curve either way.
+    ``holidays``, which :func:`rolling` takes alike: a list of dates,
+    datetimes or ISO strings, a financial calendar's name (``"IFEU"``), or
+    ``"data"``, the days ``table`` has prices on between its first and last
+    (delivery days after the table's last day are Monday to Friday). Every
+    day has a value on the curve either way.
 
     Raises :class:`InvalidRequest` for an unknown method or weights, a table
     without the columns it needs, or contracts no curve can meet: two
@@ -203,7 +224,10 @@ def build(
     whose mean the others already fix at another price.
     """
     return _core.curves_build(
-        _table(table), _text(method, "method"), _text(weights, "weights"), _holidays(holidays)
+        _table(table),
+        _text(method, "method"),
+        _text(weights, "weights"),
+        _calendars.holidays(holidays),
     )
 
 
@@ -212,7 +236,7 @@ def residuals(
     built: Any,
     *,
     weights: str = "calendar",
-    holidays: Iterable[Any] | None = None,
+    holidays: Holidays = None,
 ) -> pyarrow.Table:
     """How far the curves ``built`` from ``table`` (by :func:`build`) are from
     each of its contracts.
@@ -221,7 +245,8 @@ def residuals(
     date (or time) and tenor in calendar order: ``curve_id``, ``date`` (or
     ``generated_on``), ``tenor``, ``price``, ``mean`` (the built curve's
     mean over the contract's days, weighted as ``weights`` and ``holidays``
-    say, which should be those the curve was built with) and ``residual``
+    say, which should be those the curve was built with; ``"data"`` reads
+    the days of ``table``) and ``residual``
     (``price - mean``). A contract the curve was built from has a residual
     of zero to within 1e-9 of its price; a left-out one shows how far it
     disagrees. Rows missing a curve, tenor, time or price are left out, as
@@ -229,23 +254,11 @@ def residuals(
     ``built`` lacks a curve, time or delivery day a contract needs.
     """
     return _core.curves_residuals(
-        _table(table), _table(built, "built"), _text(weights, "weights"), _holidays(holidays)
+        _table(table),
+        _table(built, "built"),
+        _text(weights, "weights"),
+        _calendars.holidays(holidays),
     )
-
-
-def _holidays(value: Any) -> list[_dt.date]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        raise InvalidRequest(
-            f"holidays must be a list of dates; a calendar's name ({value!r}) is not supported yet"
-        )
-    if not isinstance(value, Iterable):
-        raise InvalidRequest(
-            f"holidays must be a list of dates, datetimes or ISO strings, "
-            f"not {type(value).__name__}"
-        )
-    return [_date(day, "holidays") for day in value]
 
 
 def _table(value: Any, name: str = "table") -> Any:
@@ -270,9 +283,13 @@ def _roll_args(kind: Any, nearby: Any, roll_days: Any) -> tuple[str, list[int], 
     for n in positions:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10_000:
             raise InvalidRequest(f"nearby positions are whole numbers from 1, not {n!r}")
+    return kind, positions, _roll_days(roll_days)
+
+
+def _roll_days(roll_days: Any) -> int:
     if isinstance(roll_days, bool) or not isinstance(roll_days, int) or not 0 <= roll_days <= 366:
         raise InvalidRequest(f"roll_days must be a whole number from 0 to 366, not {roll_days!r}")
-    return kind, positions, roll_days
+    return roll_days
 
 
 def _leg(value: Any, name: str) -> str:

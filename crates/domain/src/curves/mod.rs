@@ -34,7 +34,7 @@ mod test_tables;
 
 pub use adjust::Adjust;
 pub use build::{build, BuildSpec, Method};
-pub use business::business_days_before;
+pub use business::{Calendar, Holidays};
 pub use crack::crack;
 pub use matrix::matrix;
 pub use residuals::residuals;

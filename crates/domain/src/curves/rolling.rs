@@ -15,7 +15,7 @@
 use std::ops::Range;
 
 use super::adjust::{self, Adjust, ChainPrices, Context, Roll};
-use super::business::business_days_before;
+use super::business::{Calendar, Holidays};
 use super::grouping::{by_curve, rank_times};
 use super::input::{Input, TimeKey};
 use super::output::{
@@ -33,6 +33,8 @@ pub struct RollSpec {
     /// Positions, from 1, in the order of the output's columns.
     pub nearby: Vec<u32>,
     pub roll_days: u32,
+    /// What `roll_days` count as business days.
+    pub holidays: Holidays,
     pub adjust: Adjust,
 }
 
@@ -57,8 +59,14 @@ impl RollSpec {
             kind,
             nearby,
             roll_days,
+            holidays: Holidays::default(),
             adjust: Adjust::None,
         })
+    }
+
+    /// The spec with `roll_days` counted in the business days of `holidays`.
+    pub fn with_holidays(self, holidays: Holidays) -> RollSpec {
+        RollSpec { holidays, ..self }
     }
 
     /// The spec with each position's series back-adjusted as `adjust` says.
@@ -99,8 +107,9 @@ pub(super) struct Chain {
 }
 
 impl Chain {
-    /// `contracts` in calendar order.
-    pub fn new(contracts: &[Tenor], kind: TenorKind, roll_days: u32) -> Chain {
+    /// `contracts` in calendar order; `roll_days` counted in `calendar`'s
+    /// business days.
+    pub fn new(contracts: &[Tenor], kind: TenorKind, roll_days: u32, calendar: &Calendar) -> Chain {
         let chain: Vec<u32> = (0..contracts.len() as u32)
             .filter(|&i| contracts[i as usize].kind() == kind)
             .collect();
@@ -108,7 +117,7 @@ impl Chain {
             .iter()
             .map(|&c| {
                 let start = contracts[c as usize].start().expect("calendar kind");
-                days_since_epoch(business_days_before(start, roll_days))
+                days_since_epoch(calendar.days_before(start, roll_days))
             })
             .collect();
         Chain {
@@ -220,15 +229,16 @@ impl CurveHoldings {
 fn holdings(
     curves: &[NamedCurve],
     rows: &[Row],
-    key: TimeKey,
+    input: &Input,
     spec: &RollSpec,
 ) -> Result<Vec<CurveHoldings>, CurveError> {
+    let (key, calendar) = (input.key, spec.holidays.calendar(input));
     let mut out = Vec::with_capacity(curves.len());
     let mut start = 0;
     for one in rows.chunk_by(|a, b| a.curve == b.curve) {
         let curve = one[0].curve as usize;
         let named = &curves[curve];
-        let chain = Chain::new(&named.contracts, spec.kind, spec.roll_days);
+        let chain = Chain::new(&named.contracts, spec.kind, spec.roll_days, &calendar);
         for &position in &spec.nearby {
             chain.check(&named.curve_id, spec.kind, position)?;
         }
@@ -257,7 +267,7 @@ pub fn rolling(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
     let input = Input::read(table, "price")?;
     let NamedRows { curves, rows } = NamedRows::read(&input);
     let rows = by_curve(rows, curves.len());
-    let held = holdings(&curves, &rows, input.key, spec)?;
+    let held = holdings(&curves, &rows, &input, spec)?;
     // The output column of each position (from 1) that nearby asks for.
     let last = *spec.nearby.iter().max().expect("checked in RollSpec::new") as usize;
     let mut column_of = vec![None; last + 1];
@@ -306,7 +316,7 @@ pub fn roll_log(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
     let input = Input::read(table, "price")?;
     let NamedRows { curves, rows } = NamedRows::read(&input);
     let rows = by_curve(rows, curves.len());
-    let held = holdings(&curves, &rows, input.key, spec)?;
+    let held = holdings(&curves, &rows, &input, spec)?;
     let total: usize = held.iter().map(|h| h.times.len()).sum();
     // Per position, each time's gap and when it was measured.
     let mut gaps: Vec<Vec<Option<(f64, i64)>>> = vec![Vec::with_capacity(total); spec.nearby.len()];

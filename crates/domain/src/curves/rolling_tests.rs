@@ -6,6 +6,7 @@ use arrow_array::Array;
 
 use super::{roll_log, rolling, RollSpec};
 use crate::curves::adjust::Adjust;
+use crate::curves::business::Holidays;
 use crate::curves::test_tables::{
     column, date_text, dates, floats, names, prices, settlements, texts,
 };
@@ -55,6 +56,36 @@ fn roll_days_count_business_days_before_delivery() {
     let out = rolling(&months(&DAYS), &spec).unwrap();
     assert_eq!(floats(&out, "M1"), [1.0, 2.0, 2.0, 3.0, 3.0].map(Some));
     assert_eq!(floats(&out, "M2"), [2.0, 3.0, 3.0, 4.0, 4.0].map(Some));
+}
+
+#[test]
+fn roll_days_skip_the_holidays_given() {
+    // Jan 25 starts Wed 1 Jan; with 31 Dec a holiday, one business day
+    // before is Mon 30 Dec, so Jan is no longer held on 30 Dec.
+    let holiday = chrono::NaiveDate::from_ymd_opt(2024, 12, 31).unwrap();
+    let spec = RollSpec::new("month", vec![1], 1)
+        .unwrap()
+        .with_holidays(Holidays::Dates(vec![holiday]));
+    let out = rolling(&months(&DAYS), &spec).unwrap();
+    assert_eq!(floats(&out, "M1"), [2.0, 2.0, 2.0, 3.0, 3.0].map(Some));
+    let log = roll_log(&months(&DAYS), &spec).unwrap();
+    assert_eq!(texts(&log, "M1")[0].as_deref(), Some("Feb 25"));
+}
+
+#[test]
+fn roll_days_in_the_tables_own_days() {
+    // The table has 30 and 31 Dec, 2 and 31 Jan and 3 Feb: between them
+    // every other weekday is a holiday. Two business days before 1 Jan are
+    // 31 and 30 Dec; before 1 Feb, 31 Jan and then 2 Jan; before 1 Mar,
+    // past the table's last day, Fri 28 and Thu 27 Feb.
+    let spec = RollSpec::new("month", vec![1], 2)
+        .unwrap()
+        .with_holidays(Holidays::Data);
+    let out = rolling(&months(&DAYS), &spec).unwrap();
+    assert_eq!(floats(&out, "M1"), [2.0, 2.0, 3.0, 3.0, 3.0].map(Some));
+    let late = ["2025-02-26", "2025-02-27"];
+    let out = rolling(&months(&late), &spec).unwrap();
+    assert_eq!(floats(&out, "M1"), [3.0, 4.0].map(Some));
 }
 
 #[test]
