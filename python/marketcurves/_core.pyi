@@ -58,6 +58,7 @@ __all__ = [
     "bulk_wait",
     "check_lake",
     "compact_recording",
+    "curves_as_of",
     "curves_build",
     "curves_convert",
     "curves_crack",
@@ -579,6 +580,10 @@ def curves_convert(
 def curves_matrix(table: object, values: str) -> pyarrow.Table:
     """One row per curve and time, one column per tenor; see
     :func:`marketcurves.curves.matrix`."""
+
+def curves_as_of(table: object, at: str | list[datetime.datetime]) -> pyarrow.Table:
+    """Each tenor's last value at or before each time, per curve; see
+    :func:`marketcurves.curves.as_of`."""
 
 def curves_build(table: object, method: str, weights: str, holidays: _Holidays) -> pyarrow.Table:
     """A daily forward curve per curve and time, from its contracts; see

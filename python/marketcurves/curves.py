@@ -25,10 +25,12 @@ approximate conversion factors); 42 gallons make a barrel.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from marketcurves import _calendars, _core
+from marketcurves._args import instant as _instant
 from marketcurves._args import text as _text
 from marketcurves.exceptions import InvalidRequest
 
@@ -41,7 +43,17 @@ if TYPE_CHECKING:
     FactorArg = Factor | Mapping[str, Factor] | Catalogue | None
     Holidays = Iterable[_dt.date | _dt.datetime | str] | str | None
 
-__all__ = ["build", "convert", "crack", "matrix", "residuals", "roll_log", "rolling", "spread"]
+__all__ = [
+    "as_of",
+    "build",
+    "convert",
+    "crack",
+    "matrix",
+    "residuals",
+    "roll_log",
+    "rolling",
+    "spread",
+]
 
 
 def rolling(
@@ -178,6 +190,38 @@ def matrix(table: Any, values: str = "price") -> pyarrow.Table:
     return _core.curves_matrix(_table(table), _text(values, "values"))
 
 
+def as_of(table: Any, at: str | Iterable[_dt.datetime | str]) -> pyarrow.Table:
+    """The curve as it stood at each time of ``at``: for each curve, time and
+    tenor with a value at or before that time, the tenor's last value.
+
+    ``table`` holds prices keyed by ``generated_on``: intraday history,
+    :func:`~marketcurves.read_ticks` output, or a live feed's batches
+    (``pyarrow.Table.from_batches(...)``). ``at`` is a list of times
+    (datetimes, naive ones taken as UTC, or ISO 8601 strings; in any order,
+    each taken once), or a frequency: a whole number and a unit, ``s``,
+    ``min``, ``h`` or ``D`` (``"30s"``, ``"15min"``, ``"1h"``, ``"1D"``; the
+    number 1 may be left out). A frequency's times are midnight UTC of the
+    table's first day plus whole steps, those from the table's first time
+    to its last, both included: ``"1h"`` is each hour on the hour, ``"1D"``
+    each midnight.
+
+    One row per curve, time and tenor, by curve, time and tenor in calendar
+    order: ``curve_id``, ``as_of``, ``tenor``, ``tenor_kind``,
+    ``tenor_start``, ``tenor_end``, ``generated_on`` (the value's own time)
+    and ``price``. A tenor with no value yet at a time has no row there;
+    one whose last value is old keeps it, however old. Of two values of a
+    tenor at the same time, the table's later row is taken. Rows without a
+    curve, tenor, time or price are left out.
+
+    Raises :class:`InvalidRequest` for a table without ``generated_on``, a
+    frequency that is not one (``"1m"``: minutes are ``"min"``), a
+    frequency with no time across the table (``"1D"`` over one day's
+    hours) or more than a million, and an answer of more than 100 million
+    rows.
+    """
+    return _core.curves_as_of(_table(table), _at(at))
+
+
 def build(
     table: Any,
     *,
@@ -259,6 +303,28 @@ def residuals(
         _text(weights, "weights"),
         _calendars.holidays(holidays),
     )
+
+
+def _at(value: Any) -> str | list[_dt.datetime]:
+    if isinstance(value, str):
+        if re.match(r"\s*\d{4}-\d{2}-\d{2}", value):
+            raise InvalidRequest(
+                f"at is a frequency such as '1h' or a list of times; one time goes in a "
+                f"list: at=[{value!r}]"
+            )
+        return value
+    if isinstance(value, _dt.datetime):
+        raise InvalidRequest(
+            "at is a frequency such as '1h' or a list of times; one time goes in a list"
+        )
+    if not isinstance(value, Iterable) or isinstance(value, (bytes, bytearray)):
+        raise InvalidRequest(
+            f"at must be a frequency such as '1h' or a list of times, not {type(value).__name__}"
+        )
+    times = [_instant(t, "at") for t in value]
+    if not times:
+        raise InvalidRequest("at must name at least one time")
+    return times
 
 
 def _table(value: Any, name: str = "table") -> Any:

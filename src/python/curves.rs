@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
 
@@ -12,8 +12,8 @@ use super::arrow_out::to_pyarrow;
 use super::errors::CoreResult;
 use domain::arrow::Table;
 use domain::curves::{
-    self, Adjust, BuildSpec, CurveError, Factor, Factors, Holidays, Leg, Product, RollSpec, Unit,
-    Weights,
+    self, Adjust, At, BuildSpec, CurveError, Factor, Factors, Holidays, Leg, Product, RollSpec,
+    Unit, Weights,
 };
 use domain::tenor::Tenor;
 
@@ -194,6 +194,25 @@ pub fn curves_residuals(
     let weights = Weights::new(weights, holidays.holidays()?)?;
     let (table, built) = (table_in(table), table_in(built));
     let out = py.detach(|| curves::residuals(&table, &built, &weights))?;
+    Ok(to_pyarrow(py, out)?)
+}
+
+/// Times as Python hands them over: a frequency, or aware datetimes.
+#[derive(FromPyObject)]
+pub enum AtArg {
+    Every(String),
+    Times(Vec<DateTime<Utc>>),
+}
+
+/// Each tenor's last value at or before each time, per curve.
+#[pyfunction]
+pub fn curves_as_of(py: Python<'_>, table: PyTable, at: AtArg) -> CoreResult<Py<PyAny>> {
+    let at = match at {
+        AtArg::Every(text) => At::every(&text)?,
+        AtArg::Times(times) => At::Times(times.iter().map(DateTime::timestamp_micros).collect()),
+    };
+    let table = table_in(table);
+    let out = py.detach(|| curves::as_of(&table, &at))?;
     Ok(to_pyarrow(py, out)?)
 }
 

@@ -1,6 +1,8 @@
-//! Curve analytics on price tables: rolling contracts and their roll log,
-//! time spreads, cracks, unit conversion, the date-by-tenor matrix, and
-//! daily forward curves built from the contracts with their residuals.
+//! Curve analytics on price tables: rolling contracts and their roll log
+//! (back-adjusted or not, in a calendar's business days), time spreads,
+//! cracks, unit conversion, the date-by-tenor matrix, the curve as of given
+//! times, and daily forward curves built from the contracts with their
+//! residuals.
 //!
 //! Each function takes a [`Table`](crate::arrow::Table) of the design's
 //! schema (settlements keyed by `date`, other prices by `generated_on`) and
@@ -8,6 +10,7 @@
 //! which the bindings raise as `InvalidRequest`.
 
 mod adjust;
+mod as_of;
 mod banded;
 mod build;
 mod business;
@@ -15,6 +18,7 @@ mod crack;
 mod delivery;
 mod dense;
 mod flat;
+mod grid;
 mod grouping;
 mod input;
 mod matrix;
@@ -33,9 +37,11 @@ mod weights;
 mod test_tables;
 
 pub use adjust::Adjust;
+pub use as_of::as_of;
 pub use build::{build, BuildSpec, Method};
 pub use business::{Calendar, Holidays};
 pub use crack::crack;
+pub use grid::At;
 pub use matrix::matrix;
 pub use residuals::residuals;
 pub use rolling::{roll_log, rolling, RollSpec};
