@@ -15,11 +15,13 @@ Friday less ``holidays``: the tables do not say which exchange's holidays
 apply, so the caller names them, as a list of dates, a financial calendar of
 the ``holidays`` package (``"IFEU"``, ``"ICE Futures Europe"``, ``"XNYS"``;
 ``pip install 'marketcurves[calendars]'``), or ``"data"``, the days the
-table has prices on. Barrels per tonne (for ``$/mt``
-against volume units) are the industry's standard figures: Gasoline 8.33,
-Naphtha 8.90, Jet 7.88, ULSD 7.45, Fuel Oil 6.35 (ICE Futures Europe contract
-specifications) and Crude 7.33 (Energy Institute Statistical Review,
-approximate conversion factors); 42 gallons make a barrel.
+table has prices on.
+
+Barrels per tonne (for ``$/mt`` against volume units) are the industry's
+standard figures: Gasoline 8.33, Naphtha 8.90, Jet 7.88, ULSD 7.45, Fuel Oil
+6.35 (ICE Futures Europe contract specifications) and Crude 7.33 (Energy
+Institute Statistical Review, approximate conversion factors); 42 gallons
+make a barrel.
 """
 
 from __future__ import annotations
@@ -79,10 +81,11 @@ def rolling(
     ``marketcurves[calendars]`` extra), or ``"data"``: between the table's
     first and last day, the days it has prices on (of any curve), and
     Monday to Friday outside them. An unknown calendar raises
-    :class:`InvalidRequest` listing the known ones. The contracts are those
-    of the curve in ``table``; a position
-    past all of them raises :class:`InvalidRequest`, and a position whose
-    contract has no price at a time is null there (pull history with
+    :class:`InvalidRequest` listing the known ones.
+
+    The contracts are those of the curve in ``table``; a position past all
+    of them raises :class:`InvalidRequest`, and a position whose contract
+    has no price at a time is null there (pull history with
     ``tenors="all"`` to have every contract). :func:`roll_log` says which
     contract each column held.
 

@@ -4,7 +4,8 @@
 //!
 //! A contract is held up to the day before its roll day and no longer from
 //! it on; its roll day is the first day of its delivery, or `roll_days`
-//! business days (Monday to Friday) before it. The contracts are those of
+//! business days before it (Monday to Friday less the holidays given, or
+//! the table's own days: `business.rs`). The contracts are those of
 //! the curve in the table: a position past all of them is refused, and a
 //! position whose contract has no price at a time is null there (a history
 //! pulled with `tenors="all"` has every contract it needs).
