@@ -31,7 +31,7 @@ mod _core {
 
     #[pymodule_export]
     use crate::python::curves::{
-        curves_build, curves_convert, curves_crack, curves_matrix, curves_residuals,
+        curves_as_of, curves_build, curves_convert, curves_crack, curves_matrix, curves_residuals,
         curves_rolling, curves_spread,
     };
 

@@ -58,6 +58,7 @@ __all__ = [
     "bulk_wait",
     "check_lake",
     "compact_recording",
+    "curves_as_of",
     "curves_build",
     "curves_convert",
     "curves_crack",
@@ -397,6 +398,7 @@ class CoreClient:
         tenors: list[str] | None = None,
         progress: _Progress = None,
         cache: str | None = None,
+        contracts: str = "listed",
     ) -> pyarrow.Table: ...
     def intraday_history_async(
         self,
@@ -405,6 +407,7 @@ class CoreClient:
         end: datetime.date,
         tenors: list[str] | None = None,
         cache: str | None = None,
+        contracts: str = "listed",
     ) -> Awaitable[pyarrow.Table]: ...
     def cache_info(self) -> CacheInfo:
         """What the cache holds for this client's service and account."""
@@ -538,13 +541,24 @@ def bulk_download(
 
 _Factor = float | str
 
+_Holidays = list[datetime.date] | Literal["data"]
+
 def curves_rolling(
-    table: object, kind: str, nearby: list[int], roll_days: int, log: bool
+    table: object,
+    kind: str,
+    nearby: list[int],
+    roll_days: int,
+    log: bool,
+    adjust: str,
+    holidays: _Holidays,
 ) -> pyarrow.Table:
     """Each nearby position's price (or, with ``log``, its tenor) per curve
-    and time; see :func:`marketcurves.curves.rolling`."""
+    and time, rolled in the business days of ``holidays`` and back-adjusted
+    as ``adjust`` says; see :func:`marketcurves.curves.rolling`."""
 
-def curves_spread(table: object, near: str, far: str) -> pyarrow.Table:
+def curves_spread(
+    table: object, near: str, far: str, roll_days: int, holidays: _Holidays
+) -> pyarrow.Table:
     """Near minus far per curve and time; see :func:`marketcurves.curves.spread`."""
 
 def curves_crack(
@@ -567,14 +581,16 @@ def curves_matrix(table: object, values: str) -> pyarrow.Table:
     """One row per curve and time, one column per tenor; see
     :func:`marketcurves.curves.matrix`."""
 
-def curves_build(
-    table: object, method: str, weights: str, holidays: list[datetime.date]
-) -> pyarrow.Table:
+def curves_as_of(table: object, at: str | list[datetime.datetime]) -> pyarrow.Table:
+    """Each tenor's last value at or before each time, per curve; see
+    :func:`marketcurves.curves.as_of`."""
+
+def curves_build(table: object, method: str, weights: str, holidays: _Holidays) -> pyarrow.Table:
     """A daily forward curve per curve and time, from its contracts; see
     :func:`marketcurves.curves.build`."""
 
 def curves_residuals(
-    table: object, built: object, weights: str, holidays: list[datetime.date]
+    table: object, built: object, weights: str, holidays: _Holidays
 ) -> pyarrow.Table:
     """Each contract row's price against the built curve's mean over its
     days; see :func:`marketcurves.curves.residuals`."""

@@ -376,14 +376,23 @@ class Client:
     ) -> pyarrow.Table:
         """Intraday values from ``start`` to ``end`` (inclusive UTC days), split
         into windows of at most 30 days, every page of each, run concurrently.
+
+        ``tenors`` is as for :meth:`settlements`: None for the listed
+        contracts, names, ``"expired"`` for the contracts of the listed kinds
+        whose delivery overlaps the range but which the catalogue no longer
+        lists, or ``"all"`` for both; there, a tenor the service does not know
+        (404) is skipped with a warning and named in the table's schema
+        metadata under ``marketcurves.skipped_tenors``.
+
         With a cache, final days come from it and only the others are
         fetched (see ``cache_dir``); ``cache`` overrides the client's mode."""
         first, last = _args.date_range(start, end)
-        args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
+        named, contracts = _args.history_tenors(tenors)
+        args = (_args.curve_id(curve_id), first, last, named)
         mode = _args.optional_str(cache, "cache")
         bar = _progress.progress_bar(_args.flag(progress, "progress"), "intraday history")
         try:
-            table = self._core.intraday_history(*args, bar, cache=mode)
+            table = self._core.intraday_history(*args, bar, cache=mode, contracts=contracts)
         finally:
             _progress.close(bar)
         return _warn_skipped(table)
@@ -399,9 +408,11 @@ class Client:
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`intraday_history`."""
         first, last = _args.date_range(start, end)
-        args = (_args.curve_id(curve_id), first, last, _args.tenors(tenors))
+        named, contracts = _args.history_tenors(tenors)
+        args = (_args.curve_id(curve_id), first, last, named)
         mode = _args.optional_str(cache, "cache")
-        return _warn_skipped(await self._core.intraday_history_async(*args, cache=mode))
+        table = await self._core.intraday_history_async(*args, cache=mode, contracts=contracts)
+        return _warn_skipped(table)
 
     # The history cache.
 

@@ -10,22 +10,29 @@ interface, such as ``pyarrow.Table`` or a polars DataFrame) and returns a
 ``pyarrow.Table``. Bad input raises :class:`~marketcurves.InvalidRequest`
 naming the problem.
 
-Business days for ``roll_days`` are Monday to Friday; exchange holidays are
-not known to the tables, so none are kept. Barrels per tonne (for ``$/mt``
-against volume units) are the industry's standard figures: Gasoline 8.33,
-Naphtha 8.90, Jet 7.88, ULSD 7.45, Fuel Oil 6.35 (ICE Futures Europe contract
-specifications) and Crude 7.33 (Energy Institute Statistical Review,
-approximate conversion factors); 42 gallons make a barrel.
+Business days for ``roll_days`` (and for ``weights="business"``) are Monday to
+Friday less ``holidays``: the tables do not say which exchange's holidays
+apply, so the caller names them, as a list of dates, a financial calendar of
+the ``holidays`` package (``"IFEU"``, ``"ICE Futures Europe"``, ``"XNYS"``;
+``pip install 'marketcurves[calendars]'``), or ``"data"``, the days the
+table has prices on.
+
+Barrels per tonne (for ``$/mt`` against volume units) are the industry's
+standard figures: Gasoline 8.33, Naphtha 8.90, Jet 7.88, ULSD 7.45, Fuel Oil
+6.35 (ICE Futures Europe contract specifications) and Crude 7.33 (Energy
+Institute Statistical Review, approximate conversion factors); 42 gallons
+make a barrel.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _core
-from marketcurves._args import date as _date
+from marketcurves import _calendars, _core
+from marketcurves._args import instant as _instant
 from marketcurves._args import text as _text
 from marketcurves.exceptions import InvalidRequest
 
@@ -36,8 +43,19 @@ if TYPE_CHECKING:
 
     Factor = float | str | Curve
     FactorArg = Factor | Mapping[str, Factor] | Catalogue | None
+    Holidays = Iterable[_dt.date | _dt.datetime | str] | str | None
 
-__all__ = ["build", "convert", "crack", "matrix", "residuals", "roll_log", "rolling", "spread"]
+__all__ = [
+    "as_of",
+    "build",
+    "convert",
+    "crack",
+    "matrix",
+    "residuals",
+    "roll_log",
+    "rolling",
+    "spread",
+]
 
 
 def rolling(
@@ -45,6 +63,9 @@ def rolling(
     kind: str = "month",
     nearby: Iterable[int] = range(1, 13),
     roll_days: int = 0,
+    *,
+    holidays: Holidays = None,
+    adjust: str = "none",
 ) -> pyarrow.Table:
     """One row per curve and date (settlements) or curve and time (other
     prices), with columns ``M1``…``Mn`` (``Q`` for quarters, ``W`` for
@@ -53,13 +74,36 @@ def rolling(
 
     A contract is held up to the day before its roll day and no longer from
     it on: the first day of its delivery, or ``roll_days`` business days
-    before it. The contracts are those of the curve in ``table``; a position
-    past all of them raises :class:`InvalidRequest`, and a position whose
-    contract has no price at a time is null there (pull history with
+    before it. Business days are Monday to Friday less ``holidays``: a list
+    of dates (datetimes, ISO strings, or a ``holidays`` package object), the
+    name of a financial calendar of the ``holidays`` package (its market
+    code, ``"IFEU"``, or name, ``"ICE Futures Europe"``; the
+    ``marketcurves[calendars]`` extra), or ``"data"``: between the table's
+    first and last day, the days it has prices on (of any curve), and
+    Monday to Friday outside them. An unknown calendar raises
+    :class:`InvalidRequest` listing the known ones.
+
+    The contracts are those of the curve in ``table``; a position past all
+    of them raises :class:`InvalidRequest`, and a position whose contract
+    has no price at a time is null there (pull history with
     ``tenors="all"`` to have every contract). :func:`roll_log` says which
     contract each column held.
+
+    ``adjust`` back-adjusts each column across its rolls. Each roll's gap is
+    measured on the last date (or time) the old contract is held: the new
+    contract's price minus the old one's (``"difference"``) or the new over
+    the old (``"ratio"``), both of that date. Every earlier value is
+    shifted by the sum of the later gaps, or scaled by their product, so
+    the latest contract's prices are unchanged and the series does not jump
+    at a roll. Where either contract has no price on that date, the gap is
+    measured on the latest earlier date on which the old contract is still
+    held and both have one (:func:`roll_log` says which); a roll with no
+    such date raises :class:`InvalidRequest` naming it, and so does a ratio
+    that is not above zero. ``"none"`` (the default) leaves the prices as
+    they are.
     """
-    return _core.curves_rolling(_table(table), *_roll_args(kind, nearby, roll_days), False)
+    args = (*_roll_args(kind, nearby, roll_days), False, _text(adjust, "adjust"))
+    return _core.curves_rolling(_table(table), *args, _calendars.holidays(holidays))
 
 
 def roll_log(
@@ -67,20 +111,33 @@ def roll_log(
     kind: str = "month",
     nearby: Iterable[int] = range(1, 13),
     roll_days: int = 0,
+    *,
+    holidays: Holidays = None,
+    adjust: str = "none",
 ) -> pyarrow.Table:
     """The same rows and columns as :func:`rolling`, holding the tenor each
-    position held at that date or time (null past the curve's contracts)."""
-    return _core.curves_rolling(_table(table), *_roll_args(kind, nearby, roll_days), True)
+    position held at that date or time (null past the curve's contracts).
+
+    With ``adjust="difference"`` or ``"ratio"``, each column ``Mn`` is
+    followed by ``Mn_gap``, the gap of the roll on the row where the new
+    contract is first held (null on other rows), and ``Mn_gap_on``, the date
+    (or time) it was measured on; see :func:`rolling`."""
+    args = (*_roll_args(kind, nearby, roll_days), True, _text(adjust, "adjust"))
+    return _core.curves_rolling(_table(table), *args, _calendars.holidays(holidays))
 
 
-def spread(table: Any, near: Any, far: Any) -> pyarrow.Table:
+def spread(
+    table: Any, near: Any, far: Any, *, roll_days: int = 0, holidays: Holidays = None
+) -> pyarrow.Table:
     """``near`` minus ``far`` per curve and date (or time), where both have a
     price. A leg is a tenor (``"Jan 26"`` or a :class:`~marketcurves.Tenor`)
     or a nearby position (``"M1"``, ``"Q2"``, ``"W1"``), which rolls as
-    :func:`rolling` does with no roll days. Columns: ``curve_id``, ``date``
-    or ``generated_on``, ``near`` and ``far`` (the tenors used) and
-    ``spread``."""
-    return _core.curves_spread(_table(table), _leg(near, "near"), _leg(far, "far"))
+    :func:`rolling` does: ``roll_days`` business days (Monday to Friday less
+    ``holidays``, as :func:`rolling` takes them) before delivery, by default
+    on its first day. Columns: ``curve_id``, ``date`` or ``generated_on``,
+    ``near`` and ``far`` (the tenors used) and ``spread``."""
+    legs = (_leg(near, "near"), _leg(far, "far"), _roll_days(roll_days))
+    return _core.curves_spread(_table(table), *legs, _calendars.holidays(holidays))
 
 
 def crack(
@@ -136,12 +193,44 @@ def matrix(table: Any, values: str = "price") -> pyarrow.Table:
     return _core.curves_matrix(_table(table), _text(values, "values"))
 
 
+def as_of(table: Any, at: str | Iterable[_dt.datetime | str]) -> pyarrow.Table:
+    """The curve as it stood at each time of ``at``: for each curve, time and
+    tenor with a value at or before that time, the tenor's last value.
+
+    ``table`` holds prices keyed by ``generated_on``: intraday history,
+    :func:`~marketcurves.read_ticks` output, or a live feed's batches
+    (``pyarrow.Table.from_batches(...)``). ``at`` is a list of times
+    (datetimes, naive ones taken as UTC, or ISO 8601 strings; in any order,
+    each taken once), or a frequency: a whole number and a unit, ``s``,
+    ``min``, ``h`` or ``D`` (``"30s"``, ``"15min"``, ``"1h"``, ``"1D"``; the
+    number 1 may be left out). A frequency's times are midnight UTC of the
+    table's first day plus whole steps, those from the table's first time
+    to its last, both included: ``"1h"`` is each hour on the hour, ``"1D"``
+    each midnight.
+
+    One row per curve, time and tenor, by curve, time and tenor in calendar
+    order: ``curve_id``, ``as_of``, ``tenor``, ``tenor_kind``,
+    ``tenor_start``, ``tenor_end``, ``generated_on`` (the value's own time)
+    and ``price``. A tenor with no value yet at a time has no row there;
+    one whose last value is old keeps it, however old. Of two values of a
+    tenor at the same time, the table's later row is taken. Rows without a
+    curve, tenor, time or price are left out.
+
+    Raises :class:`InvalidRequest` for a table without ``generated_on``, a
+    frequency that is not one (``"1m"``: minutes are ``"min"``), a
+    frequency with no time across the table (``"1D"`` over one day's
+    hours) or more than a million, and an answer of more than 100 million
+    rows.
+    """
+    return _core.curves_as_of(_table(table), _at(at))
+
+
 def build(
     table: Any,
     *,
     method: str = "smooth",
     weights: str = "calendar",
-    holidays: Iterable[Any] | None = None,
+    holidays: Holidays = None,
 ) -> pyarrow.Table:
     """A daily forward curve for each curve and date (settlements) or curve
     and time (other prices) of ``table``, consistent with its contracts.
@@ -170,8 +259,11 @@ def build(
 
     ``weights="calendar"`` averages a contract's price over every day of its
     delivery; ``weights="business"`` over Monday to Friday less
-    ``holidays`` (a list of dates, datetimes or ISO strings). Every day has
-    a value on the curve either way.
+    ``holidays``, which :func:`rolling` takes alike: a list of dates,
+    datetimes or ISO strings, a financial calendar's name (``"IFEU"``), or
+    ``"data"``, the days ``table`` has prices on between its first and last
+    (delivery days after the table's last day are Monday to Friday). Every
+    day has a value on the curve either way.
 
     Raises :class:`InvalidRequest` for an unknown method or weights, a table
     without the columns it needs, or contracts no curve can meet: two
@@ -179,7 +271,10 @@ def build(
     whose mean the others already fix at another price.
     """
     return _core.curves_build(
-        _table(table), _text(method, "method"), _text(weights, "weights"), _holidays(holidays)
+        _table(table),
+        _text(method, "method"),
+        _text(weights, "weights"),
+        _calendars.holidays(holidays),
     )
 
 
@@ -188,7 +283,7 @@ def residuals(
     built: Any,
     *,
     weights: str = "calendar",
-    holidays: Iterable[Any] | None = None,
+    holidays: Holidays = None,
 ) -> pyarrow.Table:
     """How far the curves ``built`` from ``table`` (by :func:`build`) are from
     each of its contracts.
@@ -197,7 +292,8 @@ def residuals(
     date (or time) and tenor in calendar order: ``curve_id``, ``date`` (or
     ``generated_on``), ``tenor``, ``price``, ``mean`` (the built curve's
     mean over the contract's days, weighted as ``weights`` and ``holidays``
-    say, which should be those the curve was built with) and ``residual``
+    say, which should be those the curve was built with; ``"data"`` reads
+    the days of ``table``) and ``residual``
     (``price - mean``). A contract the curve was built from has a residual
     of zero to within 1e-9 of its price; a left-out one shows how far it
     disagrees. Rows missing a curve, tenor, time or price are left out, as
@@ -205,23 +301,33 @@ def residuals(
     ``built`` lacks a curve, time or delivery day a contract needs.
     """
     return _core.curves_residuals(
-        _table(table), _table(built, "built"), _text(weights, "weights"), _holidays(holidays)
+        _table(table),
+        _table(built, "built"),
+        _text(weights, "weights"),
+        _calendars.holidays(holidays),
     )
 
 
-def _holidays(value: Any) -> list[_dt.date]:
-    if value is None:
-        return []
+def _at(value: Any) -> str | list[_dt.datetime]:
     if isinstance(value, str):
+        if re.match(r"\s*\d{4}-\d{2}-\d{2}", value):
+            raise InvalidRequest(
+                f"at is a frequency such as '1h' or a list of times; one time goes in a "
+                f"list: at=[{value!r}]"
+            )
+        return value
+    if isinstance(value, _dt.datetime):
         raise InvalidRequest(
-            f"holidays must be a list of dates; a calendar's name ({value!r}) is not supported yet"
+            "at is a frequency such as '1h' or a list of times; one time goes in a list"
         )
-    if not isinstance(value, Iterable):
+    if not isinstance(value, Iterable) or isinstance(value, (bytes, bytearray)):
         raise InvalidRequest(
-            f"holidays must be a list of dates, datetimes or ISO strings, "
-            f"not {type(value).__name__}"
+            f"at must be a frequency such as '1h' or a list of times, not {type(value).__name__}"
         )
-    return [_date(day, "holidays") for day in value]
+    times = [_instant(t, "at") for t in value]
+    if not times:
+        raise InvalidRequest("at must name at least one time")
+    return times
 
 
 def _table(value: Any, name: str = "table") -> Any:
@@ -246,9 +352,13 @@ def _roll_args(kind: Any, nearby: Any, roll_days: Any) -> tuple[str, list[int], 
     for n in positions:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10_000:
             raise InvalidRequest(f"nearby positions are whole numbers from 1, not {n!r}")
+    return kind, positions, _roll_days(roll_days)
+
+
+def _roll_days(roll_days: Any) -> int:
     if isinstance(roll_days, bool) or not isinstance(roll_days, int) or not 0 <= roll_days <= 366:
         raise InvalidRequest(f"roll_days must be a whole number from 0 to 366, not {roll_days!r}")
-    return kind, positions, roll_days
+    return roll_days
 
 
 def _leg(value: Any, name: str) -> str:

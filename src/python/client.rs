@@ -439,7 +439,7 @@ impl PyCoreClient {
         })?)
     }
 
-    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None, cache = None))]
+    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None, cache = None, contracts = "listed"))]
     #[allow(clippy::too_many_arguments)]
     fn intraday_history(
         &self,
@@ -450,8 +450,10 @@ impl PyCoreClient {
         tenors: Option<Vec<String>>,
         progress: Option<Py<PyAny>>,
         cache: Option<&str>,
+        contracts: &str,
     ) -> CoreResult<Py<PyAny>> {
-        let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
+        let query = HistoryQuery::new(&curve_id, start, end, tenors)?
+            .with_contracts(Contracts::parse(contracts)?)?;
         let mode = call_mode(cache)?;
         let inner = self.rest()?;
         inner.cache_mode(mode)?;
@@ -461,7 +463,8 @@ impl PyCoreClient {
         Ok(blocking_table(py, progress, counts, call)?)
     }
 
-    #[pyo3(signature = (curve_id, start, end, tenors = None, cache = None))]
+    #[pyo3(signature = (curve_id, start, end, tenors = None, cache = None, contracts = "listed"))]
+    #[allow(clippy::too_many_arguments)]
     fn intraday_history_async<'py>(
         &self,
         py: Python<'py>,
@@ -470,8 +473,10 @@ impl PyCoreClient {
         end: NaiveDate,
         tenors: Option<Vec<String>>,
         cache: Option<&str>,
+        contracts: &str,
     ) -> CoreResult<Bound<'py, PyAny>> {
-        let query = HistoryQuery::new(&curve_id, start, end, tenors)?;
+        let query = HistoryQuery::new(&curve_id, start, end, tenors)?
+            .with_contracts(Contracts::parse(contracts)?)?;
         let mode = call_mode(cache)?;
         let inner = self.rest()?;
         inner.cache_mode(mode)?;

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
 
@@ -12,7 +12,8 @@ use super::arrow_out::to_pyarrow;
 use super::errors::CoreResult;
 use domain::arrow::Table;
 use domain::curves::{
-    self, BuildSpec, CurveError, Factor, Factors, Leg, Product, RollSpec, Unit, Weights,
+    self, Adjust, At, BuildSpec, CurveError, Factor, Factors, Holidays, Leg, Product, RollSpec,
+    Unit, Weights,
 };
 use domain::tenor::Tenor;
 
@@ -46,14 +47,34 @@ fn factors(
     Ok(out)
 }
 
+/// Holidays as Python hands them over: dates (a calendar's name is resolved
+/// to them there), or `"data"`.
+#[derive(FromPyObject)]
+pub enum HolidaysArg {
+    Name(String),
+    Dates(Vec<NaiveDate>),
+}
+
+impl HolidaysArg {
+    fn holidays(self) -> Result<Holidays, CurveError> {
+        match self {
+            HolidaysArg::Name(name) => Holidays::named(&name),
+            HolidaysArg::Dates(dates) => Ok(Holidays::Dates(dates)),
+        }
+    }
+}
+
 fn table_in(table: PyTable) -> Table {
     let (batches, schema) = table.into_inner();
     Table { schema, batches }
 }
 
-/// Each position's price (or, with `log`, its tenor) per curve and time.
+/// Each position's price (or, with `log`, its tenor) per curve and time,
+/// rolled `roll_days` business days of `holidays` before delivery and
+/// back-adjusted across rolls as `adjust` says.
 #[pyfunction]
-#[pyo3(signature = (table, kind, nearby, roll_days, log))]
+#[pyo3(signature = (table, kind, nearby, roll_days, log, adjust, holidays))]
+#[allow(clippy::too_many_arguments)]
 pub fn curves_rolling(
     py: Python<'_>,
     table: PyTable,
@@ -61,8 +82,12 @@ pub fn curves_rolling(
     nearby: Vec<u32>,
     roll_days: u32,
     log: bool,
+    adjust: &str,
+    holidays: HolidaysArg,
 ) -> CoreResult<Py<PyAny>> {
-    let spec = RollSpec::new(kind, nearby, roll_days)?;
+    let spec = RollSpec::new(kind, nearby, roll_days)?
+        .adjusted(Adjust::parse(adjust)?)
+        .with_holidays(holidays.holidays()?);
     let table = table_in(table);
     let out = py.detach(|| {
         if log {
@@ -76,15 +101,19 @@ pub fn curves_rolling(
 
 /// Near minus far per curve and time.
 #[pyfunction]
+#[pyo3(signature = (table, near, far, roll_days, holidays))]
 pub fn curves_spread(
     py: Python<'_>,
     table: PyTable,
     near: &str,
     far: &str,
+    roll_days: u32,
+    holidays: HolidaysArg,
 ) -> CoreResult<Py<PyAny>> {
     let (near, far) = (Leg::parse(near, "near")?, Leg::parse(far, "far")?);
+    let holidays = holidays.holidays()?;
     let table = table_in(table);
-    let out = py.detach(|| curves::spread(&table, &near, &far))?;
+    let out = py.detach(|| curves::spread(&table, &near, &far, roll_days, &holidays))?;
     Ok(to_pyarrow(py, out)?)
 }
 
@@ -144,9 +173,9 @@ pub fn curves_build(
     table: PyTable,
     method: &str,
     weights: &str,
-    holidays: Vec<NaiveDate>,
+    holidays: HolidaysArg,
 ) -> CoreResult<Py<PyAny>> {
-    let spec = BuildSpec::new(method, weights, &holidays)?;
+    let spec = BuildSpec::new(method, weights, holidays.holidays()?)?;
     let table = table_in(table);
     let out = py.detach(|| curves::build(&table, &spec))?;
     Ok(to_pyarrow(py, out)?)
@@ -160,11 +189,30 @@ pub fn curves_residuals(
     table: PyTable,
     built: PyTable,
     weights: &str,
-    holidays: Vec<NaiveDate>,
+    holidays: HolidaysArg,
 ) -> CoreResult<Py<PyAny>> {
-    let weights = Weights::new(weights, &holidays)?;
+    let weights = Weights::new(weights, holidays.holidays()?)?;
     let (table, built) = (table_in(table), table_in(built));
     let out = py.detach(|| curves::residuals(&table, &built, &weights))?;
+    Ok(to_pyarrow(py, out)?)
+}
+
+/// Times as Python hands them over: a frequency, or aware datetimes.
+#[derive(FromPyObject)]
+pub enum AtArg {
+    Every(String),
+    Times(Vec<DateTime<Utc>>),
+}
+
+/// Each tenor's last value at or before each time, per curve.
+#[pyfunction]
+pub fn curves_as_of(py: Python<'_>, table: PyTable, at: AtArg) -> CoreResult<Py<PyAny>> {
+    let at = match at {
+        AtArg::Every(text) => At::every(&text)?,
+        AtArg::Times(times) => At::Times(times.iter().map(DateTime::timestamp_micros).collect()),
+    };
+    let table = table_in(table);
+    let out = py.detach(|| curves::as_of(&table, &at))?;
     Ok(to_pyarrow(py, out)?)
 }
 

@@ -293,9 +293,11 @@ def test_tables_that_went_through_pandas_are_read_alike() -> None:
         (lambda t: mc.curves.build(t, weights="trading"), 'unknown weights "trading"'),
         (lambda t: mc.curves.build(t, holidays=["2025-01-01"]), "holidays only apply"),
         (
-            lambda t: mc.curves.build(t, weights="business", holidays="ICE Futures Europe"),
-            "calendar's name",
+            lambda t: mc.curves.build(t, weights="business", holidays="LME"),
+            "unknown calendar 'LME'.* IFEU",
         ),
+        (lambda t: mc.curves.build(t, holidays="data"), "holidays only apply"),
+        (lambda t: mc.curves.residuals(t, t, holidays="IFEU"), "holidays only apply"),
         (lambda t: mc.curves.build(t, weights="business", holidays=3), "holidays must be a list"),
         (
             lambda t: mc.curves.build(t, weights="business", holidays=["Jan 1"]),

@@ -72,3 +72,107 @@ def test_half_a_year_of_settlements_rolls_through_every_contract(client, crude) 
 def test_bad_input_is_an_invalid_request_naming_it(call, message) -> None:
     with pytest.raises(mc.InvalidRequest, match=message):
         call(_months())
+
+
+def _rolled(drop: tuple[str, str] | None = None) -> pa.Table:
+    """Jan held on the first two days, Feb on the next two, Mar on the last;
+    prices move from day to day, so a gap measured on the wrong day shows.
+    ``drop`` leaves out one (tenor, date)."""
+    prices = {
+        "2024-12-30": {"Jan 25": 9, "Feb 25": 11, "Mar 25": 14},
+        "2024-12-31": {"Jan 25": 10, "Feb 25": 12, "Mar 25": 15},
+        "2025-01-02": {"Feb 25": 13, "Mar 25": 16},
+        "2025-01-31": {"Feb 25": 16, "Mar 25": 20},
+        "2025-02-03": {"Mar 25": 21},
+    }
+    rows = [("a", t, d, p) for d, row in prices.items() for t, p in row.items()]
+    return settlements([r for r in rows if (r[1], r[2]) != drop])
+
+
+def test_difference_adjustment_worked_by_hand() -> None:
+    # M1 rolls Jan -> Feb on 2 Jan, its gap taken on 31 Dec: 12 - 10 = 2;
+    # Feb -> Mar on 3 Feb, taken on 31 Jan: 20 - 16 = 4. Each price is
+    # shifted by the gaps after it; Mar's 21 stays.
+    out = mc.curves.rolling(_rolled(), nearby=[1, 2], adjust="difference")
+    assert column(mc.curves.rolling(_rolled(), nearby=[1]), "M1") == [9, 10, 13, 16, 21]
+    assert column(out, "M1") == [9 + 6, 10 + 6, 13 + 4, 16 + 4, 21]
+    # M2 rolls Feb -> Mar on 2 Jan (15 - 12 = 3); past Mar it holds nothing.
+    assert column(out, "M2") == [11 + 3, 12 + 3, 16, 20, None]
+    log = mc.curves.roll_log(_rolled(), nearby=[1], adjust="difference")
+    assert log.column_names == ["curve_id", "date", "M1", "M1_gap", "M1_gap_on"]
+    assert column(log, "M1") == ["Jan 25", "Jan 25", "Feb 25", "Feb 25", "Mar 25"]
+    assert column(log, "M1_gap") == [None, None, 2, None, 4]
+    assert iso([d for d in column(log, "M1_gap_on") if d]) == ["2024-12-31", "2025-01-31"]
+
+
+def test_ratio_adjustment_worked_by_hand() -> None:
+    # M1's ratios: 12 / 10 = 1.2, 20 / 16 = 1.25; each price is scaled by
+    # the product of the ratios after it.
+    out = mc.curves.rolling(_rolled(), nearby=[1, 2], adjust="ratio")
+    expected = [9 * 1.2 * 1.25, 10 * 1.2 * 1.25, 13 * 1.25, 16 * 1.25, 21]
+    assert column(out, "M1") == pytest.approx(expected, rel=1e-12)
+    assert column(out, "M1")[-1] == 21
+    assert column(out, "M2") == [11 * 1.25, 12 * 1.25, 16, 20, None]
+    log = mc.curves.roll_log(_rolled(), nearby=[1], adjust="ratio")
+    assert column(log, "M1_gap") == [None, None, 1.2, None, 1.25]
+
+
+def test_a_missing_price_on_the_roll_day_is_taken_on_the_day_before() -> None:
+    # No Feb on 31 Dec: the Jan -> Feb gap is taken on 30 Dec, 11 - 9 = 2,
+    # and the log says so.
+    table = _rolled(drop=("Feb 25", "2024-12-31"))
+    log = mc.curves.roll_log(table, nearby=[1], adjust="difference")
+    assert iso([column(log, "M1_gap_on")[2]]) == ["2024-12-30"]
+    assert column(log, "M1_gap")[2] == 2
+    assert column(mc.curves.rolling(table, nearby=[1], adjust="difference"), "M1")[:2] == [15, 16]
+    # Jan and Feb never priced on one day while Jan is held: refused.
+    lone = settlements([("a", "Jan 25", "2024-12-31", 10.0), ("a", "Feb 25", "2025-01-02", 13.0)])
+    with pytest.raises(mc.InvalidRequest, match="roll of M1 from Jan 25 to Feb 25 cannot be"):
+        mc.curves.rolling(lone, nearby=[1], adjust="difference")
+
+
+def test_a_ratio_needs_prices_above_zero() -> None:
+    table = settlements(
+        [
+            ("a", "Jan 25", "2024-12-31", -1.0),
+            ("a", "Feb 25", "2024-12-31", 2.0),
+            ("a", "Feb 25", "2025-01-02", 2.0),
+        ]
+    )
+    with pytest.raises(mc.InvalidRequest, match="no positive ratio"):
+        mc.curves.rolling(table, nearby=[1], adjust="ratio")
+    assert column(mc.curves.rolling(table, nearby=[1], adjust="difference"), "M1") == [2, 2]
+
+
+@pytest.mark.parametrize("adjust", ["panama", "", 1])
+def test_an_unknown_adjustment_is_refused(adjust) -> None:
+    with pytest.raises(mc.InvalidRequest, match="adjust"):
+        mc.curves.rolling(_rolled(), adjust=adjust)
+
+
+def test_an_adjusted_series_of_the_emulator_moves_as_its_contracts(client, crude) -> None:
+    history = client.settlements(crude, "2025-01-01", TODAY, tenors="all")
+    raw = mc.curves.rolling(history, nearby=[1], roll_days=2)
+    log = mc.curves.roll_log(history, nearby=[1], roll_days=2, adjust="difference")
+    m1 = column(raw, "M1")
+    held = column(log, "M1")
+    price_of = {(r["tenor"], r["date"]): r["price"] for r in history.to_pylist()}
+    for kind in ("difference", "ratio"):
+        out = column(mc.curves.rolling(history, nearby=[1], roll_days=2, adjust=kind), "M1")
+        last = held[-1]
+        # The latest contract's prices are the table's.
+        for i, name in enumerate(held):
+            if name == last:
+                assert out[i] == m1[i]
+        # From one day to the next the series moves as the contract held
+        # that day did: no jump at a roll.
+        days = column(raw, "date")
+        for i in range(1, len(days)):
+            before = price_of.get((held[i], days[i - 1]))
+            if before is None or out[i - 1] is None:
+                continue
+            if kind == "difference":
+                assert out[i] - out[i - 1] == pytest.approx(m1[i] - before, abs=1e-9)
+            else:
+                assert out[i] / out[i - 1] == pytest.approx(m1[i] / before, rel=1e-12)
+    assert sum(g is not None for g in column(log, "M1_gap")) == 5

@@ -7,10 +7,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from marketcurves.exceptions import InvalidRequest
-from marketcurves.plot import _figure, _input
+from marketcurves.plot import _daily, _figure, _input
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+
+    from marketcurves.catalogue import Catalogue, Curve
 
     DayLike = _dt.date | _dt.datetime | str
 
@@ -19,7 +21,13 @@ HISTORY_DAYS = 6
 
 
 def forward_curve(
-    table: Any, on: DayLike | None = None, ax: Axes | None = None, **style: Any
+    table: Any,
+    on: DayLike | None = None,
+    ax: Axes | None = None,
+    *,
+    built: Any = None,
+    curve: Curve | Catalogue | None = None,
+    **style: Any,
 ) -> Axes:
     """The forward curve on one day: each tenor's last price that day, the
     tenors in calendar order along the x axis and the price, in the table's
@@ -31,9 +39,33 @@ def forward_curve(
     ``Axes.plot`` (``color=``, ``marker=``, ...). Returns the Axes: ``ax`` if
     given, else a new figure's. Several curves, several units, an empty
     table or a day without prices raise :class:`~marketcurves.InvalidRequest`.
+
+    A daily curve built by :func:`marketcurves.curves.build` is drawn along
+    delivery dates instead: given as ``table``, alone, or as ``built`` with
+    the contracts it was built from as ``table``, drawn under it as flat
+    steps across their delivery days, months, quarters and windows as
+    separate, labelled series (contracts without delivery days, such as
+    ``C 00``, have no step). Its date, or time, is ``on``'s (the built
+    table's last if None; for curves keyed by time, the last of that day);
+    ``style`` goes to the curve's line.
+
+    ``curve``, the catalogue's :class:`~marketcurves.Curve` (or the
+    :class:`~marketcurves.Catalogue`, to look the table's curve up in),
+    names the curve in the title by its name rather than its id; one of
+    another id raises :class:`~marketcurves.InvalidRequest`.
     """
+    if built is not None:
+        contracts = _input.table(table, "table")
+        built_table = _daily.built(built, "built")
+        name = _input.curve_name(curve, _input.curve_id(built_table, "built", "forward_curve"))
+        return _daily.draw(built_table, contracts, on, ax, name, style)
+    if _daily.is_built(_input.as_arrow(table, "table")):
+        built_table = _daily.built(table, "table")
+        name = _input.curve_name(curve, _input.curve_id(built_table, "table", "forward_curve"))
+        return _daily.draw(built_table, None, on, ax, name, style)
     table = _input.table(table, "table")
     curve_id = _input.curve_id(table, "table", "forward_curve")
+    name = _input.curve_name(curve, curve_id)
     unit = _input.units([("table", table)])
     curves = _input.Curves(table, "table")
     day = curves.days[-1] if on is None else _input.day_arg(on, "on")
@@ -44,7 +76,7 @@ def forward_curve(
     ax.plot(range(len(tenors)), line, **{"marker": "o", "label": str(day), **style})
     _figure.tenor_axis(ax, tenors)
     ax.set_ylabel(_input.price_label(unit))
-    _figure.title(ax, curve_id, f"forward curve on {day}")
+    _figure.title(ax, name or curve_id, f"forward curve on {day}")
     ax.legend(title="date")
     return ax
 

@@ -20,20 +20,27 @@ if TYPE_CHECKING:
 _IDS_SHOWN = 3
 
 
+def as_arrow(value: Any, name: str) -> pyarrow.Table:
+    """A ``pyarrow.Table`` of a table, a ``RecordBatch``, or anything with the
+    Arrow PyCapsule interface."""
+    import pyarrow as pa
+
+    if isinstance(value, pa.RecordBatch):
+        return pa.Table.from_batches([value])
+    if isinstance(value, pa.Table):
+        return value
+    if not hasattr(value, "__arrow_c_stream__"):
+        raise InvalidRequest(
+            f"{name} must be a price table (pyarrow.Table), not {type(value).__name__}"
+        )
+    return pa.table(value)
+
+
 def table(value: Any, name: str) -> pyarrow.Table:
     """A non-empty price table (a ``pyarrow.Table`` or ``RecordBatch``, or
     anything with the Arrow PyCapsule interface) with ``tenor`` and
     ``price`` and a time column."""
-    import pyarrow as pa
-
-    if isinstance(value, pa.RecordBatch):
-        value = pa.Table.from_batches([value])
-    elif not isinstance(value, pa.Table):
-        if not hasattr(value, "__arrow_c_stream__"):
-            raise InvalidRequest(
-                f"{name} must be a price table (pyarrow.Table), not {type(value).__name__}"
-            )
-        value = pa.table(value)
+    value = as_arrow(value, name)
     missing = [c for c in ("tenor", "price") if c not in value.column_names]
     if "date" not in value.column_names and "generated_on" not in value.column_names:
         missing.append("date or generated_on")
@@ -59,6 +66,33 @@ def curve_id(table: pyarrow.Table, name: str, plot: str) -> str | None:
             f"filter it first, e.g. table.filter(pyarrow.compute.field('curve_id') == id)"
         )
     return ids[0] if ids else None
+
+
+def curve_name(value: Any, curve_id: str | None) -> str | None:
+    """The name of the curve ``value`` (a ``Curve``, or a ``Catalogue`` to
+    look ``curve_id`` up in) says the table holds; None for None."""
+    from marketcurves.catalogue import Catalogue, Curve
+
+    if value is None:
+        return None
+    if isinstance(value, Catalogue):
+        if curve_id is None:
+            raise InvalidRequest(
+                "curve: the table has no curve_id to look up in the catalogue; give the Curve"
+            )
+        try:
+            value = value.by_id(curve_id)
+        except KeyError:
+            raise InvalidRequest(f"curve: the catalogue has no curve {curve_id}") from None
+    if not isinstance(value, Curve):
+        raise InvalidRequest(
+            f"curve must be a Curve or a Catalogue (to name the curve), not {type(value).__name__}"
+        )
+    if curve_id is not None and value.id != curve_id:
+        raise InvalidRequest(
+            f"curve is {value.name or value.id} ({value.id}), but the table holds curve {curve_id}"
+        )
+    return value.name or value.id
 
 
 def units(tables: Iterable[tuple[str, pyarrow.Table]]) -> str | None:

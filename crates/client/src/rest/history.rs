@@ -51,8 +51,50 @@ impl Service {
         Ok(skipped.mark(curve_id, table))
     }
 
-    /// The intraday values of `tenors` over the query's days.
+    /// The intraday values of `tenors` over the query's days. As with
+    /// settlements, a tenor the service does not know is skipped (and
+    /// noted) when the query reaches for expired contracts.
     pub(super) async fn intraday_history(
+        &self,
+        query: &HistoryQuery,
+        tenors: &[Tenor],
+        progress: &Progress,
+    ) -> Result<Table, ClientError> {
+        if query.contracts() == Contracts::Listed {
+            return self.intraday_tenors(query, tenors, progress).await;
+        }
+        // Tenor by tenor, so that one 404 drops its tenor and not the pull;
+        // the HTTP layer still bounds the requests in flight.
+        let skipped = Skipped::default();
+        // By index: over borrowed tenors the compiler cannot show the future
+        // `Send` for every lifetime (rust-lang/rust#102211).
+        let tables: Vec<Table> = stream::iter(0..tenors.len())
+            .map(|index| {
+                let skipped = skipped.clone();
+                async move {
+                    let tenor = &tenors[index];
+                    let one = std::slice::from_ref(tenor);
+                    match self.intraday_tenors(query, one, progress).await {
+                        Err(e) if skipped.skip(tenor, &e) => Ok(Table {
+                            schema: schema(TableKind::Prices),
+                            batches: Vec::new(),
+                        }),
+                        table => table,
+                    }
+                }
+            })
+            .buffered(self.concurrency().max(1))
+            .try_collect()
+            .await?;
+        let table = Table {
+            schema: schema(TableKind::Prices),
+            batches: tables.into_iter().flat_map(|t| t.batches).collect(),
+        };
+        Ok(skipped.mark(query.curve_id(), table))
+    }
+
+    /// The intraday values of `tenors`, every window and page of each.
+    async fn intraday_tenors(
         &self,
         query: &HistoryQuery,
         tenors: &[Tenor],

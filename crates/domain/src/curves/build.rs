@@ -14,15 +14,15 @@
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Date32Array, Float64Array};
-use chrono::NaiveDate;
 
+use super::business::Holidays;
 use super::delivery::{deliveries, kept, Delivery, Span};
 use super::flat::flat;
 use super::input::{Input, TimeKey};
 use super::output::{string_column, table, time_column};
 use super::panel::{CurvePanel, Panel};
 use super::smooth::Smooth;
-use super::weights::Weights;
+use super::weights::{DayWeights, Weights};
 use super::CurveError;
 use crate::arrow::Table;
 use crate::tenor::Tenor;
@@ -55,11 +55,7 @@ pub struct BuildSpec {
 }
 
 impl BuildSpec {
-    pub fn new(
-        method: &str,
-        weights: &str,
-        holidays: &[NaiveDate],
-    ) -> Result<BuildSpec, CurveError> {
+    pub fn new(method: &str, weights: &str, holidays: Holidays) -> Result<BuildSpec, CurveError> {
         Ok(BuildSpec {
             method: Method::parse(method)?,
             weights: Weights::new(weights, holidays)?,
@@ -75,6 +71,7 @@ pub const TOLERANCE: f64 = 1e-9;
 pub fn build(source: &Table, spec: &BuildSpec) -> Result<Table, CurveError> {
     let input = Input::read(source, "price")?;
     let panel = Panel::build(&input);
+    let weights = spec.weights.of_table(&input);
     let mut out = Columns::default();
     let mut prepared = Prepared::default();
     for (index, curve) in panel.curves.iter().enumerate() {
@@ -85,7 +82,7 @@ pub fn build(source: &Table, spec: &BuildSpec) -> Result<Table, CurveError> {
             if contracts.is_empty() {
                 continue;
             }
-            let (first, values) = curve_at(&contracts, spec, &mut prepared)
+            let (first, values) = curve_at(&contracts, spec.method, &weights, &mut prepared)
                 .map_err(|problem| problem.error(curve, panel.key.describe(group.time)))?;
             out.push(index as u32, group.time, first, &values);
         }
@@ -176,7 +173,8 @@ impl Prepared {
 /// `contracts` (sorted by first day).
 pub fn curve_at(
     contracts: &[Delivery],
-    spec: &BuildSpec,
+    method: Method,
+    weights: &DayWeights,
     prepared: &mut Prepared,
 ) -> Result<(i32, Vec<f64>), Problem> {
     if let Some(c) = contracts.iter().find(|c| !c.price.is_finite()) {
@@ -204,7 +202,7 @@ pub fn curve_at(
         .map(|c| c.last)
         .max()
         .expect("a contract is kept");
-    let weights = spec.weights.of_days(first, last);
+    let weights = weights.of_days(first, last);
     let spans: Vec<Span> = kept
         .iter()
         .map(|c| Span {
@@ -219,7 +217,7 @@ pub fn curve_at(
         }
     }
     let not_met = || Problem::NotMet(kept.iter().map(|c| c.contract).collect());
-    let values = match spec.method {
+    let values = match method {
         Method::Smooth => {
             let prices: Vec<f64> = spans.iter().map(|s| s.price).collect();
             let smooth = prepared.smooth(first, &weights, &spans);

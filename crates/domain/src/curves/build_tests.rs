@@ -11,11 +11,11 @@ use crate::curves::residuals;
 use crate::curves::test_tables::{
     column, date_text, dates, floats, names, prices, settlements, texts,
 };
-use crate::curves::Weights;
+use crate::curves::{Holidays, Weights};
 use crate::tenor::Tenor;
 
 fn spec(method: &str) -> BuildSpec {
-    BuildSpec::new(method, "calendar", &[]).unwrap()
+    BuildSpec::new(method, "calendar", Holidays::default()).unwrap()
 }
 
 fn deliveries(table: &Table) -> Vec<String> {
@@ -155,7 +155,8 @@ fn business_weights_average_weekdays_less_the_holidays() {
         ],
         "$/bbl",
     );
-    let business = BuildSpec::new("flat", "business", &[d("2025-01-01")]).unwrap();
+    let business =
+        BuildSpec::new("flat", "business", Holidays::Dates(vec![d("2025-01-01")])).unwrap();
     let flat = forwards(&build(&table, &business).unwrap());
     assert_eq!(&flat[..5], &[60.0; 5]);
     // The other 20 business days: (22 * 62 - 2 * 60) / 20 = 62.2; their
@@ -164,7 +165,8 @@ fn business_weights_average_weekdays_less_the_holidays() {
         flat[5..].iter().all(|f| (f - 62.2).abs() < 1e-12),
         "{flat:?}"
     );
-    let smooth = BuildSpec::new("smooth", "business", &[d("2025-01-01")]).unwrap();
+    let smooth =
+        BuildSpec::new("smooth", "business", Holidays::Dates(vec![d("2025-01-01")])).unwrap();
     let built = build(&table, &smooth).unwrap();
     assert_eq!(deliveries(&built).len(), 31);
     for (tenor, r) in residual_of(&table, &built, &smooth.weights) {
@@ -199,11 +201,11 @@ fn bad_input_is_named() {
     let error = |rows: &[(&str, &str, &str, f64)], spec: &BuildSpec| {
         build(&settlements(rows, "$/bbl"), spec).unwrap_err().0
     };
-    assert!(BuildSpec::new("spline", "calendar", &[])
+    assert!(BuildSpec::new("spline", "calendar", Holidays::default())
         .unwrap_err()
         .0
         .contains("unknown method"));
-    assert!(BuildSpec::new("smooth", "trading", &[])
+    assert!(BuildSpec::new("smooth", "trading", Holidays::default())
         .unwrap_err()
         .0
         .contains("unknown weights"));
@@ -232,7 +234,8 @@ fn bad_input_is_named() {
         "{nan}"
     );
     // 26-28 February 2022 are a Saturday, a Sunday and, here, a holiday.
-    let holiday = BuildSpec::new("smooth", "business", &[d("2022-02-28")]).unwrap();
+    let holiday =
+        BuildSpec::new("smooth", "business", Holidays::Dates(vec![d("2022-02-28")])).unwrap();
     let empty = error(&[("a", "26-EOM Feb 22", "2022-01-04", 1.0)], &holiday);
     assert!(
         empty.contains("tenor \"26-EOM Feb 22\" of curve a at 2022-01-04 has no business day"),
@@ -254,7 +257,8 @@ fn bad_input_is_named() {
         ));
     }
     for method in ["smooth", "flat"] {
-        let spec = BuildSpec::new(method, "business", &[d("2022-02-28")]).unwrap();
+        let spec =
+            BuildSpec::new(method, "business", Holidays::Dates(vec![d("2022-02-28")])).unwrap();
         let unmet = error(&rows, &spec);
         assert!(
             unmet.contains("the prices of curve a at 2022-01-04 cannot all be met"),
@@ -344,7 +348,7 @@ proptest! {
         let spec = BuildSpec::new(
             if flat { "flat" } else { "smooth" },
             if business { "business" } else { "calendar" },
-            &[],
+            Holidays::default(),
         ).unwrap();
         let table = table_of(&rows);
         let built = build(&table, &spec).unwrap();

@@ -135,7 +135,7 @@ pub fn rank_times(rows: &[Row]) -> (Vec<i64>, Vec<u32>) {
 }
 
 /// `rows` stably sorted by `key`, which is below `keys`.
-fn counting_sort(rows: Vec<Row>, keys: usize, key: impl Fn(&Row) -> usize) -> Vec<Row> {
+pub fn counting_sort(rows: Vec<Row>, keys: usize, key: impl Fn(&Row) -> usize) -> Vec<Row> {
     if rows.is_sorted_by_key(&key) {
         return rows;
     }

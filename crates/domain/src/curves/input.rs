@@ -78,6 +78,16 @@ impl Input {
         } else {
             TimeKey::GeneratedOn
         };
+        Input::keyed(batch, values, key)
+    }
+
+    /// Reads as [`read`](Input::read) does, keyed by `generated_on` even
+    /// where the table has dates too.
+    pub fn read_times(table: &Table, values: &str) -> Result<Input, CurveError> {
+        Input::keyed(one_batch(table)?, values, TimeKey::GeneratedOn)
+    }
+
+    fn keyed(batch: RecordBatch, values: &str, key: TimeKey) -> Result<Input, CurveError> {
         let curve_id = strings(&batch, "curve_id")?;
         let tenor = strings(&batch, "tenor")?;
         let time = times(&batch, key)?;

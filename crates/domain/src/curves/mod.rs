@@ -1,12 +1,16 @@
-//! Curve analytics on price tables: rolling contracts and their roll log,
-//! time spreads, cracks, unit conversion, the date-by-tenor matrix, and
-//! daily forward curves built from the contracts with their residuals.
+//! Curve analytics on price tables: rolling contracts and their roll log
+//! (back-adjusted or not, in a calendar's business days), time spreads,
+//! cracks, unit conversion, the date-by-tenor matrix, the curve as of given
+//! times, and daily forward curves built from the contracts with their
+//! residuals.
 //!
 //! Each function takes a [`Table`](crate::arrow::Table) of the design's
 //! schema (settlements keyed by `date`, other prices by `generated_on`) and
 //! returns a new one. Nothing here does I/O; bad input is a [`CurveError`],
 //! which the bindings raise as `InvalidRequest`.
 
+mod adjust;
+mod as_of;
 mod banded;
 mod build;
 mod business;
@@ -14,6 +18,7 @@ mod crack;
 mod delivery;
 mod dense;
 mod flat;
+mod grid;
 mod grouping;
 mod input;
 mod matrix;
@@ -31,9 +36,12 @@ mod weights;
 #[cfg(test)]
 mod test_tables;
 
+pub use adjust::Adjust;
+pub use as_of::as_of;
 pub use build::{build, BuildSpec, Method};
-pub use business::business_days_before;
+pub use business::{Calendar, Holidays};
 pub use crack::crack;
+pub use grid::At;
 pub use matrix::matrix;
 pub use residuals::residuals;
 pub use rolling::{roll_log, rolling, RollSpec};

@@ -44,6 +44,27 @@ pub fn time_column(key: TimeKey, times: &[i64]) -> ArrayRef {
     }
 }
 
+/// A time key column with nulls where `None`.
+pub fn optional_time_column(key: TimeKey, times: &[Option<i64>]) -> ArrayRef {
+    match key {
+        TimeKey::Date => {
+            let mut builder = Date32Builder::with_capacity(times.len());
+            for &t in times {
+                builder.append_option(t.map(|t| t as i32));
+            }
+            Arc::new(builder.finish())
+        }
+        TimeKey::GeneratedOn => {
+            let mut builder =
+                TimestampMicrosecondBuilder::with_capacity(times.len()).with_timezone("UTC");
+            for &t in times {
+                builder.append_option(t);
+            }
+            Arc::new(builder.finish())
+        }
+    }
+}
+
 /// A one-batch table of named columns; a column's nullability follows its nulls.
 pub fn table(columns: Vec<(String, ArrayRef)>) -> Result<Table, CurveError> {
     let fields: Vec<Field> = columns

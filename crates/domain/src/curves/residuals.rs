@@ -12,7 +12,7 @@ use super::build::delivery_periods;
 use super::input::{days, numbers, one_batch, strings, times, Input, TimeKey};
 use super::output::{string_column, table as build_table, time_column};
 use super::rows::NamedRows;
-use super::weights::Weights;
+use super::weights::{DayWeights, Weights};
 use super::CurveError;
 use crate::arrow::Table;
 
@@ -24,6 +24,7 @@ type HashMap<K, V> = StdHashMap<K, V, ahash::RandomState>;
 /// curve, time and tenor in calendar order.
 pub fn residuals(source: &Table, built: &Table, weights: &Weights) -> Result<Table, CurveError> {
     let input = Input::read(source, "price")?;
+    let weights = &weights.of_table(&input);
     let named = NamedRows::read(&input);
     let curves = read_built(built, input.key, &named)?;
     let periods: Vec<Vec<Option<(i32, i32)>>> = named
@@ -112,7 +113,7 @@ enum Missing {
 }
 
 impl DayValues {
-    fn mean(&self, first: i32, last: i32, weights: &Weights) -> Result<f64, Missing> {
+    fn mean(&self, first: i32, last: i32, weights: &DayWeights) -> Result<f64, Missing> {
         let (mut sum, mut total) = (0.0, 0.0);
         for (day, w) in (first..=last).zip(weights.of_days(first, last)) {
             let value = usize::try_from(day - self.first)

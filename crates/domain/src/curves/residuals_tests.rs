@@ -1,6 +1,6 @@
 use super::residuals;
 use crate::curves::test_tables::{floats, names, prices, settlements, texts};
-use crate::curves::{build, BuildSpec, Weights};
+use crate::curves::{build, BuildSpec, Holidays, Weights};
 
 fn months() -> crate::arrow::Table {
     settlements(
@@ -15,7 +15,11 @@ fn months() -> crate::arrow::Table {
 }
 
 fn built(table: &crate::arrow::Table) -> crate::arrow::Table {
-    build(table, &BuildSpec::new("flat", "calendar", &[]).unwrap()).unwrap()
+    build(
+        table,
+        &BuildSpec::new("flat", "calendar", Holidays::default()).unwrap(),
+    )
+    .unwrap()
 }
 
 #[test]

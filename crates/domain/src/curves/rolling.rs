@@ -4,17 +4,24 @@
 //!
 //! A contract is held up to the day before its roll day and no longer from
 //! it on; its roll day is the first day of its delivery, or `roll_days`
-//! business days (Monday to Friday) before it. The contracts are those of
+//! business days before it (Monday to Friday less the holidays given, or
+//! the table's own days: `business.rs`). The contracts are those of
 //! the curve in the table: a position past all of them is refused, and a
 //! position whose contract has no price at a time is null there (a history
 //! pulled with `tenors="all"` has every contract it needs).
+//!
+//! A position's series may be back-adjusted across its rolls (`adjust`);
+//! the log then gives each roll's gap and the time it was measured.
 
 use std::ops::Range;
 
-use super::business::business_days_before;
+use super::adjust::{self, Adjust, ChainPrices, Context, Roll};
+use super::business::{Calendar, Holidays};
 use super::grouping::{by_curve, rank_times};
 use super::input::{Input, TimeKey};
-use super::output::{float_column, string_column, table as build_table, time_column};
+use super::output::{
+    float_column, optional_time_column, string_column, table as build_table, time_column,
+};
 use super::rows::{NamedCurve, NamedRows, Row};
 use super::CurveError;
 use crate::arrow::Table;
@@ -27,6 +34,9 @@ pub struct RollSpec {
     /// Positions, from 1, in the order of the output's columns.
     pub nearby: Vec<u32>,
     pub roll_days: u32,
+    /// What `roll_days` count as business days.
+    pub holidays: Holidays,
+    pub adjust: Adjust,
 }
 
 impl RollSpec {
@@ -50,7 +60,19 @@ impl RollSpec {
             kind,
             nearby,
             roll_days,
+            holidays: Holidays::default(),
+            adjust: Adjust::None,
         })
+    }
+
+    /// The spec with `roll_days` counted in the business days of `holidays`.
+    pub fn with_holidays(self, holidays: Holidays) -> RollSpec {
+        RollSpec { holidays, ..self }
+    }
+
+    /// The spec with each position's series back-adjusted as `adjust` says.
+    pub fn adjusted(self, adjust: Adjust) -> RollSpec {
+        RollSpec { adjust, ..self }
     }
 
     /// `M3`, `Q1`, `W2`: a position's column name.
@@ -86,8 +108,9 @@ pub(super) struct Chain {
 }
 
 impl Chain {
-    /// `contracts` in calendar order.
-    pub fn new(contracts: &[Tenor], kind: TenorKind, roll_days: u32) -> Chain {
+    /// `contracts` in calendar order; `roll_days` counted in `calendar`'s
+    /// business days.
+    pub fn new(contracts: &[Tenor], kind: TenorKind, roll_days: u32, calendar: &Calendar) -> Chain {
         let chain: Vec<u32> = (0..contracts.len() as u32)
             .filter(|&i| contracts[i as usize].kind() == kind)
             .collect();
@@ -95,7 +118,7 @@ impl Chain {
             .iter()
             .map(|&c| {
                 let start = contracts[c as usize].start().expect("calendar kind");
-                days_since_epoch(business_days_before(start, roll_days))
+                days_since_epoch(calendar.days_before(start, roll_days))
             })
             .collect();
         Chain {
@@ -143,6 +166,63 @@ impl CurveHoldings {
         let index = self.first_held[rank] + position as usize - 1;
         self.chain.contracts.get(index).copied()
     }
+
+    /// The chain index of the contract at `position` at each time rank.
+    fn chain_indices(&self, position: u32) -> Vec<Option<usize>> {
+        let length = self.chain.contracts.len();
+        self.first_held
+            .iter()
+            .map(|&first| Some(first + position as usize - 1).filter(|&i| i < length))
+            .collect()
+    }
+
+    /// Each chain index of the curve's contracts (None for other kinds).
+    fn index_in_chain(&self, contracts: usize) -> Vec<Option<usize>> {
+        let mut index_in_chain = vec![None; contracts];
+        for (index, &contract) in self.chain.contracts.iter().enumerate() {
+            index_in_chain[contract as usize] = Some(index);
+        }
+        index_in_chain
+    }
+
+    /// Each position's rolls with their gaps (none unless adjusted).
+    fn rolls(
+        &self,
+        curve: &NamedCurve,
+        rows: &[Row],
+        input: &Input,
+        spec: &RollSpec,
+    ) -> Result<Vec<Vec<Roll>>, CurveError> {
+        if spec.adjust == Adjust::None {
+            return Ok(vec![Vec::new(); spec.nearby.len()]);
+        }
+        let index_in_chain = self.index_in_chain(curve.contracts.len());
+        let prices = ChainPrices::new(
+            self.chain.contracts.len(),
+            rows[self.rows.clone()]
+                .iter()
+                .zip(&self.ranks)
+                .filter_map(|(row, &rank)| {
+                    let index = index_in_chain[row.contract as usize]?;
+                    Some((index, rank, input.values.value(row.row as usize)))
+                }),
+        );
+        spec.nearby
+            .iter()
+            .map(|&n| {
+                let column = spec.column(n);
+                let context = Context {
+                    curve_id: &curve.curve_id,
+                    column: &column,
+                    contracts: &curve.contracts,
+                    chain: &self.chain.contracts,
+                    key: input.key,
+                    times: &self.times,
+                };
+                adjust::rolls(&self.chain_indices(n), &prices, spec.adjust, &context)
+            })
+            .collect()
+    }
 }
 
 /// Every curve's holdings, curves in id order, times in order, from rows
@@ -150,15 +230,16 @@ impl CurveHoldings {
 fn holdings(
     curves: &[NamedCurve],
     rows: &[Row],
-    key: TimeKey,
+    input: &Input,
     spec: &RollSpec,
 ) -> Result<Vec<CurveHoldings>, CurveError> {
+    let (key, calendar) = (input.key, spec.holidays.calendar(input));
     let mut out = Vec::with_capacity(curves.len());
     let mut start = 0;
     for one in rows.chunk_by(|a, b| a.curve == b.curve) {
         let curve = one[0].curve as usize;
         let named = &curves[curve];
-        let chain = Chain::new(&named.contracts, spec.kind, spec.roll_days);
+        let chain = Chain::new(&named.contracts, spec.kind, spec.roll_days, &calendar);
         for &position in &spec.nearby {
             chain.check(&named.curve_id, spec.kind, position)?;
         }
@@ -187,7 +268,7 @@ pub fn rolling(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
     let input = Input::read(table, "price")?;
     let NamedRows { curves, rows } = NamedRows::read(&input);
     let rows = by_curve(rows, curves.len());
-    let held = holdings(&curves, &rows, input.key, spec)?;
+    let held = holdings(&curves, &rows, &input, spec)?;
     // The output column of each position (from 1) that nearby asks for.
     let last = *spec.nearby.iter().max().expect("checked in RollSpec::new") as usize;
     let mut column_of = vec![None; last + 1];
@@ -200,10 +281,7 @@ pub fn rolling(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
     let mut cells: Vec<Option<f64>> = vec![None; total * spec.nearby.len()];
     let mut base = 0;
     for h in &held {
-        let mut index_in_chain = vec![None; curves[h.curve].contracts.len()];
-        for (index, &contract) in h.chain.contracts.iter().enumerate() {
-            index_in_chain[contract as usize] = Some(index);
-        }
+        let index_in_chain = h.index_in_chain(curves[h.curve].contracts.len());
         for (row, &rank) in rows[h.rows.clone()].iter().zip(&h.ranks) {
             let Some(index) = index_in_chain[row.contract as usize] else {
                 continue;
@@ -216,6 +294,11 @@ pub fn rolling(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
                     Some(input.values.value(row.row as usize));
             }
         }
+        let rolls = h.rolls(&curves[h.curve], &rows, &input, spec)?;
+        for (column, rolls) in rolls.iter().enumerate() {
+            let start = column * total + base;
+            adjust::apply(&mut cells[start..start + h.times.len()], rolls, spec.adjust);
+        }
         base += h.times.len();
     }
     let mut columns = keys(&curves, &held, input.key);
@@ -226,20 +309,46 @@ pub fn rolling(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
     build_table(columns)
 }
 
-/// One row per curve and time: the tenor each position held.
+/// One row per curve and time: the tenor each position held. Adjusted,
+/// each position's column is followed by `<column>_gap`, the gap of the
+/// roll on the row of the first time the new contract is held (null on
+/// other rows), and `<column>_gap_on`, the time the gap was measured.
 pub fn roll_log(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
     let input = Input::read(table, "price")?;
     let NamedRows { curves, rows } = NamedRows::read(&input);
     let rows = by_curve(rows, curves.len());
-    let held = holdings(&curves, &rows, input.key, spec)?;
+    let held = holdings(&curves, &rows, &input, spec)?;
+    let total: usize = held.iter().map(|h| h.times.len()).sum();
+    // Per position, each time's gap and when it was measured.
+    let mut gaps: Vec<Vec<Option<(f64, i64)>>> = vec![Vec::with_capacity(total); spec.nearby.len()];
+    for h in &held {
+        let rolls = h.rolls(&curves[h.curve], &rows, &input, spec)?;
+        for (column, rolls) in gaps.iter_mut().zip(&rolls) {
+            let start = column.len();
+            column.resize(start + h.times.len(), None);
+            for roll in rolls {
+                column[start + roll.at] = Some((roll.gap, h.times[roll.measured]));
+            }
+        }
+    }
     let mut columns = keys(&curves, &held, input.key);
-    for &n in &spec.nearby {
+    for (&n, gaps) in spec.nearby.iter().zip(&gaps) {
         let names = held.iter().flat_map(|h| {
             let contracts = &curves[h.curve].contracts;
             (0..h.times.len())
                 .map(move |rank| h.held(rank, n).map(|c| contracts[c as usize].name()))
         });
-        columns.push((spec.column(n), string_column(names)));
+        let column = spec.column(n);
+        columns.push((column.clone(), string_column(names)));
+        if spec.adjust != Adjust::None {
+            let gap = gaps.iter().map(|g| g.map(|g| g.0)).collect();
+            let on: Vec<Option<i64>> = gaps.iter().map(|g| g.map(|g| g.1)).collect();
+            columns.push((format!("{column}_gap"), float_column(gap)));
+            columns.push((
+                format!("{column}_gap_on"),
+                optional_time_column(input.key, &on),
+            ));
+        }
     }
     build_table(columns)
 }

@@ -1,8 +1,9 @@
 //! Time spreads: one leg's price minus the other's, per curve and time,
 //! where both have one. A leg is a tenor (`Jan 26`) or a nearby position
-//! (`M1`, `Q2`, `W1`), which rolls as [`rolling`](super::rolling) does with
-//! no roll days.
+//! (`M1`, `Q2`, `W1`), which rolls as [`rolling`](super::rolling) does:
+//! `roll_days` business days before delivery (none by default).
 
+use super::business::{Calendar, Holidays};
 use super::input::Input;
 use super::output::{float_column, string_column, table as build_table, time_column};
 use super::panel::{CurvePanel, Group, Panel};
@@ -60,7 +61,12 @@ enum Resolved {
 }
 
 impl Resolved {
-    fn new(curve: &CurvePanel, leg: &Leg) -> Result<Resolved, CurveError> {
+    fn new(
+        curve: &CurvePanel,
+        leg: &Leg,
+        roll_days: u32,
+        calendar: &Calendar,
+    ) -> Result<Resolved, CurveError> {
         match leg {
             Leg::Named(name) => curve.contract(name).map(Resolved::Named).ok_or_else(|| {
                 CurveError::new(format!(
@@ -69,7 +75,7 @@ impl Resolved {
                 ))
             }),
             Leg::Nearby(kind, n) => {
-                let chain = Chain::new(&curve.contracts, *kind, 0);
+                let chain = Chain::new(&curve.contracts, *kind, roll_days, calendar);
                 chain.check(&curve.curve_id, *kind, *n)?;
                 Ok(Resolved::Nearby(chain, *n as usize))
             }
@@ -93,8 +99,16 @@ impl Resolved {
 
 /// Columns: curve_id, the time key, `near` and `far` (the tenors of the
 /// legs at that time) and `spread` (near minus far).
-pub fn spread(table: &Table, near: &Leg, far: &Leg) -> Result<Table, CurveError> {
+/// A nearby leg rolls `roll_days` business days of `holidays` before delivery.
+pub fn spread(
+    table: &Table,
+    near: &Leg,
+    far: &Leg,
+    roll_days: u32,
+    holidays: &Holidays,
+) -> Result<Table, CurveError> {
     let input = Input::read(table, "price")?;
+    let calendar = holidays.calendar(&input);
     let panel = Panel::build(&input);
     let mut ids: Vec<&str> = Vec::new();
     let mut times: Vec<i64> = Vec::new();
@@ -102,7 +116,8 @@ pub fn spread(table: &Table, near: &Leg, far: &Leg) -> Result<Table, CurveError>
     let mut far_names: Vec<&str> = Vec::new();
     let mut spreads: Vec<Option<f64>> = Vec::new();
     for curve in &panel.curves {
-        let (n, f) = (Resolved::new(curve, near)?, Resolved::new(curve, far)?);
+        let n = Resolved::new(curve, near, roll_days, &calendar)?;
+        let f = Resolved::new(curve, far, roll_days, &calendar)?;
         for group in &curve.groups {
             let day = panel.key.day(group.time);
             let (Some((nc, nv)), Some((fc, fv))) =
