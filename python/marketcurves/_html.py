@@ -129,7 +129,9 @@ def bulk_result(value: BulkResult) -> str:
 
 def live_feed(value: LiveFeed) -> str:
     stats = value.stats()
-    subscriptions = [f"{curve_id} {tenor}" for curve_id, tenor in value.subscriptions]
+    # By name where the feed was given Curve objects, else by id.
+    names = value._curve_names
+    subscriptions = [f"{names.get(c, c)} {tenor}" for c, tenor in value.subscriptions]
     last = stats["last_message"]
     state = "closed" if value.closed else ("connected" if stats["connected"] else "connecting")
     rows: list[tuple[str, Any]] = [

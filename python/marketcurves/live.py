@@ -148,6 +148,8 @@ class LiveFeed:
         # Ticks taken from the core but not yet handed out: an iteration left
         # with `break` leaves the rest of its chunk here, for the next read.
         self._held: deque[Tick] = deque()
+        #: Names of the curves subscribed to as Curve objects, for the view.
+        self._curve_names: dict[str, str] = {}
         self._failure: BaseException | None = None
         self._failure_reported = False
         self._thread: threading.Thread | None = None
@@ -191,6 +193,7 @@ class LiveFeed:
         replay's time (less the 30 days a snapshot looks back) and its end.
         ``strict=False`` subscribes anyway."""
         args = (_args.curve_id(curve_id), _subscription_tenor(tenor), _args.flag(strict, "strict"))
+        self._remember_name(curve_id)
         self._core.subscribe(*args)
 
     async def subscribe_async(
@@ -198,6 +201,7 @@ class LiveFeed:
     ) -> None:
         """The awaitable form of :meth:`subscribe`."""
         args = (_args.curve_id(curve_id), _subscription_tenor(tenor), _args.flag(strict, "strict"))
+        self._remember_name(curve_id)
         await self._core.subscribe_async(*args)
 
     def unsubscribe(self, curve_id: str | Curve, tenor: str = "*") -> None:
@@ -213,6 +217,11 @@ class LiveFeed:
     def subscriptions(self) -> list[tuple[str, str]]:
         """``(curve_id, tenor)`` of every subscription, sorted."""
         return self._core.subscriptions()
+
+    def _remember_name(self, curve: object) -> None:
+        name = getattr(curve, "name", None)
+        if isinstance(name, str) and not isinstance(curve, str):
+            self._curve_names[_args.curve_id(curve)] = name
 
     # Reading.
 

@@ -3,6 +3,7 @@ the repository keeps it without outputs (the run leaves the file alone)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -43,4 +44,24 @@ def test_the_notebook_runs(tmp_path: Path) -> None:
         for output in cell.outputs
         if "image/png" in output.get("data", {})
     ]
-    assert len(images) >= 5, "the plots were not drawn"
+    assert len(images) >= 6, "the plots were not drawn"
+    # The views the Notebooks page promises, each shown by the tour.
+    views = " ".join(
+        output["data"]["text/html"]
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if "text/html" in output.get("data", {})
+    )
+    for title in ("Catalogue of", "Curve ", "Bulk job", "Bulk download", "Live feed"):
+        assert title in views, f"no {title!r} view in the tour"
+    # The live section lasts long enough for updates after the snapshots.
+    printed = " ".join(
+        output.get("text", "")
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if output.get("output_type") == "stream"
+    )
+    live = re.search(r"(\d+) snapshots, then (\d+) updates", printed)
+    assert live and int(live.group(2)) > 0, printed

@@ -111,9 +111,17 @@ def test_live_feed_shows_its_counters(em, client, jet):
         markup = feed._repr_html_()
     _, text = read_html(markup)
     assert "Live feed" in text and "state|connected" in text
-    assert f"subscriptions (1)|{curve.id} *" in text
+    # Subscribed as a Curve: shown by its name.
+    assert f"subscriptions (1)|{curve.name} *" in text
     assert f"ticks delivered|{stats['ticks_delivered']:,}" in text and stats["ticks_delivered"] >= 3
     assert f"last message (UTC)|{stats['last_message']:%Y-%m-%d %H:%M:%S}" in text
     assert token[:20] not in markup
     _, text = read_html(feed._repr_html_())
     assert "state|closed" in text
+
+
+def test_a_live_feed_given_ids_shows_them(em, client, jet):
+    with client.live() as feed:
+        feed.subscribe(jet[0].id, "*")
+        _, text = read_html(feed._repr_html_())
+    assert f"subscriptions (1)|{jet[0].id} *" in text
