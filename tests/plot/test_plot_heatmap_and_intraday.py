@@ -8,6 +8,8 @@ import datetime as dt
 
 import matplotlib.dates as mdates
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from plot_helpers import calendar, days, tick_labels
 
 import marketcurves as mc
@@ -47,7 +49,9 @@ def test_settlements_and_intraday_of_a_tenor(settlements, intraday, tenor, curve
         (r for r in intraday.to_pylist() if r["tenor"] == tenor), key=lambda r: r["generated_on"]
     )
     assert values.get_label() == "intraday" and settled.get_label() == "settlement"
-    assert list(values.get_ydata()) == [r["price"] for r in rows]
+    drawn = values.get_ydata()
+    assert not np.isnan(drawn).any(), "values at their usual pace: one unbroken line"
+    assert list(drawn) == [r["price"] for r in rows]
     times = mdates.num2date(mdates.date2num(values.get_xdata()))
     assert [t.replace(microsecond=0) for t in times] == [
         r["generated_on"].replace(microsecond=0) for r in rows
@@ -62,3 +66,23 @@ def test_settlements_and_intraday_of_a_tenor(settlements, intraday, tenor, curve
     assert tenor in ax.get_title() and curve.id in ax.get_title()
     ax.figure.canvas.draw()
     assert any(label.get_text() for label in ax.get_xticklabels()), "dates are labelled"
+
+
+def test_the_intraday_line_breaks_over_a_long_pause(settlements, intraday, tenor, curve):
+    rows = intraday.filter(pc.equal(intraday["tenor"], tenor)).sort_by("generated_on")
+    # A pause of a third of the values, far longer than their usual step.
+    third = rows.num_rows // 3
+    paused = pa.concat_tables([rows.slice(0, third), rows.slice(2 * third)])
+    ax = mc.plot.settlements_and_intraday(settlements, paused, tenor, curve=curve)
+    values = ax.get_lines()[0]
+    drawn = np.asarray(values.get_ydata(), dtype=float)
+    breaks = np.nonzero(np.isnan(drawn))[0]
+    assert list(breaks) == [third], "one break, where the pause is"
+    assert list(drawn[~np.isnan(drawn)]) == paused["price"].to_pylist()
+    assert curve.name in ax.get_title() and curve.id not in ax.get_title()
+
+
+def test_the_heatmap_names_the_curve_given(client, settlements, curve):
+    # The catalogue, in which the table's curve is looked up.
+    ax = mc.plot.heatmap(settlements, curve=client.catalogue(vertical="Jet"))
+    assert curve.name in ax.get_title() and curve.id not in ax.get_title()

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from marketcurves.exceptions import InvalidRequest
-from marketcurves.plot import _daily, _figure, _input
+from marketcurves.plot import _daily, _figure, _input, _kinds
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -19,6 +19,22 @@ if TYPE_CHECKING:
 #: Days ``curve_history`` draws when it is not told which.
 HISTORY_DAYS = 6
 
+#: Each kind's line, where several kinds are drawn.
+LINE_STYLES = {
+    "month": "-",
+    "quarter": "--",
+    "window": ":",
+    "continuous": "-.",
+    "other": (0, (1, 3)),
+}
+PLURALS = {
+    "month": "months",
+    "quarter": "quarters",
+    "window": "windows",
+    "continuous": "continuous",
+    "other": "other tenors",
+}
+
 
 def forward_curve(
     table: Any,
@@ -27,6 +43,7 @@ def forward_curve(
     *,
     built: Any = None,
     curve: Curve | Catalogue | None = None,
+    kinds: str | Iterable[str] | None = None,
     **style: Any,
 ) -> Axes:
     """The forward curve on one day: each tenor's last price that day, the
@@ -39,6 +56,13 @@ def forward_curve(
     ``Axes.plot`` (``color=``, ``marker=``, ...). Returns the Axes: ``ax`` if
     given, else a new figure's. Several curves, several units, an empty
     table or a day without prices raise :class:`~marketcurves.InvalidRequest`.
+
+    ``kinds`` chooses the tenor kinds drawn: by default months (or, in a
+    table without months, its most frequent kind), ``"all"``, a kind
+    (``"month"``, ``"quarter"``, ``"window"``, ``"continuous"``, ``"other"``)
+    or a list of kinds. Each kind is its own series, with its own line style
+    when there are several: a line never joins a month to a quarter or to
+    ``C 00``.
 
     A daily curve built by :func:`marketcurves.curves.build` is drawn along
     delivery dates instead: given as ``table``, alone, or as ``built`` with
@@ -70,15 +94,34 @@ def forward_curve(
     curves = _input.Curves(table, "table")
     day = curves.days[-1] if on is None else _input.day_arg(on, "on")
     prices = curves.on(day, "table")
-    tenors = curves.tenors([day])
+    chosen, series = _series(curves.tenors([day]), kinds)
     ax = _figure.axes(ax)
-    line = curves.line(prices, tenors)
-    ax.plot(range(len(tenors)), line, **{"marker": "o", "label": str(day), **style})
-    _figure.tenor_axis(ax, tenors)
+    for kind, (positions, names) in series.items():
+        label = str(day) if len(series) == 1 else f"{day}, {PLURALS[kind]}"
+        look = {"marker": "o", "label": label}
+        if len(series) > 1:
+            look["linestyle"] = LINE_STYLES[kind]
+        ax.plot(positions, curves.line(prices, names), **{**look, **style})
+    _figure.tenor_axis(ax, chosen)
     ax.set_ylabel(_input.price_label(unit))
     _figure.title(ax, name or curve_id, f"forward curve on {day}")
     ax.legend(title="date")
     return ax
+
+
+def _series(
+    tenors: list[str], kinds: Any
+) -> tuple[list[str], dict[str, tuple[list[int], list[str]]]]:
+    """The tenors of the kinds chosen (the x axis, in calendar order) and,
+    by kind, each series' positions on that axis and tenors."""
+    wanted = _kinds.chosen(kinds, tenors)
+    chosen = [t for t in tenors if _kinds.kind_of(t) in wanted]
+    position = {t: i for i, t in enumerate(chosen)}
+    series = {
+        kind: ([position[t] for t in names], names)
+        for kind, names in _kinds.split(chosen, wanted).items()
+    }
+    return chosen, series
 
 
 def curve_history(
@@ -87,6 +130,8 @@ def curve_history(
     ax: Axes | None = None,
     *,
     cmap: str = "viridis",
+    curve: Curve | Catalogue | None = None,
+    kinds: str | Iterable[str] | None = None,
 ) -> Axes:
     """Several days' forward curves of one curve overlaid, to show how it
     moved: one line per day, coloured along ``cmap`` from the oldest to the
@@ -96,11 +141,14 @@ def curve_history(
     ``dates`` are the days to draw (dates, datetimes or ISO strings); by
     default six days spread evenly from the table's first day to its last
     (every day if it has fewer). The day of a row is as for
-    :func:`forward_curve`. Returns the Axes. A day without prices raises
+    :func:`forward_curve`, and so are ``kinds`` (each kind its own line
+    style, each day its own colour) and ``curve`` (the curve named in the
+    title). Returns the Axes. A day without prices raises
     :class:`~marketcurves.InvalidRequest` naming it and the table's span.
     """
     table = _input.table(table, "table")
     curve_id = _input.curve_id(table, "table", "curve_history")
+    name = _input.curve_name(curve, curve_id)
     unit = _input.units([("table", table)])
     curves = _input.Curves(table, "table")
     if dates is None:
@@ -112,7 +160,7 @@ def curve_history(
         if not chosen:
             raise InvalidRequest("dates is empty: give at least one day, or None for six")
     prices = [curves.on(day, "table") for day in chosen]
-    tenors = curves.tenors(chosen)
+    tenors, series = _series(curves.tenors(chosen), kinds)
     ax = _figure.axes(ax)
     import matplotlib
 
@@ -120,14 +168,26 @@ def curve_history(
     for i, (day, by_tenor) in enumerate(zip(chosen, prices, strict=True)):
         # From a third of the way along the map: its lightest end is hard to see.
         shade = 1.0 if len(chosen) == 1 else 0.3 + 0.7 * i / (len(chosen) - 1)
-        line = curves.line(by_tenor, tenors)
-        ax.plot(range(len(tenors)), line, marker=".", color=colours(shade), label=str(day))
+        for n, (kind, (positions, names)) in enumerate(series.items()):
+            # The day in the legend once; the kinds by their line styles.
+            label = str(day) if n == 0 else "_nolegend_"
+            style = LINE_STYLES[kind] if len(series) > 1 else "-"
+            line = curves.line(by_tenor, names)
+            ax.plot(positions, line, marker=".", color=colours(shade), linestyle=style, label=label)
     _figure.tenor_axis(ax, tenors)
     ax.set_ylabel(_input.price_label(unit))
     if len(chosen) == 1:
         what = f"forward curve on {chosen[0]}"
     else:
         what = f"forward curves on {len(chosen)} days, {chosen[0]} to {chosen[-1]}"
-    _figure.title(ax, curve_id, what)
+    if len(series) > 1:
+        what += "; " + ", ".join(
+            f"{PLURALS[k]} {'solid' if LINE_STYLES[k] == '-' else _dash_name(k)}" for k in series
+        )
+    _figure.title(ax, name or curve_id, what)
     ax.legend(title="date")
     return ax
+
+
+def _dash_name(kind: str) -> str:
+    return {"quarter": "dashed", "window": "dotted", "continuous": "dash-dot"}.get(kind, "sparse")

@@ -9,12 +9,19 @@ from marketcurves.plot import _figure, _input
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
+    from marketcurves.catalogue import Catalogue, Curve
+
 #: Date labels on the y axis at most; rows between them go unlabelled.
 DATE_LABELS = 12
 
 
 def heatmap(
-    table: Any, values: str = "price", ax: Axes | None = None, *, cmap: str = "viridis"
+    table: Any,
+    values: str = "price",
+    ax: Axes | None = None,
+    *,
+    cmap: str = "viridis",
+    curve: Curve | Catalogue | None = None,
 ) -> Axes:
     """One curve's history as a heat map: a row per day (settlements) or
     per time (other prices), oldest at the top, a column per tenor in
@@ -22,8 +29,10 @@ def heatmap(
     where a tenor has no price), with a colour bar in the table's units.
 
     Built on :func:`marketcurves.curves.matrix`. Returns the Axes; the
-    image is ``ax.images[0]``. Several curves, several units or an empty
-    table raise :class:`~marketcurves.InvalidRequest`.
+    image is ``ax.images[0]``. ``curve`` (a :class:`~marketcurves.Curve`, or
+    the :class:`~marketcurves.Catalogue` to look it up in) names the curve
+    in the title. Several curves, several units or an empty table raise
+    :class:`~marketcurves.InvalidRequest`.
     """
     import numpy as np
 
@@ -31,6 +40,7 @@ def heatmap(
 
     table = _input.table(table, "table")
     curve_id = _input.curve_id(table, "table", "heatmap")
+    name = _input.curve_name(curve, curve_id)
     unit = _input.units([("table", table)]) if values == "price" else None
     grid = matrix(table, values)
     time_column = "date" if "date" in grid.column_names else "generated_on"
@@ -54,5 +64,7 @@ def heatmap(
     ax.set_yticks(shown, labels)
     label = _input.price_label(unit) if values == "price" else values
     ax.figure.colorbar(image, ax=ax, label=label)
-    _figure.title(ax, curve_id, f"{values} by tenor, {rows[0]:%Y-%m-%d} to {rows[-1]:%Y-%m-%d}")
+    _figure.title(
+        ax, name or curve_id, f"{values} by tenor, {rows[0]:%Y-%m-%d} to {rows[-1]:%Y-%m-%d}"
+    )
     return ax

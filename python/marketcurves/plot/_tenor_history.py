@@ -14,10 +14,16 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from marketcurves._core import Tenor
+    from marketcurves.catalogue import Catalogue, Curve
 
 
 def settlements_and_intraday(
-    settlements: Any, intraday: Any, tenor: str | Tenor, ax: Axes | None = None
+    settlements: Any,
+    intraday: Any,
+    tenor: str | Tenor,
+    ax: Axes | None = None,
+    *,
+    curve: Curve | Catalogue | None = None,
 ) -> Axes:
     """One tenor over time: its intraday values as a line and its
     settlements (end-of-day snapshots) as dots at the time they were taken,
@@ -27,7 +33,11 @@ def settlements_and_intraday(
     ``intraday`` one of :meth:`Client.intraday` or
     :meth:`Client.intraday_history` (or a recording of the live feed), both
     of the same curve and unit, both with rows of ``tenor``. Returns the
-    Axes; its lines are the intraday values, then the settlements. An empty
+    Axes; its lines are the intraday values, then the settlements. The
+    intraday line breaks where the values stop for much longer than they
+    usually come (a night, a weekend), rather than drawing a straight line
+    across. ``curve`` names the curve in the title, as for
+    :func:`forward_curve`. An empty
     table, a tenor missing from either, two curves or two units raise
     :class:`~marketcurves.InvalidRequest` naming the table.
     """
@@ -50,8 +60,10 @@ def settlements_and_intraday(
     settled = _input.tenor_rows(settlements, name, "settlements")
     values = _input.tenor_rows(intraday, name, "intraday")
     unit = _input.units([("settlements", settled), ("intraday", values)])
+    name_shown = _input.curve_name(curve, curves[0] if curves else None)
     ax = _figure.axes(ax)
-    ax.plot(_times(values), values["price"].to_numpy(), linewidth=1, label="intraday")
+    times, prices = _broken_at_gaps(_times(values), values["price"].to_numpy())
+    ax.plot(times, prices, linewidth=1, label="intraday")
     ax.plot(
         _settlement_times(settled),
         settled["price"].to_numpy(),
@@ -61,9 +73,34 @@ def settlements_and_intraday(
     )
     _figure.date_axis(ax, "time (UTC)")
     ax.set_ylabel(_input.price_label(unit))
-    _figure.title(ax, curves[0] if curves else None, f"{name}: settlements and intraday values")
+    shown = name_shown or (curves[0] if curves else None)
+    _figure.title(ax, shown, f"{name}: settlements and intraday values")
     ax.legend()
     return ax
+
+
+#: A pause this many times the values' usual step apart breaks the line.
+GAP_STEPS = 10
+
+
+def _broken_at_gaps(
+    times: numpy.ndarray, prices: numpy.ndarray
+) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """The values with a NaN between two that are more than ``GAP_STEPS``
+    usual steps (the median) apart, which matplotlib draws as a break."""
+    import numpy as np
+
+    if len(times) < 3:
+        return times, prices
+    steps = np.diff(times)
+    usual = np.median(steps)
+    gaps = np.nonzero(steps > usual * GAP_STEPS)[0] + 1
+    if len(gaps) == 0 or usual == np.timedelta64(0):
+        return times, prices
+    # A NaN price at the first time after each gap: the line stops there.
+    broken_times = np.insert(times, gaps, times[gaps])
+    broken_prices = np.insert(prices.astype(float), gaps, np.nan)
+    return broken_times, broken_prices
 
 
 def _times(table: pyarrow.Table) -> numpy.ndarray:
