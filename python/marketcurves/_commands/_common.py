@@ -40,8 +40,11 @@ def say(message: str) -> None:
 
 
 def progress() -> bool:
-    """Progress bars only where someone can see them redrawn."""
-    return sys.stderr.isatty()
+    """Progress bars only where someone can see them redrawn, and only with
+    tqdm installed: a command does not warn of bars no one asked for."""
+    import importlib.util
+
+    return sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None
 
 
 def client(**options: Any) -> Client:
