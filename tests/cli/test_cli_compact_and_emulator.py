@@ -39,7 +39,7 @@ def test_compact_lists_the_days_it_merged(tmp_path, curve):
     )
     days = json.loads(ok(result))
     assert days == [{"day": "2025-06-11", "files": len(parts), "rows": first_day.num_rows}]
-    assert "1 days compacted" in result.stderr
+    assert "1 day compacted" in result.stderr
     assert mc.read_ticks(tmp_path, end="2025-06-11T23:59:59.999999Z").equals(first_day)
 
 
