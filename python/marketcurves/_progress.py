@@ -1,18 +1,60 @@
-"""Progress bars for long pulls: ``tqdm.auto`` when it is installed."""
+"""Progress bars for long pulls: ``tqdm.auto`` when it is installed. Asked
+for without tqdm, a call goes on without bars, after one warning per
+process that says what to install."""
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
 from collections.abc import Callable
 from typing import Any
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_warned = False
+
+
+def tqdm() -> Any:
+    """``tqdm.auto.tqdm``, or None (with the warning, once) if tqdm is not
+    installed."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        _warn_once()
+        return None
+    return tqdm
+
+
+def _warn_once() -> None:
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    warnings.warn(
+        "progress=True draws its bars with tqdm, which is not installed: "
+        "pip install 'marketcurves[progress]'. Going on without progress bars "
+        "(this warning is shown once).",
+        UserWarning,
+        stacklevel=_caller_level(),
+    )
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside the package: the
+    warning names the user's line that asked for progress."""
+    frame = sys._getframe(2)  # the caller of _warn_once
+    level = 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
 
 
 class ProgressBar:
     """A callback ``(done, total)`` that draws a tqdm bar, and closes it."""
 
-    def __init__(self, description: str, unit: str = "req") -> None:
-        from tqdm.auto import tqdm
-
-        self._bar: Any = tqdm(total=0, desc=description, unit=unit)
+    def __init__(self, bar: Any) -> None:
+        self._bar = bar
 
     def __call__(self, done: int, total: int) -> None:
         if self._bar.total != total:
@@ -27,10 +69,10 @@ def progress_bar(enabled: bool, description: str, unit: str = "req") -> Progress
     """A bar if asked for and tqdm is installed, else None."""
     if not enabled:
         return None
-    try:
-        return ProgressBar(description, unit)
-    except ImportError:
+    bar = tqdm()
+    if bar is None:
         return None
+    return ProgressBar(bar(total=0, desc=description, unit=unit))
 
 
 def close(bar: Callable[[int, int], None] | None) -> None:

@@ -8,7 +8,7 @@ import os
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _args, _core, _html
+from marketcurves import _args, _core, _html, _progress
 from marketcurves._core import BulkResult
 from marketcurves._options import BulkDownloadOptions
 
@@ -25,9 +25,7 @@ class _Bars:
     """Two tqdm bars, the job's phase and bytes downloaded, drawn from the
     first progress report: a call refused before it starts shows none."""
 
-    def __init__(self) -> None:
-        from tqdm.auto import tqdm
-
+    def __init__(self, tqdm: Any) -> None:
         self._tqdm = tqdm
         self._job: Any = None
         self._bytes: Any = None
@@ -51,10 +49,8 @@ class _Bars:
 def _bars(enabled: bool) -> _Bars | None:
     if not enabled:
         return None
-    try:
-        return _Bars()
-    except ImportError:
-        return None
+    tqdm = _progress.tqdm()
+    return None if tqdm is None else _Bars(tqdm)
 
 
 def _warn_if_narrowed(requested: tuple[str, str], effective: tuple[str, str]) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from marketcurves import __version__
 from marketcurves._commands import COMMANDS
+from marketcurves._commands._parser import Parser, print_help
 
 #: Exit codes, as ``--help`` documents them.
 OK = 0
@@ -31,17 +32,18 @@ output:
   terminal, csv (live: ndjson) into a pipe, or chosen by the -o file's suffix.
 
 exit codes:
-  0    done
+  0    done (and marketcurves alone, which prints this help)
   1    an error (one line on stderr: the kind of error and what happened)
   2    bad usage (a flag missing or wrong)
   130  interrupted (Ctrl-C); for emulator and record, Ctrl-C is the normal end: 0
 
-Each command's --help has examples: marketcurves history --help
+Each command's --help has examples and says where its arguments come from
+(curve ids and tenors from marketcurves catalogue): marketcurves history --help
 """
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="marketcurves",
         description="The market curve service from a shell: the catalogue, history,\n"
         "bulk exports, the live feed, a recorder, the history cache and an emulator.",
@@ -49,9 +51,11 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         command.add(commands)
+    # No command: the help, as for `--help` (exit 0).
+    parser.set_defaults(run=print_help(parser))
     return parser
 
 

@@ -10,6 +10,7 @@ import datetime as dt
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,8 @@ from marketcurves.testing import Emulator
 FIRST, LAST = "2025-06-10", "2025-06-12"
 #: A curve id the service does not know.
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
+#: How every text format writes a time: ISO 8601, UTC as Z, microseconds.
+TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
 
 
 def environment(emulator: Emulator | None = None, **variables: str) -> dict[str, str]:
@@ -71,7 +74,7 @@ def one_line_error(result: subprocess.CompletedProcess[str], kind: str) -> str:
 
 def plain(value: Any, kind: pa.DataType) -> Any:
     """A ``to_pylist`` value as JSON reads it back: maps as objects, dates
-    and times as ISO 8601 text."""
+    and times as ISO 8601 text (times in UTC, ``Z``, microseconds)."""
     if value is None:
         return None
     if pa.types.is_map(kind):
@@ -80,7 +83,9 @@ def plain(value: Any, kind: pa.DataType) -> Any:
         return [plain(v, kind.value_type) for v in value]
     if pa.types.is_struct(kind):
         return {f.name: plain(value[f.name], f.type) for f in kind}
-    if isinstance(value, (dt.date, dt.datetime)):
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if isinstance(value, dt.date):
         return value.isoformat()
     return value
 
@@ -125,6 +130,7 @@ def assert_csv_matches(text: str, table: pa.Table) -> None:
         elif pa.types.is_integer(field.type):
             assert [int(g) for g in got] == want, field.name
         elif pa.types.is_timestamp(field.type):
+            assert all(TIME.match(g) for g in got if g), field.name
             assert [dt.datetime.fromisoformat(g) if g else None for g in got] == want
         elif pa.types.is_date(field.type):
             assert [dt.date.fromisoformat(g) if g else None for g in got] == want

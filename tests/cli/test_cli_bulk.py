@@ -44,3 +44,12 @@ def test_a_dest_where_nothing_can_be_made_is_refused_before_a_job_is_submitted()
         line = one_line_error(result, "InvalidRequest")
         assert "not writable" in line
         assert em.request_count("/bulk-download") == 0
+
+
+def test_a_month_the_licence_covers_is_one_file_and_no_warning(tmp_path):
+    with start_emulator(time_scale=500) as em:
+        args = ["bulk", "--vertical", "Jet", "--start", "2024-03", "--end", "2024-03"]
+        result = run_cli([*args, "--dest", str(tmp_path)], environment(em))
+    assert len(ok(result).splitlines()) == 1
+    assert "warning" not in result.stderr
+    assert result.stderr.startswith("1 file, "), result.stderr

@@ -1,5 +1,5 @@
 """``marketcurves compact`` on a recording, and ``marketcurves emulator``
-serving the other commands until Ctrl-C."""
+serving the other commands until Ctrl-C, its banner pasted into a shell."""
 
 from __future__ import annotations
 
@@ -39,8 +39,18 @@ def test_compact_lists_the_days_it_merged(tmp_path, curve):
     )
     days = json.loads(ok(result))
     assert days == [{"day": "2025-06-11", "files": len(parts), "rows": first_day.num_rows}]
-    assert "1 days compacted" in result.stderr
+    assert "1 day compacted" in result.stderr
     assert mc.read_ticks(tmp_path, end="2025-06-11T23:59:59.999999Z").equals(first_day)
+
+
+def exported(banner: str) -> dict[str, str]:
+    """The variables a shell holds after running ``banner``, as a user pasting it."""
+    script = banner + '\nenv -0 | grep -z "^MARKETCURVES_"'
+    result = subprocess.run(
+        ["bash", "-c", script], env={"PATH": "/usr/bin:/bin"}, capture_output=True, check=True
+    )
+    pairs = [item.decode().partition("=") for item in result.stdout.split(b"\0") if item]
+    return {name: value for name, _, value in pairs}
 
 
 def test_the_emulator_serves_the_other_commands_until_ctrl_c(curve):
@@ -50,26 +60,30 @@ def test_the_emulator_serves_the_other_commands_until_ctrl_c(curve):
         command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     try:
-        printed = {}
+        banner = []
         assert emulator.stdout is not None
         for line in emulator.stdout:
-            if line.startswith("Press Ctrl-C"):
+            banner.append(line)
+            if line.startswith("# Press Ctrl-C"):
                 break
-            key, _, value = line.strip().partition("=")
-            printed[key] = value
-            if line.strip().startswith("demo login:"):
-                email, _, password = line.split(":", 1)[1].strip().partition(" / ")
-                printed["email"], printed["password"] = email, password
-        env = environment(
-            MARKETCURVES_BASE_URL=printed["MARKETCURVES_BASE_URL"],
-            MARKETCURVES_EMAIL=printed["email"],
-            MARKETCURVES_PASSWORD=printed["password"],
-        )
+        # Every line can be pasted into a shell: export lines, and comments.
+        assert all(line.startswith(("export ", "# ")) for line in banner), banner
+        variables = exported("".join(banner))
+        assert sorted(variables) == [
+            "MARKETCURVES_BASE_URL",
+            "MARKETCURVES_EMAIL",
+            "MARKETCURVES_LIVE_URL",
+            "MARKETCURVES_PASSWORD",
+        ]
+        assert variables["MARKETCURVES_LIVE_URL"].startswith("ws://127.0.0.1:")
         # The same seed: the same world as the suite's own emulator.
         rows = [
             json.loads(line)
             for line in ok(
-                run_cli(["catalogue", "--vertical", "Jet", "--format", "ndjson"], env)
+                run_cli(
+                    ["catalogue", "--vertical", "Jet", "--format", "ndjson"],
+                    environment(**variables),
+                )
             ).splitlines()
         ]
         assert curve.id in [r["id"] for r in rows]
@@ -79,6 +93,10 @@ def test_the_emulator_serves_the_other_commands_until_ctrl_c(curve):
         if emulator.poll() is None:
             emulator.kill()
             emulator.wait()
+        if emulator.stdout is not None:
+            emulator.stdout.close()
+        if emulator.stderr is not None:
+            emulator.stderr.close()
     assert emulator.returncode == 0, stderr
-    assert stdout.strip() == "stopped"
+    assert stdout.strip() == "# stopped"
     assert "Traceback" not in stderr

@@ -7,14 +7,18 @@ import pytest
 from cli_helpers import (
     FIRST,
     LAST,
+    TIME,
     assert_csv_matches,
     assert_parquet_matches,
+    csv_rows,
     expected_rows,
     json_rows,
     ndjson_rows,
     ok,
     run_cli,
 )
+
+FORMATS = ("csv", "json", "ndjson")
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +51,7 @@ def test_json_and_ndjson(env, curve, settlements, fmt):
     text = ok(run_cli(pull(curve, "--format", fmt), env))
     rows = json_rows(text) if fmt == "json" else ndjson_rows(text)
     assert rows == expected_rows(settlements)
-    assert rows[0]["generated_on"].endswith("+00:00"), "times in UTC, saying so"
+    assert TIME.match(rows[0]["generated_on"]), "times in UTC, saying so, as in csv"
     assert rows[0]["dependencies"] and rows[0]["metadata"], "nested columns kept"
 
 
@@ -87,3 +91,23 @@ def test_a_tenor_the_curve_does_not_list_warns_when_it_returns_nothing(env, curv
     result = run_cli(pull(curve, "--tenor", "Jul 99", "--format", "csv"), env)
     ok(result)
     assert "marketcurves: warning: tenor(s) Jul 99 returned no rows" in result.stderr
+
+
+def test_times_are_written_alike_in_csv_json_and_ndjson(env, curve):
+    texts = {fmt: ok(run_cli(pull(curve, "--format", fmt), env)) for fmt in FORMATS}
+    times = {
+        "csv": [r["generated_on"] for r in csv_rows(texts["csv"])],
+        "json": [r["generated_on"] for r in json_rows(texts["json"])],
+        "ndjson": [r["generated_on"] for r in ndjson_rows(texts["ndjson"])],
+    }
+    assert times["csv"] == times["json"] == times["ndjson"]
+    assert all(TIME.match(t) for t in times["csv"]), times["csv"][:3]
+    # Dates are days, in every format.
+    assert {r["date"] for r in csv_rows(texts["csv"])} == {"2025-06-10", "2025-06-11", "2025-06-12"}
+
+
+def test_one_row_is_one_row(env, curve):
+    tenor = curve.contracts[1]
+    result = run_cli(["history", curve.id, LAST, LAST, "--tenor", tenor, "--format", "csv"], env)
+    assert len(csv_rows(ok(result))) == 1
+    assert result.stderr.strip() == "1 row"

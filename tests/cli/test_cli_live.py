@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from cli_helpers import csv_rows, environment, ndjson_rows, ok, one_line_error, run_cli
+from cli_helpers import TIME, csv_rows, environment, ndjson_rows, ok, one_line_error, run_cli
 from support import start_emulator
 
 from marketcurves.testing import Emulator
@@ -145,3 +145,21 @@ def test_sigint_exits_130_keeping_what_was_written(live_em, live_env, live_curve
     assert len(rows) >= 3
     ticks = [(r["tenor"], dt.datetime.fromisoformat(r["generated_on"]), r["price"]) for r in rows]
     assert_published(live_em, live_curve, ticks)
+
+
+def test_the_snapshot_comes_first_then_stderr_says_updates_are_awaited(em, env, curve):
+    # A stopped clock: the snapshot, and then no update at all.
+    tenor = curve.contracts[2]
+    args = ["live", "--curve", curve.id, "--tenor", tenor, "--count", "5", "--duration", "5"]
+    result = run_cli([*args, "--format", "csv"], env)
+    rows = csv_rows(ok(result))
+    assert [(r["tenor"], r["source"]) for r in rows] == [(tenor, "snapshot")]
+    assert TIME.match(rows[0]["generated_on"]), rows[0]
+    assert "1 snapshot tick written; waiting for updates" in result.stderr
+    assert "every 1 to 15 minutes" in result.stderr
+    assert "1 tick, 0 reconnects" in result.stderr
+
+
+def test_live_times_are_those_of_the_other_commands(live_env, live_curve):
+    rows = ndjson_rows(ok(run_cli(live(live_curve, "--count", "3"), live_env)))
+    assert all(TIME.match(r["generated_on"]) for r in rows), rows

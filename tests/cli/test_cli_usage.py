@@ -49,7 +49,6 @@ def test_each_command_has_examples_in_its_help(capsys, command):
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        ([], ["required", "COMMAND"]),
         (["history", "ID", FIRST, LAST, "--format", "parquet"], ["parquet", "-o FILE"]),
         (["history", "ID", FIRST, LAST, "-o", "pull.xlsx"], ["pull.xlsx", "--format"]),
         (["history", "ID", FIRST, LAST, "--format", "yaml"], ["--format", "yaml"]),
@@ -75,7 +74,6 @@ def test_each_command_has_examples_in_its_help(capsys, command):
             ],
             ["--format"],
         ),
-        (["cache"], ["ACTION"]),
         (["cache", "info"], ["--cache-dir", "MARKETCURVES_CACHE_DIR"]),
         (["cache", "clear", "--curve", "ID"], ["--cache-dir", "MARKETCURVES_CACHE_DIR"]),
     ],

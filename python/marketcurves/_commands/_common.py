@@ -16,6 +16,20 @@ if TYPE_CHECKING:
 #: The type of ``parser.add_subparsers()``, which argparse does not name publicly.
 Commands = Any
 
+#: Where the arguments come from, as each ``--help`` says it.
+CURVE_ID = "a curve id (a UUID) as `marketcurves catalogue` lists them"
+TENOR = (
+    "a tenor as the catalogue spells it in the curve's contracts, e.g. 'Jul 25' "
+    "(`marketcurves catalogue --format json` lists them)"
+)
+VERTICAL = "Gasoline, ULSD, Jet, Naphtha, Crude or Fuel Oil, in any case (FUEL_OIL too)"
+LAKE = "the ticks `marketcurves record` and `marketcurves backfill` write"
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 file``, ``2 files``, ``1,024 rows``."""
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
+
 
 def command(
     commands: Commands, name: str, summary: str, description: str, examples: str
@@ -40,8 +54,11 @@ def say(message: str) -> None:
 
 
 def progress() -> bool:
-    """Progress bars only where someone can see them redrawn."""
-    return sys.stderr.isatty()
+    """Progress bars only where someone can see them redrawn, and only with
+    tqdm installed: a command does not warn of bars no one asked for."""
+    import importlib.util
+
+    return sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None
 
 
 def client(**options: Any) -> Client:
@@ -63,9 +80,12 @@ def cache_dir(args: argparse.Namespace, why: str) -> str:
     return env_dir
 
 
-def add_cache_dir(parser: argparse.ArgumentParser, purpose: str) -> None:
+def add_cache_dir(parser: argparse.ArgumentParser, purpose: str, otherwise: str) -> None:
+    """``--cache-dir``, its default ``$MARKETCURVES_CACHE_DIR``, then ``otherwise``."""
     parser.add_argument(
-        "--cache-dir", metavar="DIR", help=f"{purpose}; default $MARKETCURVES_CACHE_DIR"
+        "--cache-dir",
+        metavar="DIR",
+        help=f"{purpose} (default: $MARKETCURVES_CACHE_DIR, {otherwise})",
     )
 
 
@@ -102,14 +122,15 @@ def add_subscriptions(parser: argparse.ArgumentParser) -> None:
         dest="curves",
         required=True,
         metavar="CURVE_ID",
-        help="a curve id (repeat)",
+        help=f"{CURVE_ID} (repeat)",
     )
     parser.add_argument(
         "--tenor",
         action="append",
         dest="tenors",
         metavar="TENOR",
-        help="a tenor of every curve given (repeat); default '*', every tenor",
+        help=f"{TENOR}, of every curve given (repeat); default '*', every calendar tenor "
+        "(C 00, C 01 and C 02 only by name)",
     )
 
 

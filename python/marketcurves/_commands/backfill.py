@@ -6,10 +6,14 @@ from __future__ import annotations
 import argparse
 
 from marketcurves._commands._common import (
+    CURVE_ID,
+    TENOR,
+    VERTICAL,
     Commands,
     add_storage_options,
     client,
     command,
+    plural,
     progress,
     say,
     storage_options,
@@ -45,16 +49,16 @@ def add(commands: Commands) -> None:
         action="append",
         dest="curves",
         metavar="CURVE_ID",
-        help="a curve id (repeat; ids from `marketcurves catalogue`)",
+        help=f"{CURVE_ID} (repeat)",
     )
-    curves.add_argument("--vertical", help="every curve of a vertical (e.g. Jet)")
-    parser.add_argument("--quotation", help="with --vertical: only this quotation (e.g. Fob)")
+    curves.add_argument("--vertical", help=f"every curve of a vertical: {VERTICAL}")
+    parser.add_argument("--quotation", help="with --vertical: only this quotation type (e.g. Fob)")
     parser.add_argument(
         "--tenor",
         action="append",
         dest="tenors",
         metavar="TENOR",
-        help="a tenor of every curve given (repeat); default '*', every calendar contract",
+        help=f"{TENOR}, of every curve given (repeat); default '*', every calendar contract",
     )
     parser.add_argument(
         "--contracts",
@@ -62,8 +66,10 @@ def add(commands: Commands) -> None:
         default="listed",
         help="which contracts '*' takes: those listed (default), those no longer listed, or both",
     )
-    parser.add_argument("--start", required=True, help="first day, YYYY-MM-DD")
-    parser.add_argument("--end", required=True, help="last day, YYYY-MM-DD")
+    parser.add_argument("--start", required=True, metavar="YYYY-MM-DD", help="first day (UTC)")
+    parser.add_argument(
+        "--end", required=True, metavar="YYYY-MM-DD", help="last day (UTC), included"
+    )
     parser.add_argument(
         "--scheduler", metavar="ADDR", help="a Dask scheduler's address (tcp://host:8786)"
     )
@@ -97,9 +103,9 @@ def run(args: argparse.Namespace) -> int:
                     args.dest, subscriptions, args.start, args.end, cluster=dask, **arguments
                 )
     say(
-        f"{summary.values:,} values in {summary.files_written:,} files from "
-        f"{summary.requests:,} requests ({summary.tasks:,} tasks); "
-        f"{summary.days_complete:,} tenor-days complete, "
+        f"{plural(summary.values, 'value')} in {plural(summary.files_written, 'file')} from "
+        f"{plural(summary.requests, 'request')} ({plural(summary.tasks, 'task')}); "
+        f"{plural(summary.days_complete, 'tenor-day')} complete, "
         f"{summary.days_skipped:,} already there"
     )
     return 0

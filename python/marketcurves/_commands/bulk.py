@@ -7,18 +7,20 @@ from typing import Any
 
 from marketcurves._commands import output
 from marketcurves._commands._common import (
+    VERTICAL,
     Commands,
     add_storage_options,
     client,
     command,
+    plural,
     progress,
     say,
     storage_options,
 )
 
 EXAMPLES = """
-  marketcurves bulk --vertical JET --start 2024-01 --end 2024-06 --dest data/
-  marketcurves bulk --vertical Jet --start 2024-01 --end 2024-12 --dest s3://bucket/jet \\
+  marketcurves bulk --vertical JET --start 2024-03 --end 2024-06 --dest data/
+  marketcurves bulk --vertical Jet --start 2024-03 --end 2024-12 --dest s3://bucket/jet \\
       --storage-option aws_region=eu-west-1 --format json
 """
 
@@ -31,12 +33,14 @@ def add(commands: Commands) -> None:
         "Submits a bulk job, waits for it, downloads its files into "
         "DEST/vertical=…/year=…/month=… and checks them; a rerun fetches only "
         "what is missing. Prints the files, one a line, or with --format json "
-        "an object of what it did (files, rows, bytes, months granted, jobs).",
+        "an object of what it did (files, rows, bytes, months granted, jobs). "
+        "The service narrows a range the account's licence does not cover, "
+        "with a warning.",
         EXAMPLES,
     )
-    parser.add_argument("--vertical", required=True, help="e.g. JET or Jet")
-    parser.add_argument("--start", required=True, help="first month, YYYY-MM")
-    parser.add_argument("--end", required=True, help="last month, YYYY-MM")
+    parser.add_argument("--vertical", required=True, help=VERTICAL)
+    parser.add_argument("--start", required=True, metavar="YYYY-MM", help="first month")
+    parser.add_argument("--end", required=True, metavar="YYYY-MM", help="last month, included")
     parser.add_argument(
         "--dest",
         required=True,
@@ -80,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
             for path in facts["files"]:
                 stream.write(f"{path}\n")
     say(
-        f"{len(facts['files'])} files, {result.rows:,} rows, {result.bytes:,} bytes downloaded, "
+        f"{plural(len(facts['files']), 'file')}, {plural(result.rows, 'row')}, "
+        f"{plural(result.bytes, 'byte')} downloaded, "
         f"months {result.effective[0]}..{result.effective[1]}, {result.elapsed:.1f} s"
     )
     return 0

@@ -12,8 +12,10 @@ from marketcurves._commands._common import (
     cache_dir,
     client,
     command,
+    plural,
     say,
 )
+from marketcurves._commands._parser import print_help
 
 EXAMPLES = """
   marketcurves cache info --cache-dir ~/.cache/marketcurves
@@ -31,7 +33,8 @@ def add(commands: Commands) -> None:
         "account named by the environment: what it holds, or some of it removed.",
         EXAMPLES,
     )
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    parser.set_defaults(run=print_help(parser))
     info = command(
         actions,
         "info",
@@ -41,7 +44,7 @@ def add(commands: Commands) -> None:
         "json, one object with the folder and totals too.",
         EXAMPLES,
     )
-    add_cache_dir(info, "the cache's folder")
+    add_cache_dir(info, "the cache's folder", "one of the two is needed")
     output.add_flags(info)
     info.set_defaults(run=run_info)
     clear = command(
@@ -53,8 +56,12 @@ def add(commands: Commands) -> None:
         "catalogues too. Prints what it removed.",
         EXAMPLES,
     )
-    add_cache_dir(clear, "the cache's folder")
-    clear.add_argument("--curve", metavar="CURVE_ID", help="only this curve")
+    add_cache_dir(clear, "the cache's folder", "one of the two is needed")
+    clear.add_argument(
+        "--curve",
+        metavar="CURVE_ID",
+        help="only this curve: an id as `marketcurves cache info` lists them",
+    )
     clear.add_argument("--before", metavar="YYYY-MM-DD", help="only the days before this one")
     output.add_flags(clear, formats=("table", "json"), piped="table")
     clear.set_defaults(run=run_clear)
@@ -82,7 +89,7 @@ def run_info(args: argparse.Namespace) -> int:
             ]
         )
         output.write(pa.Table.from_pylist(list(info["curves"]), schema=schema), fmt, args)
-    say(f"{info['dir']}: {info['files']:,} files, {info['bytes']:,} bytes")
+    say(f"{info['dir']}: {plural(info['files'], 'file')}, {plural(info['bytes'], 'byte')}")
     return 0
 
 
@@ -94,5 +101,6 @@ def run_clear(args: argparse.Namespace) -> int:
         output.write_object(cleared, args)
     else:
         with output.destination(args) as stream:
-            stream.write(f"removed {cleared['files']:,} files, {cleared['bytes']:,} bytes\n")
+            removed = f"{plural(cleared['files'], 'file')}, {plural(cleared['bytes'], 'byte')}"
+            stream.write(f"removed {removed}\n")
     return 0

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 
 from marketcurves._commands import output
-from marketcurves._commands._common import Commands, client, command, say
+from marketcurves._commands._common import VERTICAL, Commands, client, command, plural, say
 
 EXAMPLES = """
   marketcurves catalogue --vertical Jet --quotation Fob
-  marketcurves catalogue --region Europe --format json -o europe.json
+  marketcurves catalogue --region ARA --format json -o ara.json
   marketcurves catalogue --vertical Crude --format csv | cut -d, -f1,2
 """
 
@@ -24,12 +24,14 @@ def add(commands: Commands) -> None:
         "list curves (credentials from the environment)",
         "Lists the curves of the catalogue (every page), with the filters "
         "given: id, name, vertical, quotation, region, units, filters, "
-        "properties and contracts.",
+        "properties and contracts (the curve's tenors). The ids and tenors "
+        "are what the other commands take as CURVE_ID and TENOR. An unknown "
+        "quotation or region is refused with the list of valid ones.",
         EXAMPLES,
     )
-    parser.add_argument("--vertical", help="e.g. Jet or JET")
-    parser.add_argument("--quotation", help="e.g. Fob")
-    parser.add_argument("--region", help="e.g. Europe")
+    parser.add_argument("--vertical", help=VERTICAL)
+    parser.add_argument("--quotation", help="a quotation type, e.g. Fob or 'Freight Rate'")
+    parser.add_argument("--region", help="a region, e.g. ARA or 'NORTH SEA'")
     output.add_flags(parser)
     parser.set_defaults(run=run)
 
@@ -41,5 +43,5 @@ def run(args: argparse.Namespace) -> int:
             vertical=args.vertical, quotation=args.quotation, region=args.region
         )
     output.write(curves.to_arrow(), fmt, args, brief=BRIEF)
-    say(f"{len(curves)} curves")
+    say(plural(len(curves), "curve"))
     return 0

@@ -9,6 +9,7 @@ from marketcurves._commands._common import (
     Commands,
     add_storage_options,
     command,
+    plural,
     say,
     storage_options,
 )
@@ -29,8 +30,14 @@ def add(commands: Commands) -> None:
         "and lists the days merged (day, files, rows).",
         EXAMPLES,
     )
-    parser.add_argument("dest", help="the recording: a folder or an object store URL")
-    parser.add_argument("--before", default=None, help="first day left alone, YYYY-MM-DD")
+    parser.add_argument(
+        "dest",
+        metavar="DEST",
+        help="the recording, a folder or an object store URL: the --dest of `marketcurves record`",
+    )
+    parser.add_argument(
+        "--before", default=None, metavar="YYYY-MM-DD", help="first day left alone (default today)"
+    )
     add_storage_options(parser)
     output.add_flags(parser)
     parser.set_defaults(run=run)
@@ -51,5 +58,5 @@ def run(args: argparse.Namespace) -> int:
         }
     )
     output.write(table, fmt, args)
-    say(f"{len(days)} days compacted")
+    say(f"{plural(len(days), 'day')} compacted")
     return 0

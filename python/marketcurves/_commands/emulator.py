@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import time
 
 from marketcurves._commands._common import Commands, command
@@ -20,8 +21,9 @@ def add(commands: Commands) -> None:
         "run the service emulator on loopback",
         "Serves the whole service (REST, bulk files, live feed) on loopback "
         "until Ctrl-C, which is its normal end (exit 0). It prints the "
-        "addresses and a demo login to put in the environment of the other "
-        "commands.",
+        "addresses and a demo login as `export` lines, to paste into the "
+        "shell of the other commands (its other lines are shell comments, so "
+        "`marketcurves emulator > env.sh &` then `. ./env.sh` works too).",
         EXAMPLES,
     )
     parser.add_argument(
@@ -43,15 +45,21 @@ def run(args: argparse.Namespace) -> int:
         if args.latency_ms:
             emulator.set_latency(args.latency_ms / 1000)
         credentials = emulator.credentials
-        print(f"marketcurves emulator (seed {args.seed}) at {emulator.now():%Y-%m-%d %H:%M:%S} UTC")
-        print(f"  MARKETCURVES_BASE_URL={emulator.base_url}")
-        print(f"  MARKETCURVES_LIVE_URL={emulator.live_url}")
-        print(f"  demo login: {credentials['email']} / {credentials['password']}")
-        print(f"  POST {emulator.base_url}/authenticate with that login returns a token")
-        print("Press Ctrl-C to stop.", flush=True)
+        clock = f"{emulator.now():%Y-%m-%d %H:%M:%S}"
+        print(f"# marketcurves emulator (seed {args.seed}), its clock at {clock} UTC.")
+        print("# For the other commands, in another shell (the login is the demo account's):")
+        for name, value in [
+            ("MARKETCURVES_BASE_URL", emulator.base_url),
+            ("MARKETCURVES_LIVE_URL", emulator.live_url),
+            ("MARKETCURVES_EMAIL", credentials["email"]),
+            ("MARKETCURVES_PASSWORD", credentials["password"]),
+        ]:
+            print(f"export {name}={shlex.quote(value)}")
+        print(f"# POST {emulator.base_url}/authenticate with that login returns a token.")
+        print("# Press Ctrl-C to stop.", flush=True)
         try:
             while True:
                 time.sleep(0.5)
         except KeyboardInterrupt:
-            print("stopped")
+            print("# stopped")
     return 0

@@ -6,11 +6,14 @@ import argparse
 
 from marketcurves._commands import output
 from marketcurves._commands._common import (
+    CURVE_ID,
+    TENOR,
     Commands,
     add_cache_dir,
     cache_dir,
     client,
     command,
+    plural,
     progress,
     say,
 )
@@ -32,19 +35,26 @@ def add(commands: Commands) -> None:
         "pull history of a curve",
         "Pulls the settlements (or, with --intraday, the intraday values) of "
         "a curve from START to END, every tenor or those given, in the "
-        "columns of the package's tables.",
+        "columns of the package's tables. Curve ids, and each curve's tenors "
+        "(its contracts), come from `marketcurves catalogue`.",
         EXAMPLES,
     )
-    parser.add_argument("curve_id")
-    parser.add_argument("start", help="first day, YYYY-MM-DD")
-    parser.add_argument("end", help="last day, YYYY-MM-DD")
+    parser.add_argument("curve_id", metavar="CURVE_ID", help=CURVE_ID)
+    parser.add_argument("start", metavar="START", help="first day, YYYY-MM-DD (UTC)")
+    parser.add_argument("end", metavar="END", help="last day, YYYY-MM-DD (UTC), included")
     parser.add_argument(
-        "--tenor", action="append", dest="tenors", metavar="TENOR", help="repeat; default all"
+        "--tenor",
+        action="append",
+        dest="tenors",
+        metavar="TENOR",
+        help=f"{TENOR} (repeat); default every tenor the catalogue lists for the curve",
     )
     parser.add_argument("--intraday", action="store_true", help="intraday values, not settlements")
     output.add_flags(parser)
     add_cache_dir(
-        parser, "keep final days in this history cache and fetch only the rest (default: no cache)"
+        parser,
+        "keep the days that can no longer change in this history cache and fetch only the rest",
+        "else no cache",
     )
     parser.add_argument(
         "--offline",
@@ -64,5 +74,5 @@ def run(args: argparse.Namespace) -> int:
         pull = service.intraday_history if args.intraday else service.settlements
         table = pull(args.curve_id, args.start, args.end, tenors=args.tenors, progress=progress())
     output.write(table, fmt, args, brief=BRIEF)
-    say(f"{table.num_rows} rows")
+    say(plural(table.num_rows, "row"))
     return 0

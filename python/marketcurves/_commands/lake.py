@@ -7,12 +7,15 @@ import argparse
 
 from marketcurves._commands import output
 from marketcurves._commands._common import (
+    LAKE,
     Commands,
     add_storage_options,
     command,
+    plural,
     say,
     storage_options,
 )
+from marketcurves._commands._parser import print_help
 
 EXAMPLES = """
   marketcurves lake check ticks/
@@ -28,7 +31,8 @@ def add(commands: Commands) -> None:
         "A tick lake: the files of the recorder and the backfill in one destination.",
         EXAMPLES,
     )
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    parser.set_defaults(run=print_help(parser))
     check = command(
         actions,
         "check",
@@ -40,7 +44,9 @@ def add(commands: Commands) -> None:
         "runs. Exits 1 when anything is wrong, 0 otherwise.",
         EXAMPLES,
     )
-    check.add_argument("dest", help="the lake: a folder or an object store URL")
+    check.add_argument(
+        "dest", metavar="DEST", help=f"the lake, a folder or an object store URL: {LAKE}"
+    )
     check.add_argument("--start", metavar="YYYY-MM-DD", help="first day read (default: all)")
     check.add_argument("--end", metavar="YYYY-MM-DD", help="last day read (default: all)")
     add_storage_options(check)
@@ -93,7 +99,7 @@ def _problems(report) -> list[str]:  # type: ignore[no-untyped-def]
     for held in report.held_twice:
         lines.append(
             f"held twice: {held['curve_id']} {held['tenor']} on {held['day']}: "
-            f"{held['values']} values"
+            f"{plural(held['values'], 'value')}"
         )
     lines.extend(f"counted twice by a plain reader: {name}" for name in report.counted_twice)
     lines.extend(f"unreadable: {u['file']}: {u['reason']}" for u in report.unreadable)

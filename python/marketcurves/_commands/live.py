@@ -16,6 +16,7 @@ from marketcurves._commands._common import (
     client,
     command,
     keepalive,
+    plural,
     positive_int,
     positive_seconds,
     say,
@@ -37,9 +38,12 @@ def add(commands: Commands) -> None:
         "print ticks of the live feed as they come",
         "Subscribes to the live feed and writes each tick as it comes "
         "(generated_on, curve_id, tenor, price, source), until Ctrl-C "
-        "(exit 130), --duration or --count. Reconnects and backfills what "
-        "a dropped connection missed. To keep ticks in Parquet across "
-        "restarts, use the record command.",
+        "(exit 130), --duration or --count. First comes the snapshot, the "
+        "last value of each tenor (source 'snapshot'); then updates as the "
+        "service publishes them, every 1 to 15 minutes a tenor, so --count "
+        "beyond the snapshot can take minutes (stderr says when it waits). "
+        "Reconnects and backfills what a dropped connection missed. To keep "
+        "ticks in Parquet across restarts, use the record command.",
         EXAMPLES,
     )
     add_subscriptions(parser)
@@ -88,13 +92,45 @@ class TickWriter:
             row = {name: getattr(tick, name) for name in COLUMNS}
             self._stream.write(json.dumps(row, default=output.iso) + "\n")
         elif self._csv is not None:
-            # The timestamps of the csv format, as pyarrow writes them.
-            stamp = tick.generated_on.strftime("%Y-%m-%d %H:%M:%S.%fZ")
+            stamp = output.timestamp(tick.generated_on)
             self._csv.writerow([stamp, tick.curve_id, tick.tenor, repr(tick.price), tick.source])
         else:
             cells = [getattr(tick, name) for name in COLUMNS]
             self._stream.write(self._line([output.cell(c) for c in cells]))
         self._stream.flush()
+
+
+class Waiting:
+    """Says once on stderr that the feed is waiting for updates, when the
+    snapshot is written and nothing has come for a while: at the service's
+    pace (a tenor's value every 1 to 15 minutes) a --count can take minutes,
+    which would otherwise look like a hang."""
+
+    #: Quiet seconds, before the first update, that are worth a word.
+    AFTER = 2.0
+
+    def __init__(self) -> None:
+        self._said = False
+
+    def timeout(self, wait: float | None) -> float | None:
+        """How long the next read waits: at most ``AFTER`` until said."""
+        if self._said:
+            return wait
+        return self.AFTER if wait is None else min(wait, self.AFTER)
+
+    def tick(self, tick: Any) -> None:
+        if tick.source != "snapshot":
+            # Updates come: nothing to explain.
+            self._said = True
+
+    def quiet(self, written: int) -> None:
+        if not self._said:
+            self._said = True
+            say(
+                f"{plural(written, 'snapshot tick')} written; waiting for updates, which "
+                "come as the service publishes them (every 1 to 15 minutes a tenor). "
+                "Ctrl-C stops."
+            )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,21 +145,27 @@ def run(args: argparse.Namespace) -> int:
                     feed.subscribe(curve, tenor, strict=args.strict)
             writer = TickWriter(fmt, stream)
             deadline = None if args.duration is None else time.monotonic() + args.duration
+            waiting = Waiting()
             try:
                 while args.count is None or written < args.count:
                     wait = None if deadline is None else deadline - time.monotonic()
                     if wait is not None and wait <= 0:
                         break
-                    tick = feed.next(timeout=wait)
+                    tick = feed.next(timeout=waiting.timeout(wait))
                     if tick is None:
                         if feed.closed:
                             break
+                        waiting.quiet(written)
                         continue
+                    waiting.tick(tick)
                     writer.write(tick)
                     written += 1
             except KeyboardInterrupt:
                 # What was written is kept (and -o renamed): Ctrl-C is how one stops.
                 interrupted = True
             stats = feed.stats()
-    say(f"{written:,} ticks, {stats['reconnects']} reconnects, {stats['backfilled']:,} backfilled")
+    say(
+        f"{plural(written, 'tick')}, {plural(stats['reconnects'], 'reconnect')}, "
+        f"{stats['backfilled']:,} backfilled"
+    )
     return 130 if interrupted else 0

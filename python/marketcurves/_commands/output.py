@@ -3,9 +3,10 @@ five formats.
 
 - ``table``: aligned columns for reading (the default on a terminal);
 - ``csv``: every column, nested ones (``dependencies``, ``metadata``,
-  ``contracts``) as JSON text; times as ``2025-06-13 17:00:00.000000Z``;
+  ``contracts``) as JSON text;
 - ``json``: one array of row objects; ``ndjson``: one object per line;
-  dates and times in ISO 8601;
+- in ``csv``, ``json`` and ``ndjson`` alike, dates as ``2025-06-13`` and
+  times in ISO 8601, UTC, with microseconds: ``2025-06-13T17:00:00.000000Z``;
 - ``parquet``: the Arrow table itself, into ``-o FILE`` only.
 
 A file named by ``-o`` is written under a temporary name and renamed once
@@ -44,11 +45,16 @@ def add_flags(
 ) -> None:
     """``--format`` (one of ``formats``) and ``-o FILE``; ``piped`` is the
     format when neither says and stdout is not a terminal."""
+    if piped == "table":
+        default = "default: from the -o file's suffix, else table"
+    else:
+        default = (
+            f"default: from the -o file's suffix, else table on a terminal and {piped} otherwise"
+        )
     parser.add_argument(
         "--format",
         choices=formats,
-        help=f"default: from the -o file's suffix, else table on a terminal and {piped} "
-        f"otherwise" + ("; parquet needs -o" if "parquet" in formats else ""),
+        help=default + ("; parquet needs -o" if "parquet" in formats else ""),
     )
     parser.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE rather than to stdout"
@@ -120,7 +126,7 @@ def write(
         import pyarrow.csv as pacsv
 
         with destination(args, binary=True) as stream:
-            pacsv.write_csv(_nested_as_json(table), stream)
+            pacsv.write_csv(_as_text(table), stream)
     elif fmt == "json":
         with destination(args) as stream:
             json.dump(rows(table), stream, ensure_ascii=False, default=iso)
@@ -141,9 +147,23 @@ def write_object(value: Any, args: argparse.Namespace) -> None:
         stream.write("\n")
 
 
+#: Times in every text format but ``table``: ISO 8601, UTC, microseconds.
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
+def timestamp(value: _dt.datetime) -> str:
+    """``2025-06-13T17:00:00.000000Z``; a naive time is taken as UTC, as the
+    package's tables hold every time in UTC."""
+    if value.tzinfo is not None:
+        value = value.astimezone(_dt.UTC)
+    return value.strftime(TIME_FORMAT)
+
+
 def iso(value: Any) -> str:
     """Dates and times in ISO 8601, paths as text: ``json``'s ``default``."""
-    if isinstance(value, (_dt.date, _dt.datetime)):
+    if isinstance(value, _dt.datetime):
+        return timestamp(value)
+    if isinstance(value, _dt.date):
         return value.isoformat()
     if isinstance(value, os.PathLike):
         return os.fspath(value)
@@ -185,11 +205,19 @@ def rows(table: pyarrow.Table) -> list[dict[str, Any]]:
     return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
 
 
-def _nested_as_json(table: pyarrow.Table) -> pyarrow.Table:
+def _as_text(table: pyarrow.Table) -> pyarrow.Table:
+    """The columns CSV cannot hold as they are, as text: nested ones as JSON,
+    times as the JSON formats write them (pyarrow's own CSV times differ)."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     for i, field in enumerate(table.schema):
-        if _is_nested(field.type):
+        if pa.types.is_timestamp(field.type):
+            utc = table[field.name].cast(pa.timestamp("us", field.type.tz and "UTC"))
+            # %S carries the microseconds of a time in microseconds.
+            text = pc.strftime(utc, format="%Y-%m-%dT%H:%M:%SZ")
+            table = table.set_column(i, field.name, text)
+        elif _is_nested(field.type):
             text = [
                 None if v is None else json.dumps(v, ensure_ascii=False, default=iso)
                 for v in _column(table, field.name)

@@ -14,6 +14,7 @@ from marketcurves._commands._common import (
     client,
     command,
     keepalive,
+    plural,
     say,
     storage_options,
 )
@@ -85,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
             **given,
         )
     say(
-        f"{summary['ticks_written']:,} ticks in {summary['files_written']} files, "
-        f"{summary['backfilled']:,} backfilled, {summary['reconnects']} reconnects"
+        f"{plural(summary['ticks_written'], 'tick')} in "
+        f"{plural(summary['files_written'], 'file')}, {summary['backfilled']:,} backfilled, "
+        f"{plural(summary['reconnects'], 'reconnect')}"
     )
     return 0

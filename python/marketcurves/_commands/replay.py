@@ -7,11 +7,13 @@ import argparse
 
 from marketcurves._commands import output
 from marketcurves._commands._common import (
+    LAKE,
     Commands,
     add_storage_options,
     add_subscriptions,
     client,
     command,
+    plural,
     say,
     storage_options,
 )
@@ -52,7 +54,8 @@ def add(commands: Commands) -> None:
         "--source",
         required=True,
         metavar="DEST|service",
-        help="a lake (folder or object store URL), or 'service'",
+        help=f"a lake, a folder or an object store URL ({LAKE}), "
+        "or 'service' for the historical intraday endpoint",
     )
     add_subscriptions(parser)
     parser.add_argument(
@@ -103,5 +106,5 @@ def run(args: argparse.Namespace) -> int:
                     for tick in feed:
                         writer.write(tick)
                         written += 1
-    say(f"{written:,} ticks replayed")
+    say(f"{plural(written, 'tick')} replayed")
     return 0
