@@ -22,6 +22,9 @@ The rules, checked on every page under ``site/reference/``:
   with the sections docs/_ext/async_twins.py gives it from its blocking form.
 - **What returns a value has a Returns section** (or Yields, for an
   iterator): a signature whose return annotation is not ``None``.
+- **Signatures are formatted**: no line of one is longer than
+  ``SIGNATURE_WIDTH``. mkdocstrings formats them with ruff (of the docs
+  dependency group); without it, it prints each on one line.
 
 ``PENDING`` names the objects whose docstrings do not follow the last two
 rules yet, by the start of their path. They are still held to the first
@@ -45,6 +48,9 @@ PENDING = (
     "marketcurves.curves.",
     "marketcurves.plot.",
 )
+
+#: The longest line of a formatted signature (mkdocstrings breaks them at 60).
+SIGNATURE_WIDTH = 100
 
 _PRIVATE_MODULE = r"(?<![\w.])_[a-z]\w*\."
 
@@ -263,6 +269,15 @@ def test_every_function_says_what_it_takes_and_returns(rendered: list[RenderedOb
         if not obj.path.startswith(PENDING) and (lacks := undocumented(obj, documented))
     }
     assert not lacking, "the reference does not document:\n" + "\n".join(sorted(lacking))
+
+
+def test_signatures_are_formatted(rendered: list[RenderedObject]) -> None:
+    long = {
+        f"{obj.page}: {obj.path}"
+        for obj in rendered
+        if any(len(line) > SIGNATURE_WIDTH for line in obj.signature.splitlines())
+    }
+    assert not long, "signatures on one long line (is ruff installed?):\n" + "\n".join(sorted(long))
 
 
 def test_pending_objects_are_still_pending(rendered: list[RenderedObject]) -> None:
