@@ -36,7 +36,7 @@ class Curve:
     name: str | None
     """Its name (``"Jet Fob AG"``)."""
     quotation: str | None
-    """How it is quoted (``"Fob"``, ``"Cif"``...)."""
+    """How it is quoted (``"Fob"``, ``"Price"``, ``"Margin"``...)."""
     units: str | None
     """The units of its prices (``"$/mt"``, ``"$/bbl"``, ``"c/gal"``...)."""
     filters: Mapping[str, str] = field(default_factory=dict)

@@ -294,20 +294,21 @@ class Client:
         Args:
             vertical: the vertical (``"Jet"``, ``"Gasoline"``, ``"Fuel Oil"``...;
                 any case, ``FUEL_OIL`` too); None for every vertical.
-            quotation: the quotation (``"Fob"``, ``"Cif"``...; any case).
+            quotation: the quotation (``"Fob"``, ``"Price"``, ``"Margin"``...; any case).
             region: the region, as the interface names it (any case).
             cache: how this call uses the history cache
                 (:data:`~marketcurves.cache.CacheMode`); None for the
                 client's mode.
             **filters: custom keys and their values (``grade="10ppm"``,
-                ``loadPort=...``); a value of None is no filter.
+                ``loadPort=...``); a value of None is no filter, a key no
+                curve has matches nothing.
 
         Returns:
             The matching curves, in the service's order; empty if none match.
 
         Raises:
-            InvalidRequest: a filter's name or value is not one the
-                interface allows.
+            InvalidRequest: a vertical, quotation or region the interface
+                does not have, or a filter that is not text.
             CacheMiss: ``cache="offline"`` and this query is not cached.
 
         Examples:
@@ -345,12 +346,13 @@ class Client:
 
         Returns:
             One row per tenor, with the columns described in
-            [The tables](../history.md#the-tables); empty before the day's
-            settlement is published.
+            [The tables](../history.md#the-tables); for every tenor, empty
+            before the day's settlement is published.
 
         Raises:
             InvalidRequest: a malformed curve id or tenor name.
-            NotFound: the service does not know the curve or the tenor.
+            NotFound: the service does not know the curve or the tenor, or
+                (one tenor) has not published its settlement yet today.
             AccessDenied: the account's licence does not cover the curve.
 
         Examples:
@@ -382,7 +384,8 @@ class Client:
 
         Raises:
             InvalidRequest: a malformed curve id or tenor name.
-            NotFound: the service does not know the curve or the tenor.
+            NotFound: the service does not know the curve or the tenor, or
+                (one tenor) has published no assessment of it yet today.
             AccessDenied: the account's licence does not cover the curve.
 
         Examples:
@@ -412,11 +415,12 @@ class Client:
             progress: show a progress bar of the pages (with tqdm installed).
 
         Returns:
-            One row per value, oldest first.
+            One row per value, oldest first; empty for a tenor without
+            values today.
 
         Raises:
             InvalidRequest: a malformed curve id or tenor name.
-            NotFound: the service does not know the curve or the tenor.
+            NotFound: the service does not know the curve.
             AccessDenied: the account's licence does not cover the curve.
 
         Examples:
@@ -656,9 +660,9 @@ class Client:
             The job, running on the service.
 
         Raises:
-            InvalidRequest: an unknown vertical, a malformed month, or
-                ``end`` before ``start``.
-            AccessDenied: the account has no bulk licence for the vertical.
+            InvalidRequest: an unknown vertical, a malformed month, ``end``
+                before ``start``, or a range of which the account's licence
+                holds no complete month.
 
         Warns:
             UserWarning: the service narrowed the range to the account's
@@ -723,10 +727,10 @@ class Client:
             bytes this run transferred and the rows they hold.
 
         Raises:
-            InvalidRequest: a malformed argument, or a ``dest`` that cannot
-                be written (a bucket that does not exist or refuses the
-                credentials, before the job is submitted).
-            AccessDenied: the account has no bulk licence for the vertical.
+            InvalidRequest: a malformed argument, a range of which the
+                account's licence holds no complete month, or a ``dest``
+                that cannot be written (a bucket that does not exist or
+                refuses the credentials, before the job is submitted).
             BulkJobFailed: the job failed again, ran past ``timeout``, or
                 its files could not be fetched.
 
