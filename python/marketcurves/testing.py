@@ -86,7 +86,8 @@ class Emulator:
     ``emulator::Controls``.
 
     Raises:
-        InvalidRequest: a malformed argument, or a port already in use.
+        InvalidRequest: a malformed argument.
+        OSError: the port is taken.
 
     Examples:
         >>> with Emulator(seed=0, time_scale=0, start="2026-01-15T17:00:00Z") as emulator:
@@ -146,9 +147,6 @@ class Emulator:
 
         Returns:
             The token.
-
-        Raises:
-            InvalidRequest: an account the emulator does not have.
 
         Examples:
             >>> with Emulator(time_scale=0) as emulator:
