@@ -89,8 +89,8 @@ class BulkJob:
         >>> job.status()
         'RUNNING'
         >>> result = job.download("bulk", progress=False)
-        >>> job.status(), result.rows
-        ('SUCCEEDED', ...)
+        >>> job.status(), [path.name for path in result.files]
+        ('SUCCEEDED', ['jet-2025-01.parquet', 'jet-2025-02.parquet'])
     """
 
     def __init__(self, core: Any, submitted: _core.SubmittedJob) -> None:
@@ -158,7 +158,7 @@ class BulkJob:
             InvalidRequest: a malformed argument.
 
         Examples:
-            >>> job = client.bulk_submit("Jet", "2025-01", "2025-01").wait()
+            >>> job = client.bulk_submit("Jet", "2025-01", "2025-01").wait(poll_interval=0.2)
             >>> job.status()
             'SUCCEEDED'
         """
@@ -197,12 +197,6 @@ class BulkJob:
 
         Warns:
             UserWarning: the job listed no file for some months.
-
-        Examples:
-            >>> job = client.bulk_submit("Jet", "2025-01", "2025-01")
-            >>> result = job.download("bulk", progress=False)
-            >>> [path.name for path in result.files], result.rows
-            (['jet-2025-01.parquet'], ...)
         """
         place = _args.place(dest, "dest")
         options = _args.storage_options(storage_options)
@@ -300,7 +294,7 @@ def read_bulk(
         AuthError: the store refuses the credentials.
 
     Examples:
-        >>> _ = client.bulk_download("Jet", "2025-01", "2025-02", "bulk", progress=False)
+        >>> _ = client.bulk_download("Jet", "2025-01", "2025-02", "bulk", progress=False, poll_interval=0.2)
         >>> table = mc.read_bulk("bulk", start="2025-02")
         >>> table.num_rows, sorted(set(table["month"].to_pylist()))
         (..., [2])
