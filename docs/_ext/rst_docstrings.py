@@ -6,7 +6,9 @@ Two things would render badly as Markdown: Sphinx roles
 lines (``>>> ...``) would become nested block quotes. Roles become
 mkdocstrings cross-references when their target is an object of the
 package (looked up as Python would, from the object's class and module
-outwards), plain code otherwise; doctests become ``pycon`` code blocks.
+outwards), plain code otherwise; so do the exceptions that Raises
+sections name. Doctests become ``pycon`` code blocks (those of a
+Google-style ``Examples:`` section already are).
 The docstrings themselves stay as they are.
 """
 
@@ -20,6 +22,7 @@ import griffe
 _ROLE = re.compile(r":(?:class|meth|func|attr|data|mod|exc|obj):`(~?)([\w.]+)`")
 # Directives for the doctest runner, not for the reader.
 _DIRECTIVE = re.compile(r"\s*# doctest: .*$")
+_EXAMPLES = re.compile(r"^\s*Examples:\s*$")
 
 
 class RstDocstrings(griffe.Extension):
@@ -27,6 +30,33 @@ class RstDocstrings(griffe.Extension):
         for obj in _objects(pkg):
             if obj.docstring is not None:
                 obj.docstring.value = _rewrite(obj.docstring.value, obj, loader)
+                _link_raised(obj, loader)
+
+
+def _link_raised(obj: griffe.Object, loader: griffe.GriffeLoader) -> None:
+    """Links the exceptions a Raises (or Warns) section names, looked up as
+    the roles are: ``NotFound`` in a module that does not import it is the
+    package's ``marketcurves.NotFound``."""
+    assert obj.docstring is not None
+    for section in obj.docstring.parsed:
+        if section.kind not in (
+            griffe.DocstringSectionKind.raises,
+            griffe.DocstringSectionKind.warns,
+        ):
+            continue
+        for item in section.value:
+            name = item.annotation
+            if not isinstance(name, griffe.ExprName) or _in_scope(name):
+                continue
+            path = _resolve(name.name, obj, loader)
+            if path is not None:
+                home = loader.modules_collection.get_member(path.rsplit(".", 1)[0])
+                item.annotation = griffe.ExprName(name.name, parent=home)
+
+
+def _in_scope(name: griffe.ExprName) -> bool:
+    # An unresolved name is its own canonical path.
+    return name.canonical_path != name.name
 
 
 def _rewrite(text: str, obj: griffe.Object, loader: griffe.GriffeLoader) -> str:
@@ -73,11 +103,22 @@ def _resolve(target: str, obj: griffe.Object, loader: griffe.GriffeLoader) -> st
 def _fence_doctests(text: str) -> str:
     """Wraps each run of doctest lines (a ``>>>`` line, its ``...``
     continuations and its output, up to a blank line) in a pycon block,
-    without their ``# doctest:`` directives."""
+    without their ``# doctest:`` directives. In an ``Examples:`` section
+    the docstring parser makes the blocks itself: there, only the
+    directives go."""
     out: list[str] = []
     in_block = False
+    examples: int | None = None  # the indentation of an Examples: title
     for line in text.splitlines():
+        indent = len(line) - len(line.lstrip())
+        if examples is not None and line.strip() and indent <= examples:
+            examples = None
+        if _EXAMPLES.match(line):
+            examples = indent
         starts = line.lstrip().startswith(">>>")
+        if examples is not None:
+            out.append(_DIRECTIVE.sub("", line) if starts else line)
+            continue
         if starts and not in_block:
             out.append("```pycon")
             in_block = True

@@ -73,7 +73,6 @@ __all__ = [
 __version__: str
 """The package's version (the root crate's, which is also the wheel's)."""
 
-_TenorKind = Literal["month", "quarter", "window", "continuous", "other"]
 _PriceEndpoint = Literal[
     "last_settlement",
     "last_settlement_all",
@@ -98,23 +97,64 @@ class Tenor:
     start date and, for the same start, shorter first, then other names; the
     name breaks ties. Equality and hashing follow the exact name, and a tenor
     equals its name as a ``str``. ``str(tenor)`` gives the name back unchanged.
+    See [Tenors](../tenors.md).
+
+    Examples:
+        >>> mc.Tenor("26-EOM Feb 24")
+        Tenor('26-EOM Feb 24', kind='window', start=2024-02-26, end=2024-02-29)
+        >>> sorted(mc.Tenor.parse(n, strict=False) for n in ["Feb 26", "Cal 27", "Q1 26", "C 00", "Jan 26"])
+        [Tenor('C 00', kind='continuous'), Tenor('Jan 26', kind='month', start=2026-01-01, end=2026-01-31), Tenor('Q1 26', kind='quarter', start=2026-01-01, end=2026-03-31), Tenor('Feb 26', kind='month', start=2026-02-01, end=2026-02-28), Tenor('Cal 27', kind='other')]
     """
 
     def __new__(cls, name: str) -> Tenor:
-        """Parse ``name`` strictly, as :meth:`parse` does by default."""
+        """Parses ``name`` strictly, as :meth:`parse` does by default.
+
+        Args:
+            name: a tenor name, as the service writes it.
+
+        Returns:
+            The tenor.
+
+        Raises:
+            InvalidRequest: one of the interface's four shapes with
+                impossible values (``Q5 24``).
+        """
 
     @staticmethod
     def parse(name: str, strict: bool = True) -> Tenor:
-        """Parse a tenor name.
+        """Parses a tenor name.
 
-        Raises :class:`~marketcurves.exceptions.InvalidRequest` only for one of
-        the interface's four shapes with impossible values (``Q5 24``,
-        ``3-7 Jan 24``, ``32-EOM Jan 24``), naming the reason. Any other name,
-        such as the feed's year, half-month or delivery-window tenors
-        (``Cal 27``, ``H1 27``, ``Win 26``) or a word that is not a month
-        (``Foo 24``), is kind ``"other"``. With ``strict=False`` such a name is
-        kept as kind ``"other"`` instead, as the package does for names the
-        service sends.
+        Any name that is not one of the interface's four shapes, such as the
+        feed's year, half-month or delivery-window tenors (``Cal 27``,
+        ``H1 27``, ``Win 26``) or a word that is not a month (``Foo 24``), is
+        kind ``"other"``.
+
+        Args:
+            name: a tenor name, as the service writes it.
+            strict: refuse one of the four shapes with impossible values
+                (``Q5 24``, ``3-7 Jan 24``, ``32-EOM Jan 24``); with False it
+                is kept as kind ``"other"``, as the package does for names
+                the service sends.
+
+        Returns:
+            The tenor, with its kind and delivery period.
+
+        Raises:
+            InvalidRequest: (``strict``) one of the four shapes with
+                impossible values, naming the reason.
+
+        Examples:
+            >>> tenor = mc.Tenor.parse("Q1 26")
+            >>> tenor.kind, tenor.start, tenor.end
+            ('quarter', datetime.date(2026, 1, 1), datetime.date(2026, 3, 31))
+            >>> mc.Tenor.parse("Cal 27")
+            Tenor('Cal 27', kind='other')
+            >>> mc.Tenor.parse("Q5 24")
+            Traceback (most recent call last):
+              ...
+            marketcurves.exceptions.InvalidRequest: invalid tenor "Q5 24": quarter must be Q1 to Q4, not Q5
+            >>> mc.Tenor.parse("Q5 24", strict=False)
+            Tenor('Q5 24', kind='other')
         """
 
     @staticmethod
@@ -123,16 +163,36 @@ class Tenor:
         start: datetime.date | datetime.datetime | str,
         end: datetime.date | datetime.datetime | str,
     ) -> list[str]:
-        """The names of the tenors of ``kind`` (``"month"``, ``"quarter"`` or
-        ``"window"``) whose delivery period overlaps ``start`` to ``end``
-        (inclusive), in calendar order."""
+        """The tenors of a kind that deliver within a range of days: the
+        contracts to ask for to cover it, expired ones included.
+
+        Args:
+            kind: ``"month"``, ``"quarter"`` or ``"window"``.
+            start: the first day (a date, a datetime's UTC day, or
+                ``"YYYY-MM-DD"``).
+            end: the last day, included.
+
+        Returns:
+            The names of the tenors of ``kind`` whose delivery period
+            overlaps ``start`` to ``end``, in calendar order.
+
+        Raises:
+            InvalidRequest: an unknown kind, a malformed date, or ``end``
+                before ``start``.
+
+        Examples:
+            >>> mc.Tenor.range("quarter", "2026-01-01", "2026-12-31")
+            ['Q1 26', 'Q2 26', 'Q3 26', 'Q4 26']
+            >>> mc.Tenor.range("window", "2026-02-20", "2026-02-28")
+            ['16-20 Feb 26', '21-25 Feb 26', '26-EOM Feb 26']
+        """
 
     @property
     def name(self) -> str:
         """The name exactly as given."""
 
     @property
-    def kind(self) -> _TenorKind:
+    def kind(self) -> Literal["month", "quarter", "window", "continuous", "other"]:
         """``"month"``, ``"quarter"``, ``"window"``, ``"continuous"`` or ``"other"``."""
 
     @property
@@ -422,7 +482,6 @@ class CoreClient:
     ) -> Awaitable[Cleared]:
         """The awaitable form of :meth:`clear_cache`."""
 
-_MonthRange = tuple[str, str]
 _BulkProgress = Callable[[int, int, int], object] | None
 
 BULK_POLL_INTERVAL: float
@@ -457,9 +516,9 @@ class SubmittedJob:
     @property
     def job_id(self) -> str: ...
     @property
-    def requested(self) -> _MonthRange: ...
+    def requested(self) -> tuple[str, str]: ...
     @property
-    def effective(self) -> _MonthRange:
+    def effective(self) -> tuple[str, str]:
         """The range the service granted: the request narrowed to the account's permissions."""
     @property
     def narrowed(self) -> bool: ...
@@ -469,14 +528,20 @@ class SubmittedJob:
 
 @final
 class BulkResult:
-    """What a bulk download produced (``marketcurves.BulkResult``): ``job_id``,
-    ``files`` (``pathlib.Path``) or ``objects`` (URLs), ``bytes`` transferred
-    by this run, ``rows`` (from the Parquet footers), ``requested`` and
-    ``effective`` ranges, ``narrowed``, ``elapsed`` seconds, ``jobs``
-    submitted and ``months_without_files``."""
+    """What a bulk download produced (``marketcurves.BulkResult``), returned
+    by :meth:`marketcurves.Client.bulk_download` and
+    :meth:`marketcurves.BulkJob.download`.
+
+    Examples:
+        >>> result = client.bulk_download("Jet", "2025-01", "2025-02", "bulk", progress=False)
+        >>> result.effective, len(result.files), result.jobs, result.narrowed
+        (('2025-01', '2025-02'), 2, 1, False)
+    """
 
     @property
-    def job_id(self) -> str: ...
+    def job_id(self) -> str:
+        """The service's id of the job that made the files (the last one,
+        if it was run again)."""
     @property
     def files(self) -> tuple[Path, ...]:
         """The files of a download into a local folder (empty for a store)."""
@@ -490,9 +555,12 @@ class BulkResult:
     def rows(self) -> int:
         """Rows in all the files, from their Parquet footers."""
     @property
-    def requested(self) -> _MonthRange: ...
+    def requested(self) -> tuple[str, str]:
+        """The months asked for, ``("YYYY-MM", "YYYY-MM")``."""
     @property
-    def effective(self) -> _MonthRange: ...
+    def effective(self) -> tuple[str, str]:
+        """The months the service granted: the request narrowed to the
+        account's permissions."""
     @property
     def elapsed(self) -> float:
         """Seconds from the start to the last byte."""
@@ -694,25 +762,41 @@ def backfill_task(
 ) -> _BackfillCounts:
     """Runs one task of a plan into ``dest`` (on a worker); what it did."""
 
-_TickSource = Literal["snapshot", "update", "backfill"]
-
 @final
 class Tick:
-    """One price from the live feed (``marketcurves.Tick``)."""
+    """One price from the live feed (``marketcurves.Tick``): what iterating
+    a :class:`~marketcurves.LiveFeed` gives, and what ``on_price`` is
+    called with.
+
+    Examples:
+        >>> with client.live() as feed:
+        ...     feed.subscribe(curve, "Feb 26")
+        ...     tick = feed.next(timeout=10)
+        >>> tick.tenor, tick.source
+        ('Feb 26', 'snapshot')
+        >>> tick.generated_on
+        datetime.datetime(2026, 1, 15, ..., tzinfo=datetime.timezone.utc)
+    """
 
     @property
-    def curve_id(self) -> str: ...
+    def curve_id(self) -> str:
+        """The curve's id."""
     @property
-    def tenor(self) -> str: ...
+    def tenor(self) -> str:
+        """The tenor's name."""
     @property
     def generated_on(self) -> datetime.datetime:
         """When the value was published (UTC): milliseconds from the feed,
         microseconds from the intraday endpoints for backfilled values."""
     @property
-    def price(self) -> float: ...
+    def price(self) -> float:
+        """The price, in the curve's units."""
     @property
-    def source(self) -> _TickSource:
-        """``snapshot``, ``update`` or ``backfill``."""
+    def source(self) -> Literal["snapshot", "update", "backfill"]:
+        """``snapshot`` (the latest value, sent when a subscription is made
+        or renewed), ``update`` (a value as it is published) or
+        ``backfill`` (fetched from the intraday endpoints after a
+        reconnect)."""
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...

@@ -7,7 +7,7 @@ adds ``callback_errors`` and the events of callback mode. Public as
 from __future__ import annotations
 
 import datetime
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from marketcurves._core import Tick
 from marketcurves.exceptions import MarketCurvesError
@@ -58,6 +58,7 @@ class LiveStats(FeedStats):
 class ConnectedEvent(TypedDict):
     """Authenticated."""
 
+    #: What happened.
     kind: Literal["connected"]
     #: Failed tries before this connection (0 the first time).
     attempt: int
@@ -66,13 +67,16 @@ class ConnectedEvent(TypedDict):
 class DisconnectedEvent(TypedDict):
     """The connection was lost (close code, error, missed pong, restart)."""
 
+    #: What happened.
     kind: Literal["disconnected"]
+    #: Why, in words.
     reason: str
 
 
 class ReconnectedEvent(TypedDict):
     """Connected again after a loss."""
 
+    #: What happened.
     kind: Literal["reconnected"]
     #: Seconds without a connection.
     downtime: float
@@ -84,13 +88,17 @@ class GapFilledEvent(TypedDict):
     """A backfill delivered values of a tenor that a disconnection had kept
     from the feed."""
 
+    #: What happened.
     kind: Literal["gap_filled"]
+    #: The curve's id.
     curve_id: str
+    #: The tenor's name.
     tenor: str
     #: Values delivered.
     count: int
-    #: When the first and the last of them were published (UTC).
+    #: When the first of them was published (UTC).
     start: datetime.datetime
+    #: When the last of them was published (UTC).
     end: datetime.datetime
 
 
@@ -98,25 +106,26 @@ class ConflatedEvent(TypedDict):
     """The consumer is slow: values were replaced by newer ones of the same
     tenor."""
 
+    #: What happened.
     kind: Literal["conflated"]
     #: Values replaced since the last such event.
     count: int
 
 
-class _ErrorEventFields(TypedDict):
-    kind: Literal["error"]
-    message: str
-
-
-class ErrorEvent(_ErrorEventFields, total=False):
+class ErrorEvent(TypedDict):
     """A failure the feed carries on after: a refused resubscription, a failed
     backfill, an unexpected server error."""
 
-    #: In callback mode, the exception a read of the feed raised.
-    error: MarketCurvesError
+    #: What happened.
+    kind: Literal["error"]
+    #: What failed, in words.
+    message: str
+    #: In callback mode, the exception a read of the feed raised (absent
+    #: otherwise).
+    error: NotRequired[MarketCurvesError]
 
 
-#: The events the core keeps for ``_core.LiveFeed.events()``.
+#: The events the feed itself reports (callback mode adds its own).
 FeedEvent = (
     ConnectedEvent
     | DisconnectedEvent
@@ -130,8 +139,11 @@ FeedEvent = (
 class CallbackErrorEvent(TypedDict):
     """``on_price`` raised on a tick (logged and counted; the feed goes on)."""
 
+    #: What happened.
     kind: Literal["callback_error"]
+    #: What ``on_price`` raised.
     error: Exception
+    #: The tick it was called with.
     tick: Tick
 
 
@@ -139,7 +151,9 @@ class StoppedEvent(TypedDict):
     """In callback mode, an error ended the feed; ``wait()`` and ``close()``
     raise it."""
 
+    #: What happened.
     kind: Literal["stopped"]
+    #: The error.
     error: BaseException
 
 

@@ -17,16 +17,42 @@ if TYPE_CHECKING:
 
 def to_polars(table: Any) -> polars.DataFrame:
     """A polars DataFrame of a table of the package (no copy of the Arrow
-    buffers where polars can share them).
+    buffers where polars can share them). Needs polars
+    (``pip install 'marketcurves[polars]'``).
 
-    ``tenor`` becomes an ``Enum`` whose categories are the table's tenors in
-    calendar order, so that sorting by it, or grouping, follows the
-    calendar (``Q1 26`` after ``Dec 25``); ``tenor_kind`` a ``Categorical``.
-    ``generated_on`` stays ``Datetime("us", "UTC")``, ``date``,
-    ``tenor_start`` and ``tenor_end`` are ``Date``, ``dependencies`` a
-    list of structs and ``metadata`` as polars reads an Arrow map. DuckDB
-    reads the ``Enum`` as text: order by ``tenor_start`` and ``tenor_end``
-    there. Needs polars (``pip install 'marketcurves[polars]'``).
+    DuckDB reads the ``tenor`` column's ``Enum`` as text: order by
+    ``tenor_start`` and ``tenor_end`` there.
+
+    Args:
+        table: a ``pyarrow.Table`` or ``RecordBatch`` (a live batch).
+
+    Returns:
+        The table's columns: ``tenor`` an ``Enum`` whose categories are the
+        table's tenors in calendar order, so that sorting by it, or
+        grouping, follows the calendar (``Q1 26`` after ``Dec 25``);
+        ``tenor_kind`` a ``Categorical``; ``generated_on``
+        ``Datetime("us", "UTC")``; ``date``, ``tenor_start`` and
+        ``tenor_end`` ``Date``; ``dependencies`` a list of structs and
+        ``metadata`` as polars reads an Arrow map.
+
+    Raises:
+        ImportError: polars is not installed.
+        InvalidRequest: ``table`` is neither a table nor a record batch.
+
+    Examples:
+        >>> table = client.settlements(curve, "2026-01-13", "2026-01-14", tenors=["Feb 26", "Jan 26"])
+        >>> mc.to_polars(table).select("tenor", "date", "price").sort("tenor", "date")
+        shape: (4, 3)
+        ┌────────┬────────────┬─────────┐
+        │ tenor  ┆ date       ┆ price   │
+        │ ---    ┆ ---        ┆ ---     │
+        │ enum   ┆ date       ┆ f64     │
+        ╞════════╪════════════╪═════════╡
+        │ Jan 26 ┆ 2026-01-13 ┆ 773.765 │
+        │ Jan 26 ┆ 2026-01-14 ┆ 775.062 │
+        │ Feb 26 ┆ 2026-01-13 ┆ 773.672 │
+        │ Feb 26 ┆ 2026-01-14 ┆ 775.019 │
+        └────────┴────────────┴─────────┘
     """
     try:
         import polars as pl

@@ -1,8 +1,11 @@
 """The backfill: a tick lake's history, fetched from the historical intraday
-endpoint into the recorder's layout, on this machine or a Dask cluster.
+endpoint into the recorder's layout, on this machine or a Dask cluster, by
+:meth:`marketcurves.Client.backfill` (see [The tick lake](../lake.md)).
 
->>> client.backfill("ticks/", [(curve_id, "*")], "2025-01-01", "2025-12-31")  # doctest: +SKIP
-BackfillSummary(tasks=13, requests=..., values=..., days_complete=..., days_skipped=0, ...)
+>>> client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-13")
+BackfillSummary(tasks=1, requests=15, values=1440, days_complete=2, days_skipped=0, files_written=2)
+>>> client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-14")  # only the 14th is fetched now
+BackfillSummary(tasks=1, requests=8, values=720, days_complete=1, days_skipped=2, files_written=1)
 
 Each curve's values of a day go to one file, ``date=YYYY-MM-DD/backfill-….parquet``,
 with the recorder's columns and ``source = "backfill"``;
@@ -55,7 +58,8 @@ _SECRET_WORDS = ("secret", "token", "password", "sas", "account_key", "credentia
 
 @dataclasses.dataclass(frozen=True)
 class BackfillSummary:
-    """What :meth:`marketcurves.Client.backfill` did."""
+    """What :meth:`marketcurves.Client.backfill` did. Summaries add up
+    (``a + b``), field by field."""
 
     #: Tasks run: one curve over at most 30 days each.
     tasks: int = 0
@@ -67,6 +71,7 @@ class BackfillSummary:
     days_complete: int = 0
     #: Days of a curve's tenor the lake already held complete, not fetched.
     days_skipped: int = 0
+    #: Files written, one per curve and day.
     files_written: int = 0
 
     def __add__(self, other: BackfillSummary) -> BackfillSummary:

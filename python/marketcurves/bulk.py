@@ -77,7 +77,17 @@ def _warn_if_months_without_files(result: BulkResult) -> BulkResult:
 
 
 class BulkJob:
-    """A submitted bulk job. Its pre-signed URLs stay inside: they are credentials."""
+    """A submitted bulk job, made by :meth:`marketcurves.Client.bulk_submit`. Its pre-signed URLs stay inside:
+    they are credentials.
+
+    Examples:
+        >>> job = client.bulk_submit("Jet", "2025-01", "2025-02")
+        >>> job.status()
+        'RUNNING'
+        >>> result = job.download("bulk", progress=False)
+        >>> job.status(), [path.name for path in result.files]
+        ('SUCCEEDED', ['jet-2025-01.parquet', 'jet-2025-02.parquet'])
+    """
 
     def __init__(self, core: Any, submitted: _core.SubmittedJob) -> None:
         self._core = core
@@ -86,15 +96,18 @@ class BulkJob:
 
     @property
     def job_id(self) -> str:
+        """The service's id of the job."""
         return self._submitted.job_id
 
     @property
     def requested(self) -> tuple[str, str]:
+        """The months asked for, ``("YYYY-MM", "YYYY-MM")``."""
         return self._submitted.requested
 
     @property
     def effective(self) -> tuple[str, str]:
-        """The range the service granted (the account's permissions)."""
+        """The months the service granted, ``("YYYY-MM", "YYYY-MM")``: the
+        request narrowed to the account's permissions."""
         return self._submitted.effective
 
     @property
@@ -109,7 +122,15 @@ class BulkJob:
         return _html.bulk_job(self)
 
     def status(self) -> str:
-        """``RUNNING``, ``SUCCEEDED`` or ``FAILED``."""
+        """Asks the service for the job's status, once.
+
+        Returns:
+            ``"RUNNING"``, ``"SUCCEEDED"`` or ``"FAILED"``.
+
+        Raises:
+            NotFound: the service no longer knows the job.
+            ClientClosed: the client is closed.
+        """
         return _core.bulk_status(self._core, self.job_id)
 
     def wait(
@@ -117,9 +138,26 @@ class BulkJob:
         poll_interval: float = _core.BULK_POLL_INTERVAL,
         timeout: float | None = _core.BULK_TIMEOUT,
     ) -> BulkJob:
-        """Polls (backing off to ten times ``poll_interval``) until the job ends.
-        FAILED, or still running after ``timeout`` seconds (None: no limit),
-        raises :class:`BulkJobFailed`."""
+        """Polls the job's status until it ends.
+
+        Args:
+            poll_interval: seconds between the first polls (backing off to
+                ten times that).
+            timeout: seconds to wait at most; None waits as long as it takes.
+
+        Returns:
+            The job itself, succeeded.
+
+        Raises:
+            BulkJobFailed: the job ended ``FAILED``, or still runs after
+                ``timeout`` seconds.
+            InvalidRequest: a malformed argument.
+
+        Examples:
+            >>> job = client.bulk_submit("Jet", "2025-01", "2025-01").wait(poll_interval=0.2)
+            >>> job.status()
+            'SUCCEEDED'
+        """
         interval = _args.number(poll_interval, "poll_interval")
         limit = None if timeout is None else _args.number(timeout, "timeout")
         _core.bulk_wait(self._core, self.job_id, interval, limit)
@@ -132,11 +170,30 @@ class BulkJob:
         *,
         storage_options: dict[str, str] | None = None,
     ) -> BulkResult:
-        """Waits for the job, then downloads its files into ``dest`` (a folder,
-        an object store URL with ``storage_options``, or an obstore store, as
-        for :meth:`Client.bulk_download`), skipping files already there with the
-        right size. Expired URLs raise :class:`BulkJobFailed`:
-        :meth:`Client.bulk_download` runs the job again instead."""
+        """Waits for the job, then downloads and verifies its files into
+        ``dest/vertical=…/year=…/month=…/``, skipping files already there
+        with the right size. :meth:`marketcurves.Client.bulk_download` does it all, and runs the job
+        again where this raises.
+
+        Args:
+            dest: a folder, an object store URL or an obstore store, as for
+                :meth:`marketcurves.Client.bulk_download`.
+            progress: show the job's phase and the bytes downloaded (with
+                tqdm installed).
+            storage_options: for an object store URL, as for
+                :func:`read_bulk`.
+
+        Returns:
+            The files, the bytes this run transferred and the rows they hold.
+
+        Raises:
+            BulkJobFailed: the job failed, or its URLs expired.
+            InvalidRequest: a malformed argument, or a ``dest`` that cannot
+                be written.
+
+        Warns:
+            UserWarning: the job listed no file for some months.
+        """
         place = _args.place(dest, "dest")
         options = _args.storage_options(storage_options)
         bars = _bars(_args.flag(progress, "progress"))
@@ -195,31 +252,49 @@ def read_bulk(
     storage_options: dict[str, str] | None = None,
 ) -> pyarrow.Table:
     """Reads a downloaded bulk dataset (``dest/vertical=…/year=…/month=…/*.parquet``)
-    into one table with the partition columns ``vertical``, ``year`` and
-    ``month`` added, optionally only one vertical (any spelling) and a range
-    of months. The layout is plain Hive partitioning, so ``pyarrow.dataset``,
-    DuckDB, polars, Spark and Dask read ``dest`` directly too.
+    into one table.
 
-    With ``parse_json=True`` the JSON text columns ``meta_data`` and
-    ``dependencies`` become a ``map<string, string>`` and a
-    ``list<struct<id, name, value, units, tenor_name>>``, as in the REST tables.
+    The layout is plain Hive partitioning, so ``pyarrow.dataset``, DuckDB,
+    polars, Spark and Dask read ``dest`` directly too. Only the partitions
+    asked for are fetched, several at once.
 
-    ``dest`` may also be an object store URL: ``s3://bucket/prefix``,
-    ``gs://…``, ``az://…`` or ``abfs://…`` (and ``file://…``). Credentials
-    and endpoints come from each cloud's environment variables (for S3
-    ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``, ``AWS_SESSION_TOKEN``,
-    ``AWS_REGION``, ``AWS_ENDPOINT_URL``, ``AWS_ALLOW_HTTP``), or from
-    ``storage_options``, whose keys are object_store's (as in polars and
-    deltalake: ``aws_endpoint``, ``aws_region``, ``aws_allow_http``, …).
-    ``dest`` may be an obstore store (``S3Store``, ``GCSStore``, ``AzureStore`` or
-    ``LocalStore``, with the ``obstore`` extra), configured and prefixed as
-    obstore made it (``storage_options`` then is refused).
-    Only the partitions asked for are fetched, several at once.
+    Args:
+        dest: a folder; an object store URL (``s3://bucket/prefix``,
+            ``gs://…``, ``az://…`` or ``abfs://…``, and ``file://…``), with
+            credentials and endpoints from each cloud's environment
+            variables (for S3 ``AWS_ACCESS_KEY_ID``,
+            ``AWS_SECRET_ACCESS_KEY``, ``AWS_SESSION_TOKEN``, ``AWS_REGION``,
+            ``AWS_ENDPOINT_URL``, ``AWS_ALLOW_HTTP``) or ``storage_options``;
+            or an obstore store (``S3Store``, ``GCSStore``, ``AzureStore`` or
+            ``LocalStore``, with the ``obstore`` extra), configured and
+            prefixed as obstore made it.
+        vertical: only this vertical (any spelling); None for every one.
+        start: only from this month (``"YYYY-MM"``, or a date or datetime in it).
+        end: only up to this month, included.
+        parse_json: turn the JSON text columns ``meta_data`` and
+            ``dependencies`` into a ``map<string, string>`` and a
+            ``list<struct<id, name, value, units, tenor_name>>``, as in the
+            REST tables.
+        storage_options: for an object store URL, object_store's keys (as
+            in polars and deltalake: ``aws_endpoint``, ``aws_region``,
+            ``aws_allow_http``, …); refused with a store or a folder.
 
-    An unknown vertical, a malformed month, ``start`` after ``end``, an
-    unknown scheme or storage option, or a bucket that does not exist raise
-    :class:`~marketcurves.InvalidRequest` (never showing an option's value);
-    credentials the store refuses raise :class:`~marketcurves.AuthError`."""
+    Returns:
+        Every row of the files, with the partition columns ``vertical``,
+        ``year`` and ``month`` added.
+
+    Raises:
+        InvalidRequest: an unknown vertical, a malformed month, ``start``
+            after ``end``, an unknown scheme or storage option, or a bucket
+            that does not exist (never showing an option's value).
+        AuthError: the store refuses the credentials.
+
+    Examples:
+        >>> _ = client.bulk_download("Jet", "2025-01", "2025-02", "bulk", progress=False, poll_interval=0.2)
+        >>> table = mc.read_bulk("bulk", start="2025-02")
+        >>> table.num_rows, sorted(set(table["month"].to_pylist()))
+        (..., [2])
+    """
     return _core.read_bulk(
         _args.place(dest, "dest"),
         None if vertical is None else _args.vertical(vertical),

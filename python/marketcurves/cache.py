@@ -2,8 +2,15 @@
 :meth:`Client.clear_cache`.
 
 The cache keeps the days of history that can no longer change, as Parquet
-files under ``cache_dir``; see "The history cache" in docs/history.md for the
-rules of what is kept and when.
+files under ``cache_dir``; see [The history cache](../history.md#the-history-cache)
+for the rules of what is kept and when.
+
+>>> cached = mc.Client(cache_dir="cache")
+>>> _ = cached.settlements(curve, "2026-01-05", "2026-01-09")  # fetched, then kept
+>>> _ = cached.settlements(curve, "2026-01-05", "2026-01-09", cache="offline")  # from the cache
+>>> cached.cache_info()["curves"][0]["history"]
+'settlements'
+>>> cached.close()
 """
 
 from __future__ import annotations
@@ -24,7 +31,9 @@ class CachedCurve(TypedDict):
     """The cached days of one curve's history of one kind."""
 
     curve_id: str
+    """The curve's id."""
     history: Literal["settlements", "intraday"]
+    """Which history: ``settlements``, or ``intraday`` values."""
     tenors: int
     """Tenors with cached days."""
     first: _dt.date
@@ -32,7 +41,9 @@ class CachedCurve(TypedDict):
     last: _dt.date
     """The last cached day (days between may be missing)."""
     files: int
+    """Files holding them."""
     bytes: int
+    """Their size."""
 
 
 class CacheInfo(TypedDict):
@@ -43,11 +54,15 @@ class CacheInfo(TypedDict):
     files: int
     """Every file in it, the cached catalogues' included."""
     bytes: int
+    """The size of every file in it."""
     curves: list[CachedCurve]
+    """Each curve's cached history, one entry per kind."""
 
 
 class Cleared(TypedDict):
     """What :meth:`Client.clear_cache` removed."""
 
     files: int
+    """Files removed."""
     bytes: int
+    """Their size."""

@@ -20,16 +20,32 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Curve:
-    """A curve quotation of the catalogue. Any field the service left out is
-    None (or empty, for the mappings and ``contracts``)."""
+    """A curve quotation of the catalogue, as :meth:`marketcurves.Client.catalogue` lists it; any method of the client takes
+    it where it takes a curve id. Any field the service left out is None (or
+    empty, for the mappings and ``contracts``).
+
+    Examples:
+        >>> curve.name, curve.quotation, curve.vertical, curve.region, curve.units
+        ('Jet Fob AG', 'Fob', 'Jet', 'AG', '$/mt')
+        >>> curve.contracts[:5]
+        ('C 00', 'C 01', 'C 02', 'Jan 26', 'Q1 26')
+    """
 
     id: str | None
+    """The curve's id, which every call takes."""
     name: str | None
+    """Its name (``"Jet Fob AG"``)."""
     quotation: str | None
+    """How it is quoted (``"Fob"``, ``"Price"``, ``"Margin"``...)."""
     units: str | None
+    """The units of its prices (``"$/mt"``, ``"$/bbl"``, ``"c/gal"``...)."""
     filters: Mapping[str, str] = field(default_factory=dict)
+    """The keys the catalogue filters on (``vertical``, ``quotation``,
+    ``region``, ``productType``...) and their values."""
     properties: Mapping[str, str] = field(default_factory=dict)
+    """Other facts the service gives (``loadPortName``, ``incoterms``...)."""
     contracts: tuple[str, ...] = ()
+    """The names of the tenors the service lists for it, in its order."""
 
     @classmethod
     def _from_core(cls, row: tuple[Any, ...]) -> Curve:
@@ -46,10 +62,12 @@ class Curve:
 
     @property
     def vertical(self) -> str | None:
+        """Its vertical (``filters["vertical"]``), or None."""
         return self.filters.get("vertical")
 
     @property
     def region(self) -> str | None:
+        """Its region (``filters["region"]``), or None."""
         return self.filters.get("region")
 
     @property
@@ -68,7 +86,20 @@ _COLUMNS = ("id", "name", "vertical", "quotation", "region", "units")
 
 
 class Catalogue(Sequence[Curve]):
-    """The curves of a catalogue query, in the service's order."""
+    """The curves of a catalogue query, in the service's order: a sequence
+    of :class:`Curve` (``len``, indexing, slicing, ``in``, iteration), made
+    by :meth:`marketcurves.Client.catalogue`.
+
+    Args:
+        curves: the curves, in order.
+
+    Examples:
+        >>> jet = client.catalogue(vertical="Jet", quotation="Fob")
+        >>> jet[1:3]
+        Catalogue of 2 curves
+          Jet Fob FAR EAST ($/mt) f76a9605-95c8-47b6-92d6-52f3b9a24b2f
+          Jet Fob RED SEA 10ppm ($/mt) 39df80a9-0f02-4ff0-ae67-8f615fdf40c8
+    """
 
     def __init__(self, curves: Sequence[Curve]) -> None:
         self._curves = list(curves)
@@ -86,18 +117,47 @@ class Catalogue(Sequence[Curve]):
         return len(self._curves)
 
     def __iter__(self) -> Iterator[Curve]:
+        """The curves in order (``for curve in catalogue``).
+
+        Yields:
+            Each curve.
+        """
         return iter(self._curves)
 
     def by_id(self, curve_id: str) -> Curve:
-        """The curve with this id; KeyError if there is none."""
+        """The curve with this id.
+
+        Args:
+            curve_id: a curve's id.
+
+        Returns:
+            The curve.
+
+        Raises:
+            KeyError: no curve of the catalogue has this id.
+
+        Examples:
+            >>> jet = client.catalogue(vertical="Jet")
+            >>> jet.by_id(curve.id).name
+            'Jet Fob AG'
+        """
         for curve in self._curves:
             if curve.id == curve_id:
                 return curve
         raise KeyError(curve_id)
 
     def to_arrow(self) -> pyarrow.Table:
-        """One row per curve: id, name, vertical, quotation, region, units,
-        filters and properties (maps) and contracts (list)."""
+        """The catalogue as an Arrow table.
+
+        Returns:
+            One row per curve, of the columns ``id``, ``name``, ``vertical``,
+            ``quotation``, ``region``, ``units`` (strings), ``filters`` and
+            ``properties`` (maps) and ``contracts`` (a list).
+
+        Examples:
+            >>> client.catalogue(vertical="Jet").to_arrow().column_names
+            ['id', 'name', 'vertical', 'quotation', 'region', 'units', 'filters', 'properties', 'contracts']
+        """
         import pyarrow as pa
 
         text = pa.string()
@@ -116,10 +176,30 @@ class Catalogue(Sequence[Curve]):
         return pa.table(columns, schema=schema)
 
     def to_pandas(self, nested: NestedMode | None = None) -> pandas.DataFrame:
-        """The catalogue as a DataFrame; ``nested`` as for
-        :func:`marketcurves.to_pandas` (``filters``, ``properties`` and
-        ``contracts`` Arrow-backed by default, or Python lists of pairs and
-        lists)."""
+        """The catalogue as a pandas DataFrame (needs pandas).
+
+        Args:
+            nested: as for :func:`marketcurves.to_pandas`: ``filters``,
+                ``properties`` and ``contracts`` Arrow-backed (the default
+                on pandas 2.0 and later), or Python lists of pairs and lists
+                (``"python"``), or left out (``"drop"``).
+
+        Returns:
+            One row per curve, with the columns of :meth:`to_arrow`.
+
+        Raises:
+            InvalidRequest: an unknown ``nested``.
+
+        Examples:
+            >>> client.catalogue(vertical="Jet", quotation="Fob").to_pandas()[["name", "region", "units"]]
+                                        name           region  units
+            0                     Jet Fob AG               AG   $/mt
+            1               Jet Fob FAR EAST         FAR EAST   $/mt
+            2          Jet Fob RED SEA 10ppm          RED SEA   $/mt
+            3  Jet Fob SOUTH EAST ASIA 10ppm  SOUTH EAST ASIA   $/mt
+            4             Jet Fob USGC 10ppm             USGC  c/gal
+            5              Jet Fob WCI 10ppm              WCI   $/mt
+        """
         return to_pandas(self.to_arrow(), nested)
 
     def __repr__(self) -> str:

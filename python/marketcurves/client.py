@@ -41,6 +41,14 @@ class Client:
     opened from it, end with :class:`~marketcurves.ClientClosed`; so does
     every later call, before sending anything.
 
+    Every blocking method has an awaitable twin named ``<name>_async``, with
+    the same arguments (but ``progress``). Besides the errors each method
+    lists, any call that reaches the service may raise
+    :class:`~marketcurves.AuthError` (the credentials are refused),
+    :class:`~marketcurves.RateLimited` and :class:`~marketcurves.ServiceError`
+    (after every retry) and :class:`~marketcurves.DecodeError` (a response
+    not of the interface's shape); see [Troubleshooting](../troubleshooting.md).
+
     Args:
         base_url: the REST base address, ending in ``/v2``; default
             ``$MARKETCURVES_BASE_URL``.
@@ -83,7 +91,20 @@ class Client:
     Explicit arguments win over the environment; among credentials,
     ``token_provider`` wins over ``token``, which wins over a login.
     ``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY`` and ``NO_PROXY`` are read
-    when the client is made (see docs/networks.md, "Corporate networks").
+    when the client is made (see [Corporate networks](../networks.md)).
+
+    Raises:
+        InvalidRequest: an argument is wrong, there is no ``base_url``, or
+            no credentials (neither given nor in the environment). Nothing
+            is sent: the login happens at the first call.
+
+    Examples:
+        With ``MARKETCURVES_BASE_URL`` and a login in the environment:
+
+        >>> client = mc.Client()
+        >>> client.catalogue(vertical="Jet", quotation="Fob")[0].name
+        'Jet Fob AG'
+        >>> client.close()
     """
 
     def __init__(
@@ -105,9 +126,9 @@ class Client:
         base = base_url if base_url is not None else _env("MARKETCURVES_BASE_URL")
         if base is None:
             raise InvalidRequest("base_url is required (or set MARKETCURVES_BASE_URL)")
-        self.base_url = _args.url(base, "base_url", ("http", "https"))
+        self._base_url = _args.url(base, "base_url", ("http", "https"))
         live = live_url if live_url is not None else _env("MARKETCURVES_LIVE_URL")
-        self.live_url = None if live is None else _args.url(live, "live_url", ("ws", "wss"))
+        self._live_url = None if live is None else _args.url(live, "live_url", ("ws", "wss"))
         credentials = self._credentials(token, token_provider, email, password)
         self._auth = next(iter(credentials))
         self._timeout = _args.seconds(timeout, "timeout")
@@ -176,6 +197,20 @@ class Client:
             "(or set MARKETCURVES_TOKEN, or MARKETCURVES_EMAIL and MARKETCURVES_PASSWORD)"
         )
 
+    @property
+    def base_url(self) -> str:
+        """The REST base address the client sends its requests to: the
+        ``base_url`` it was given, or ``$MARKETCURVES_BASE_URL``."""
+        return self._base_url
+
+    @property
+    def live_url(self) -> str | None:
+        """The live feed's base address: the ``live_url`` the client was
+        given, or ``$MARKETCURVES_LIVE_URL``; None if neither, and then
+        :meth:`live` and :meth:`record` raise
+        :class:`~marketcurves.InvalidRequest`."""
+        return self._live_url
+
     def __repr__(self) -> str:
         auth = {"token_provider": "token provider", "token": "fixed token", "email": "login"}
         state = ", closed" if self.closed else ""
@@ -185,17 +220,26 @@ class Client:
 
     @property
     def closed(self) -> bool:
-        """Whether :meth:`close` was called."""
+        """Whether :meth:`close` was called (or the ``with`` block ended)."""
         return bool(self._core.closed)
 
     def close(self) -> None:
-        """Closes the client: every call in flight (blocking or awaitable, in
-        any thread) and every live feed opened from it ends promptly with
+        """Closes the client.
+
+        Every call in flight (blocking or awaitable, in any thread) and every
+        live feed opened from it ends promptly with
         :class:`~marketcurves.ClientClosed`, and later calls raise it before
         sending anything. Returns once they have ended and let go of the
         client's connection pool, which closes its connections. A bulk
         download cut short leaves only temporary files (``.name.part``),
-        which a later download resumes. Calling it again does nothing."""
+        which a later download resumes. Calling it again does nothing.
+
+        Examples:
+            >>> client = mc.Client()
+            >>> client.close()
+            >>> client.closed
+            True
+        """
         self._core.close()
         for feed in list(self._feeds):
             feed._join_callback_thread()
@@ -244,11 +288,33 @@ class Client:
     ) -> Catalogue:
         """Every curve quotation matching the filters, all pages.
 
-        ``vertical``, ``quotation`` and ``region`` take the interface's values
-        (any case; ``FUEL_OIL`` too); other keywords filter on custom keys
-        such as ``grade`` or ``loadPort``. With a cache, a query's answer
-        serves until the next contracts refresh (Monday to Friday, 02:30
-        UTC); ``cache`` overrides the client's mode for this call.
+        With a cache, a query's answer serves until the next contracts
+        refresh (Monday to Friday, 02:30 UTC).
+
+        Args:
+            vertical: the vertical (``"Jet"``, ``"Gasoline"``, ``"Fuel Oil"``...;
+                any case, ``FUEL_OIL`` too); None for every vertical.
+            quotation: the quotation (``"Fob"``, ``"Price"``, ``"Margin"``...; any case).
+            region: the region, as the interface names it (any case).
+            cache: how this call uses the history cache
+                (:data:`~marketcurves.cache.CacheMode`); None for the
+                client's mode.
+            **filters: custom keys and their values (``grade="10ppm"``,
+                ``loadPort=...``); a value of None is no filter, a key no
+                curve has matches nothing.
+
+        Returns:
+            The matching curves, in the service's order; empty if none match.
+
+        Raises:
+            InvalidRequest: a vertical, quotation or region the interface
+                does not have, or a filter that is not text.
+            CacheMiss: ``cache="offline"`` and this query is not cached.
+
+        Examples:
+            >>> jet = client.catalogue(vertical="Jet", quotation="Fob")
+            >>> len(jet), jet[0].name, jet[0].units
+            (6, 'Jet Fob AG', '$/mt')
         """
         args = self._catalogue_args(vertical, quotation, region, filters)
         rows = self._core.catalogue(**args, cache=_args.optional_str(cache, "cache"))
@@ -271,7 +337,30 @@ class Client:
     # Current-day data.
 
     def last_settlement(self, curve_id: str | Curve, tenor: str | None = None) -> pyarrow.Table:
-        """Today's London snapshot of one tenor, or of every tenor (``tenor=None``)."""
+        """Today's London snapshot (the settlement) of one tenor, or of every
+        tenor of the curve.
+
+        Args:
+            curve_id: the curve, by id or as a :class:`~marketcurves.Curve`.
+            tenor: a tenor name (``"Feb 26"``); None for every tenor.
+
+        Returns:
+            One row per tenor, with the columns described in
+            [The tables](../history.md#the-tables); for every tenor, empty
+            before the day's settlement is published.
+
+        Raises:
+            InvalidRequest: a malformed curve id or tenor name.
+            NotFound: the service does not know the curve or the tenor, or
+                (one tenor) has not published its settlement yet today.
+            AccessDenied: the account's licence does not cover the curve.
+
+        Examples:
+            >>> table = client.last_settlement(curve, "Feb 26")
+            >>> mc.to_pandas(table)[["tenor", "generated_on", "price"]]
+                tenor              generated_on   price
+            0  Feb 26 2026-01-15 16:30:00+00:00  779.86
+        """
         return self._core.last_settlement(_args.curve_id(curve_id), _args.optional_tenor(tenor))
 
     async def last_settlement_async(
@@ -282,8 +371,30 @@ class Client:
         return await self._core.last_settlement_async(*args)
 
     def last_assessments(self, curve_id: str | Curve, tenor: str | None = None) -> pyarrow.Table:
-        """Today's Singapore, London and New York assessments: one row per
-        tenor and published snapshot (column ``snapshot``)."""
+        """Today's Singapore, London and New York assessments of one tenor, or
+        of every tenor of the curve.
+
+        Args:
+            curve_id: the curve, by id or as a :class:`~marketcurves.Curve`.
+            tenor: a tenor name; None for every tenor.
+
+        Returns:
+            One row per tenor and snapshot published so far today, with a
+            ``snapshot`` column (``singapore``, ``london``, ``new_york``).
+
+        Raises:
+            InvalidRequest: a malformed curve id or tenor name.
+            NotFound: the service does not know the curve or the tenor, or
+                (one tenor) has published no assessment of it yet today.
+            AccessDenied: the account's licence does not cover the curve.
+
+        Examples:
+            >>> table = client.last_assessments(curve, "Feb 26")
+            >>> mc.to_pandas(table)[["tenor", "snapshot", "generated_on", "price"]]
+                tenor   snapshot              generated_on    price
+            0  Feb 26  singapore 2026-01-15 08:30:00+00:00  777.832
+            1  Feb 26     london 2026-01-15 16:30:00+00:00  779.860
+        """
         return self._core.last_assessments(_args.curve_id(curve_id), _args.optional_tenor(tenor))
 
     async def last_assessments_async(
@@ -296,7 +407,30 @@ class Client:
     def intraday(
         self, curve_id: str | Curve, tenor: str, *, progress: bool = False
     ) -> pyarrow.Table:
-        """Today's intraday values of one tenor, every page."""
+        """Today's intraday values of one tenor (the current UTC day), every page.
+
+        Args:
+            curve_id: the curve, by id or as a :class:`~marketcurves.Curve`.
+            tenor: a tenor name.
+            progress: show a progress bar of the pages (with tqdm installed).
+
+        Returns:
+            One row per value, oldest first; empty for a tenor without
+            values today.
+
+        Raises:
+            InvalidRequest: a malformed curve id or tenor name.
+            NotFound: the service does not know the curve.
+            AccessDenied: the account's licence does not cover the curve.
+
+        Examples:
+            >>> table = client.intraday(curve, "Feb 26")
+            >>> mc.to_pandas(table)[["tenor", "generated_on", "price"]].head(3)
+                tenor                     generated_on    price
+            0  Feb 26 2026-01-15 00:00:19.600000+00:00  776.888
+            1  Feb 26 2026-01-15 00:02:28.398897+00:00  777.048
+            2  Feb 26 2026-01-15 00:04:37.080000+00:00  776.903
+        """
         args = (_args.curve_id(curve_id), _args.tenor(tenor))
         bar = _progress.progress_bar(_args.flag(progress, "progress"), "intraday")
         try:
@@ -320,21 +454,57 @@ class Client:
         progress: bool = False,
         cache: CacheMode | None = None,
     ) -> pyarrow.Table:
-        """End-of-day snapshots from ``start`` to ``end`` (inclusive UTC days).
+        """End-of-day snapshots (settlements) from ``start`` to ``end``.
 
-        ``tenors=None`` pulls every contract the catalogue lists for the curve;
-        one request per tenor, run concurrently. ``tenors="expired"`` pulls
-        the contracts of the kinds the curve lists (months, quarters,
-        windows) whose delivery overlaps the range but which the catalogue
-        no longer lists; ``tenors="all"`` pulls those and the listed ones,
-        enough to build a rolling series over years (see
-        :func:`marketcurves.curves.rolling`). There, a tenor the service does
-        not know (404) is skipped with a warning, and named in the table's
-        schema metadata under ``marketcurves.skipped_tenors``.
+        One request per tenor, run concurrently. With a cache, final days
+        come from it and only the others are fetched (see ``cache_dir``).
 
-        With a cache, final days come from it and only the others are
-        fetched (see ``cache_dir``); ``cache`` overrides the client's mode
-        for this call.
+        Args:
+            curve_id: the curve, by id or as a :class:`~marketcurves.Curve`.
+            start: the first day (a date, a datetime's UTC day, or
+                ``"YYYY-MM-DD"``).
+            end: the last day, included.
+            tenors: tenor names (one, or a list); None for every contract
+                the catalogue lists for the curve. ``"expired"`` pulls the
+                contracts of the kinds the curve lists (months, quarters,
+                windows) whose delivery overlaps the range but which the
+                catalogue no longer lists; ``"all"`` pulls those and the
+                listed ones, enough to build a rolling series over years
+                (see :func:`marketcurves.curves.rolling`). There, a tenor
+                the service does not know (404) is skipped with a warning,
+                and named in the table's schema metadata under
+                ``marketcurves.skipped_tenors``.
+            progress: show a progress bar of the requests (with tqdm installed).
+            cache: how this call uses the history cache
+                (:data:`~marketcurves.cache.CacheMode`); None for the
+                client's mode.
+
+        Returns:
+            One row per tenor and day with a settlement, sorted by tenor (in
+            calendar order) then day, with a ``date`` column; see
+            [The tables](../history.md#the-tables).
+
+        Raises:
+            InvalidRequest: a malformed argument, or ``end`` before ``start``.
+            NotFound: the service does not know the curve or a named tenor.
+            AccessDenied: the account's licence does not cover the curve.
+            CacheMiss: ``cache="offline"`` and the cache lacks some of the days.
+
+        Warns:
+            UserWarning: a tenor named that the catalogue does not list
+                returned nothing (a mistyped name looks like an empty
+                answer), or ``"expired"`` skipped tenors the service does not know.
+
+        Examples:
+            >>> table = client.settlements(curve, "2026-01-12", "2026-01-14", tenors=["Feb 26", "Mar 26"])
+            >>> mc.to_pandas(table)[["tenor", "date", "price"]]
+                tenor        date    price
+            0  Feb 26  2026-01-12  776.596
+            1  Feb 26  2026-01-13  773.672
+            2  Feb 26  2026-01-14  775.019
+            3  Mar 26  2026-01-12  776.506
+            4  Mar 26  2026-01-13  772.881
+            5  Mar 26  2026-01-14  774.477
         """
         first, last = _args.date_range(start, end)
         named, contracts = _args.history_tenors(tenors)
@@ -417,9 +587,22 @@ class Client:
     # The history cache.
 
     def cache_info(self) -> CacheInfo:
-        """What the cache holds for this client's service and account: its
-        folder, files and bytes, and for each curve the first and last
-        cached day of its settlements and of its intraday values."""
+        """What the history cache holds for this client's service and account.
+
+        Returns:
+            Its folder, files and bytes, and for each curve the first and
+            last cached day of its settlements and of its intraday values.
+
+        Raises:
+            InvalidRequest: the client has no cache (no ``cache_dir``).
+
+        Examples:
+            >>> cached = mc.Client(cache_dir="cache")
+            >>> _ = cached.settlements(curve, "2026-01-05", "2026-01-09", tenors=["Feb 26"])
+            >>> [(c["history"], c["tenors"], c["first"], c["last"]) for c in cached.cache_info()["curves"]]
+            [('settlements', 1, datetime.date(2026, 1, 5), datetime.date(2026, 1, 9))]
+            >>> cached.close()
+        """
         return self._core.cache_info()
 
     async def cache_info_async(self) -> CacheInfo:
@@ -431,10 +614,27 @@ class Client:
         curve_id: str | Curve | None = None,
         before: _dt.date | _dt.datetime | str | None = None,
     ) -> Cleared:
-        """Removes cached history of ``curve_id`` (every curve if None) of
-        the days before ``before`` (every day if None); with neither, the
-        cached catalogues too. Only this client's service and account are
-        touched. Returns what was removed."""
+        """Removes cached history; with neither argument, the cached
+        catalogues too. Only this client's service and account are touched.
+
+        Args:
+            curve_id: the curve whose history goes, by id or as a
+                :class:`~marketcurves.Curve`; None for every curve.
+            before: remove only the days before this one; None for every day.
+
+        Returns:
+            The files and bytes removed.
+
+        Raises:
+            InvalidRequest: the client has no cache, or a malformed argument.
+
+        Examples:
+            >>> cached = mc.Client(cache_dir="cache")
+            >>> _ = cached.settlements(curve, "2026-01-05", "2026-01-09", tenors=["Feb 26"])
+            >>> cached.clear_cache(curve)["files"]
+            1
+            >>> cached.close()
+        """
         return self._core.clear_cache(*self._clear_args(curve_id, before))
 
     async def clear_cache_async(
@@ -458,10 +658,32 @@ class Client:
         start: _dt.date | _dt.datetime | str,
         end: _dt.date | _dt.datetime | str,
     ) -> bulk.BulkJob:
-        """Submits a bulk job for whole months (``YYYY-MM``, a date or a
-        datetime) of one vertical (``Jet`` or ``JET``). If the service narrows
-        the range to the account's permissions, ``job.narrowed`` is true and a
-        ``UserWarning`` names both ranges."""
+        """Submits a bulk job: every end-of-day snapshot of one vertical over
+        whole months, as Parquet files. :meth:`bulk_download` does the rest;
+        the job lets you wait and download yourself.
+
+        Args:
+            vertical: the vertical (``"Jet"`` or ``"JET"``).
+            start: the first month (``"YYYY-MM"``, or a date or datetime in it).
+            end: the last month, included.
+
+        Returns:
+            The job, running on the service.
+
+        Raises:
+            InvalidRequest: an unknown vertical, a malformed month, ``end``
+                before ``start``, or a range of which the account's licence
+                holds no complete month.
+
+        Warns:
+            UserWarning: the service narrowed the range to the account's
+                permissions (``job.narrowed``); it names both ranges.
+
+        Examples:
+            >>> job = client.bulk_submit("Jet", "2025-01", "2025-02")
+            >>> job.effective, job.narrowed
+            (('2025-01', '2025-02'), False)
+        """
         return bulk.submit(self._core, vertical, start, end)
 
     def bulk_download(
@@ -476,26 +698,62 @@ class Client:
         timeout: float = _core.BULK_TIMEOUT,
         storage_options: dict[str, str] | None = None,
     ) -> bulk.BulkResult:
-        """Submits, waits, downloads and verifies, into
-        ``dest/vertical=…/year=…/month=…/``: a FAILED job is submitted again,
-        and expired URLs are renewed by running the job again. Files already
-        there with the right size are skipped, so a rerun fetches only what is
-        missing. A file ``path`` that is not a plain partition is refused.
-        Every argument is checked, ``dest`` included (a file, or a folder
-        that cannot be written, is refused), before anything is sent;
-        ``dest`` is created once the job has succeeded.
+        """Submits, waits, downloads and verifies a bulk job, into
+        ``dest/vertical=…/year=…/month=…/``.
 
-        ``dest`` may also be an object store URL (``s3://bucket/prefix``,
-        ``gs://…``, ``az://…``, ``abfs://…``), with credentials from the
-        cloud's environment variables or ``storage_options`` (as for
-        :func:`marketcurves.read_bulk`): each file is streamed into a
-        multipart upload completed only once its size is checked, and
-        aborted on any failure, so no object is ever half-written; the
-        result's ``objects`` lists their URLs. A bucket that does not exist
-        or refuses the credentials is refused before the job is submitted.
-        ``dest`` may be an obstore store (``S3Store``, ``GCSStore``, ``AzureStore`` or
-        ``LocalStore``, with the ``obstore`` extra), configured and prefixed as
-        obstore made it (``storage_options`` then is refused)."""
+        A FAILED job is submitted again, and expired URLs are renewed by
+        running the job again. Files already there with the right size are
+        skipped, so a rerun fetches only what is missing. A file ``path``
+        that is not a plain partition is refused. Every argument is checked,
+        ``dest`` included, before anything is sent; ``dest`` is created once
+        the job has succeeded.
+
+        Into an object store, each file is streamed into a multipart upload
+        completed only once its size is checked, and aborted on any failure,
+        so no object is ever half-written.
+
+        Args:
+            vertical: the vertical (``"Jet"`` or ``"JET"``).
+            start: the first month (``"YYYY-MM"``, or a date or datetime in it).
+            end: the last month, included.
+            dest: a folder (a file, or a folder that cannot be written, is
+                refused); an object store URL (``s3://bucket/prefix``,
+                ``gs://…``, ``az://…``, ``abfs://…``) with credentials from
+                the cloud's environment variables or ``storage_options``; or
+                an obstore store (``S3Store``, ``GCSStore``, ``AzureStore``
+                or ``LocalStore``, with the ``obstore`` extra), configured
+                and prefixed as obstore made it.
+            progress: show the job's phase and the bytes downloaded (with
+                tqdm installed).
+            poll_interval: seconds between the first polls of the job's
+                status (backing off to ten times that).
+            timeout: seconds the job may run before
+                :class:`~marketcurves.BulkJobFailed` is raised.
+            storage_options: for an object store URL: object_store's keys,
+                as for :func:`marketcurves.read_bulk`; refused with a store
+                or a folder.
+
+        Returns:
+            The files (``files``, or ``objects`` for a store, as URLs), the
+            bytes this run transferred and the rows they hold.
+
+        Raises:
+            InvalidRequest: a malformed argument, a range of which the
+                account's licence holds no complete month, or a ``dest``
+                that cannot be written (a bucket that does not exist or
+                refuses the credentials, before the job is submitted).
+            BulkJobFailed: the job failed again, ran past ``timeout``, or
+                its files could not be fetched.
+
+        Warns:
+            UserWarning: the service narrowed the range to the account's
+                permissions, or listed no file for some months.
+
+        Examples:
+            >>> result = client.bulk_download("Jet", "2025-01", "2025-02", "bulk", progress=False)
+            >>> [path.relative_to("bulk").as_posix() for path in result.files]
+            ['vertical=Jet/year=2025/month=01/jet-2025-01.parquet', 'vertical=Jet/year=2025/month=02/jet-2025-02.parquet']
+        """
         return bulk.download(
             self._core,
             vertical,
@@ -521,8 +779,9 @@ class Client:
         pong_timeout: float = _core.LIVE_PONG_TIMEOUT,
         reconnect_max: float = _core.LIVE_RECONNECT_MAX,
     ) -> live.LiveFeed:
-        """Opens the live feed (``live_url``) and returns a :class:`LiveFeed`
-        to subscribe and read; use it as a context manager.
+        """Opens the live feed (``live_url``) and returns a
+        :class:`~marketcurves.LiveFeed` to subscribe and read; use it as a
+        context manager. The connection is made, and kept, in the background.
 
         Args:
             backfill: after a reconnect, fetch what was published meanwhile
@@ -540,8 +799,22 @@ class Client:
             pong_timeout: seconds a ping may wait for its pong before the
                 connection is taken for dead and replaced.
             reconnect_max: the longest wait between reconnection attempts.
+
+        Returns:
+            The feed, with no subscription yet.
+
+        Raises:
+            InvalidRequest: the client has no ``live_url``, or a malformed
+                argument.
+
+        Examples:
+            >>> with client.live() as feed:
+            ...     feed.subscribe(curve, "Feb 26")
+            ...     tick = feed.next(timeout=10)
+            >>> tick.tenor, tick.source
+            ('Feb 26', 'snapshot')
         """
-        live_url = self._live_url("the live feed")
+        live_url = self._required_live_url("the live feed")
         backfill = _args.flag(backfill, "backfill")
         # Types here; the core checks the values (LiveConfig::validate).
         options = {
@@ -610,9 +883,26 @@ class Client:
             storage_options: for a lake at an object store URL, as for
                 :func:`marketcurves.read_bulk`.
 
-        Bad arguments, a lake that does not exist and ``storage_options``
-        with a local path raise :class:`~marketcurves.InvalidRequest` before
-        anything is read or sent."""
+        Returns:
+            The feed, with no subscription yet, at ``start``.
+
+        Raises:
+            InvalidRequest: a malformed argument, ``end`` before ``start``, a
+                lake that does not exist, or ``storage_options`` with a local
+                path; before anything is read or sent.
+
+        Examples:
+            >>> with client.replay("2026-01-14T10:00", "2026-01-14T10:10") as feed:
+            ...     feed.subscribe(curve, "Feb 26")
+            ...     for tick in feed:
+            ...         print(tick.generated_on, tick.price, tick.source)
+            2026-01-14 09:58:37.300000+00:00 772.919 snapshot
+            2026-01-14 10:00:14.530200+00:00 772.995 update
+            2026-01-14 10:02:33.900000+00:00 773.077 update
+            2026-01-14 10:04:08.600000+00:00 772.854 update
+            2026-01-14 10:06:18.883000+00:00 773.19 update
+            2026-01-14 10:08:25+00:00 772.801 update
+        """
         first = _replay_time(start, "start", end=False)
         last = _replay_time(end, "end", end=True)
         if last < first:
@@ -640,7 +930,7 @@ class Client:
 
     # The recorder.
 
-    def _live_url(self, purpose: str) -> str:
+    def _required_live_url(self, purpose: str) -> str:
         if self.live_url is None:
             raise InvalidRequest(
                 f"live_url is required for {purpose} (or set MARKETCURVES_LIVE_URL)"
@@ -659,18 +949,9 @@ class Client:
         cluster: Any = None,
         progress: bool = False,
     ) -> backfill_.BackfillSummary:
-        """Fetches the intraday values of ``subscriptions`` from ``start`` to
-        ``end`` (inclusive UTC days; no later than the service's today) from
-        the historical endpoint into ``dest``, in the recorder's layout, and
-        returns a :class:`~marketcurves.BackfillSummary`.
-
-        ``dest`` and ``storage_options`` are as for :meth:`record`, and so
-        are ``subscriptions``: ``(curve, tenor)`` pairs, tenor ``"*"`` for
-        the curve's calendar contracts (the continuous tenors are named).
-        ``tenors="expired"`` makes each ``"*"`` take the contracts of the
-        curve's kinds that the catalogue no longer lists but that delivered
-        within the range, and ``tenors="all"`` those and the listed ones, as
-        for :meth:`settlements`.
+        """Fetches the intraday values of ``subscriptions`` from the
+        historical endpoint into ``dest``, in the recorder's layout: a tick
+        lake's history (see [The tick lake](../lake.md)).
 
         Resumable: each file's footer says which of its tenors' days are
         complete, meaning final on the service's clock (an hour after the
@@ -680,15 +961,41 @@ class Client:
         recorder started on ``dest`` afterwards resumes after the newest
         value there.
 
-        ``cluster`` (a ``dask.distributed.Client``) runs the tasks, one curve
-        over at most 30 days each, on its workers; see
-        :mod:`marketcurves.backfill` for how they authenticate (no secret is
-        sent in the task graph). ``progress`` shows a bar (requests here,
-        tasks on a cluster) when tqdm is installed.
+        Args:
+            dest: a folder, an object store URL or an obstore store, as for
+                :meth:`record`.
+            subscriptions: ``(curve, tenor)`` pairs, a curve by id or as a
+                :class:`~marketcurves.Curve`, tenor ``"*"`` for the curve's
+                calendar contracts (the continuous tenors are named).
+            start: the first UTC day.
+            end: the last UTC day, included; no later than the service's today.
+            tenors: what each ``"*"`` takes: ``"listed"``, the contracts the
+                catalogue lists; ``"expired"``, those of the curve's kinds
+                that it no longer lists but that delivered within the range;
+                ``"all"``, both (as for :meth:`settlements`).
+            storage_options: for an object store URL, as for :meth:`record`.
+            cluster: a ``dask.distributed.Client`` whose workers run the
+                tasks (one curve over at most 30 days each); see
+                :mod:`marketcurves.backfill` for how they authenticate (no
+                secret is sent in the task graph). None runs them here.
+            progress: show a bar (requests here, tasks on a cluster) when
+                tqdm is installed.
 
-        Bad arguments, a curve the catalogue does not list, a tenor the
-        curve does not offer and a start after the service's today raise
-        :class:`~marketcurves.InvalidRequest` before any intraday request."""
+        Returns:
+            The tasks run, requests sent, values written and days complete.
+
+        Raises:
+            InvalidRequest: a malformed argument, a curve the catalogue does
+                not list, a tenor the curve does not offer, or a start after
+                the service's today; before any intraday request.
+            DestinationError: ``dest`` refused a write.
+
+        Examples:
+            >>> client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-13")
+            BackfillSummary(tasks=1, requests=15, values=1440, days_complete=2, days_skipped=0, files_written=2)
+            >>> client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-13").days_skipped
+            2
+        """
         return backfill_.backfill(
             self,
             dest,
@@ -747,15 +1054,9 @@ class Client:
         pong_timeout: float = _core.LIVE_PONG_TIMEOUT,
         reconnect_max: float = _core.LIVE_RECONNECT_MAX,
     ) -> record_.RecordSummary:
-        """Records the live feed of ``subscriptions`` (``(curve, tenor)``
-        pairs, a curve by id or as a :class:`Curve`, tenor ``"*"`` for every
-        tenor of a curve) into ``dest``, a
-        folder or an object store URL (with ``storage_options`` as for
-        :func:`marketcurves.read_bulk`) or an obstore store (``S3Store``, ``GCSStore``, ``AzureStore`` or
-        ``LocalStore``, with the ``obstore`` extra), configured and prefixed as
-        obstore made it (``storage_options`` then is refused), until Ctrl-C, SIGTERM or
-        ``duration`` seconds; then writes what it holds and returns a
-        :class:`~marketcurves.record.RecordSummary`.
+        """Records the live feed of ``subscriptions`` into ``dest`` until
+        Ctrl-C, SIGTERM or ``duration`` seconds; then writes what it holds
+        and returns (see [The tick recorder](../recorder.md)).
 
         Each value the service publishes is written exactly once, from the
         first one recorded on: a start resumes from the last value the
@@ -763,23 +1064,52 @@ class Client:
         was published since from the intraday endpoints before any newer
         value; a crash loses only what no file held yet, which the next
         start fetches. Files (``date=YYYY-MM-DD/part-….parquet``) appear
-        whole or not at all, and close ``rotate`` after their first tick
-        (``"30s"``, ``"5min"``, ``"1h"``) or at ``rotate_rows`` ticks. With
-        ``compact``, each day becomes one file an hour after it ends. A
-        minute's figures go to the ``marketcurves.record`` logger and to
-        ``dest/_status.json``. ``ping_interval``, ``pong_timeout`` and
-        ``reconnect_max`` set the feed's keep-alive, as for :meth:`live`.
+        whole or not at all. A minute's figures go to the
+        ``marketcurves.record`` logger and to ``dest/_status.json``.
 
-        Ticks the destination refuses are held and written once it takes
-        them again, up to ``hold_limit`` (2 million ticks, about 130 MB);
-        beyond, it raises :class:`~marketcurves.DestinationError`, and a
-        restart fetches what was held. Bad arguments, a curve the catalogue
-        does not list or a tenor it does not list for the curve (the feed
-        would send nothing for it) raise
-        :class:`~marketcurves.InvalidRequest` before anything connects."""
+        Args:
+            dest: a folder; an object store URL (``s3://bucket/prefix``...,
+                with ``storage_options``); or an obstore store (``S3Store``,
+                ``GCSStore``, ``AzureStore`` or ``LocalStore``, with the
+                ``obstore`` extra), configured and prefixed as obstore made it.
+            subscriptions: ``(curve, tenor)`` pairs, a curve by id or as a
+                :class:`~marketcurves.Curve`, tenor ``"*"`` for every tenor
+                of the curve.
+            rotate: a file closes this long after its first tick (``"30s"``,
+                ``"5min"``, ``"1h"``, a ``timedelta`` or seconds).
+            storage_options: for an object store URL: object_store's keys,
+                as for :func:`marketcurves.read_bulk`; refused otherwise.
+            backfill: at a start and after a reconnect, fetch what was
+                published meanwhile before any newer value.
+            rotate_rows: a file closes at this many ticks.
+            hold_limit: ticks the destination refuses are held and written
+                once it takes them again, up to this many (2 million ticks,
+                about 130 MB, by default).
+            compact: merge each day into one file an hour after it ends.
+            duration: seconds to record; None until Ctrl-C or SIGTERM.
+            ping_interval: the feed's keep-alive, as for :meth:`live`.
+            pong_timeout: as for :meth:`live`.
+            reconnect_max: as for :meth:`live`.
+
+        Returns:
+            The ticks and files written, what was backfilled, reconnects and
+            failures.
+
+        Raises:
+            InvalidRequest: a malformed argument, a curve the catalogue does
+                not list or a tenor it does not list for the curve (the feed
+                would send nothing for it); before anything connects.
+            DestinationError: more than ``hold_limit`` ticks held; a
+                restart fetches what was held.
+
+        Examples:
+            >>> summary = client.record("ticks", [(curve, "Feb 26")], duration=0.5)
+            >>> summary["ticks_written"] > 0, summary["unwritten"]
+            (True, 0)
+        """
         return record_.record(
             self._core,
-            self._live_url("the recorder"),
+            self._required_live_url("the recorder"),
             dest=dest,
             subscriptions=subscriptions,
             rotate=rotate,
@@ -810,11 +1140,11 @@ class Client:
         pong_timeout: float = _core.LIVE_PONG_TIMEOUT,
         reconnect_max: float = _core.LIVE_RECONNECT_MAX,
     ) -> record_.RecordSummary:
-        """:meth:`record` as a coroutine; cancelling it stops the recorder,
-        which writes what it holds in the background."""
+        """The awaitable form of :meth:`record`; cancelling it stops the
+        recorder, which writes what it holds in the background."""
         return await record_.record_async(
             self._core,
-            self._live_url("the recorder"),
+            self._required_live_url("the recorder"),
             dest=dest,
             subscriptions=subscriptions,
             rotate=rotate,

@@ -1,5 +1,15 @@
 """The exceptions of marketcurves: every error the package raises is a
-:class:`MarketCurvesError`, so one ``except`` clause can catch them all."""
+:class:`MarketCurvesError`, so one ``except`` clause can catch them all.
+Each is also reachable from the package (``mc.NotFound``).
+
+>>> for start, end in [("2026-01-14", "2026-01-12"), ("2026-01-12", "2026-01-14")]:
+...     try:
+...         client.settlements("no-such-curve", start, end)
+...     except mc.MarketCurvesError as error:
+...         print(f"{type(error).__name__}: {error}")
+InvalidRequest: start 2026-01-14 is after end 2026-01-12
+NotFound: GET /catalogue: not found: no curve "no-such-curve" in the catalogue
+"""
 
 from __future__ import annotations
 
@@ -57,9 +67,19 @@ class BulkJobFailed(MarketCurvesError):
 class CacheMiss(MarketCurvesError):
     """Offline (``cache="offline"``), and the cache lacks what the call asked for.
 
-    ``curve_id`` names the curve (None when what is missing is the
-    catalogue), and ``missing`` maps each tenor lacking days to the runs of
-    days it lacks, as ``(first, last)`` pairs of :class:`datetime.date`.
+    Args:
+        message: what is missing, in words.
+        curve_id: the curve, if what is missing is history.
+        missing: each tenor lacking days, and the runs of days it lacks.
+
+    Examples:
+        >>> cached = mc.Client(cache_dir="cache", cache="offline")
+        >>> try:
+        ...     cached.settlements(curve, "2026-01-12", "2026-01-14", tenors=["Feb 26"])
+        ... except mc.CacheMiss as miss:
+        ...     print(miss.missing)
+        {'Feb 26': [(datetime.date(2026, 1, 12), datetime.date(2026, 1, 14))]}
+        >>> cached.close()
     """
 
     def __init__(
@@ -70,8 +90,19 @@ class CacheMiss(MarketCurvesError):
         missing: dict[str, list[tuple[_dt.date, _dt.date]]] | None = None,
     ):
         super().__init__(message)
-        self.curve_id = curve_id
-        self.missing = missing if missing is not None else {}
+        self._curve_id = curve_id
+        self._missing = missing if missing is not None else {}
+
+    @property
+    def curve_id(self) -> str | None:
+        """The curve; None when what is missing is the catalogue."""
+        return self._curve_id
+
+    @property
+    def missing(self) -> dict[str, list[tuple[_dt.date, _dt.date]]]:
+        """Each tenor lacking days, mapped to the runs of days it lacks, as
+        ``(first, last)`` pairs (both included); empty for the catalogue."""
+        return self._missing
 
 
 class ClientClosed(MarketCurvesError):
@@ -99,11 +130,25 @@ class LiveFeedError(MarketCurvesError):
 class DecodeError(MarketCurvesError):
     """A response did not have the shape the interface describes.
 
-    ``endpoint`` names the endpoint as the interface does and ``field`` the path
-    of the offending field in the body (``items[3].price``; ``.`` for the body).
+    Args:
+        message: what is wrong, naming the endpoint and the field.
+        endpoint: the endpoint, as the interface names it.
+        field: the path of the offending field in the body.
     """
 
     def __init__(self, message: str, *, endpoint: str | None = None, field: str | None = None):
         super().__init__(message)
-        self.endpoint = endpoint
-        self.field = field
+        self._endpoint = endpoint
+        self._field = field
+
+    @property
+    def endpoint(self) -> str | None:
+        """The endpoint, as the interface names it
+        (``GET /historical/settlements/<curve_id>/<tenor>``)."""
+        return self._endpoint
+
+    @property
+    def field(self) -> str | None:
+        """The path of the offending field in the body (``items[3].price``;
+        ``.`` for the body itself)."""
+        return self._field

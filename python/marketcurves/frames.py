@@ -33,26 +33,48 @@ _NESTED_MODES = ("arrow", "python", "drop")
 
 
 def to_pandas(table: Any, nested: NestedMode | None = None) -> pandas.DataFrame:
-    """A DataFrame of a price table: ``generated_on`` tz-aware in UTC,
-    ``tenor`` an ordered categorical in calendar order, ``tenor_kind``
-    categorical, ``price`` float64.
+    """A pandas DataFrame of a price table (needs pandas).
 
-    ``nested`` says what becomes of the nested columns and of the others
-    that pandas would hold as Python objects:
+    Args:
+        table: a ``pyarrow.Table`` or anything with the Arrow PyCapsule
+            interface (a polars DataFrame, a ``RecordBatch`` of the live feed).
+        nested: what becomes of the nested columns (``dependencies``,
+            ``metadata``) and of the others that pandas would hold as
+            Python objects:
 
-    - ``"arrow"`` (the default on pandas 2.0 and later): ``dependencies``,
-      ``metadata``, strings and dates are columns of ``pd.ArrowDtype``,
-      backed by the table's own buffers, so the DataFrame costs no copy of
-      them. A date reads as a ``datetime.date`` and has ``.dt``; a missing
-      value is ``pd.NA``.
-    - ``"python"`` (the default before pandas 2.0, which has no
-      ``pd.ArrowDtype``): nested values as Python lists of dicts and lists
-      of ``(key, value)`` pairs, dates as ``datetime.date`` objects (None
-      where missing), strings as pandas makes them.
-    - ``"drop"``: as the default, without the nested columns.
+            - ``"arrow"`` (the default on pandas 2.0 and later): they are
+              columns of ``pd.ArrowDtype``, backed by the table's own
+              buffers, so the DataFrame costs no copy of them. A date reads
+              as a ``datetime.date`` and has ``.dt``; a missing value is
+              ``pd.NA``.
+            - ``"python"`` (the default before pandas 2.0, which has no
+              ``pd.ArrowDtype``): nested values as Python lists of dicts and
+              lists of ``(key, value)`` pairs, dates as ``datetime.date``
+              objects (None where missing), strings as pandas makes them.
+            - ``"drop"``: as the default, without the nested columns.
 
-    ``table`` is a ``pyarrow.Table`` or anything with the Arrow PyCapsule
-    interface (a polars DataFrame, a ``RecordBatch`` of the live feed).
+    Returns:
+        The table's columns, ``generated_on`` tz-aware in UTC, ``tenor`` an
+        ordered categorical in calendar order, ``tenor_kind`` categorical,
+        ``price`` float64.
+
+    Raises:
+        InvalidRequest: ``table`` is not a table, or an unknown ``nested``
+            (``"arrow"`` before pandas 2.0).
+
+    Examples:
+        >>> table = client.settlements(curve, "2026-01-13", "2026-01-14", tenors=["Feb 26", "Q1 26", "Jan 26"])
+        >>> frame = mc.to_pandas(table)
+        >>> frame["tenor"].cat.categories.tolist()
+        ['Jan 26', 'Q1 26', 'Feb 26']
+        >>> frame[["tenor", "date", "price"]]
+            tenor        date    price
+        0  Jan 26  2026-01-13  773.765
+        1  Jan 26  2026-01-14  775.062
+        2   Q1 26  2026-01-13  773.414
+        3   Q1 26  2026-01-14  774.912
+        4  Feb 26  2026-01-13  773.672
+        5  Feb 26  2026-01-14  775.019
     """
     mode = None if nested is None else _choice(nested, "nested", _NESTED_MODES)
     table = _arrow_table(table)
@@ -76,10 +98,32 @@ def to_pandas(table: Any, nested: NestedMode | None = None) -> pandas.DataFrame:
 
 def forward_curve(table: Any, on: _dt.date | _dt.datetime | str | None = None) -> pandas.Series:
     """The forward curve on one day: the last price of each tenor that day,
-    as a Series indexed by tenor in calendar order, ready to ``.plot()``.
+    ready to ``.plot()`` (needs pandas).
 
-    ``on`` defaults to the latest day in the table. The day of a row is its
-    ``date`` (settlements) or the UTC day of ``generated_on``.
+    Args:
+        table: a price table (settlements, intraday values, a live batch...),
+            or anything with the Arrow PyCapsule interface. The day of a
+            row is its ``date`` (settlements) or the UTC day of
+            ``generated_on``.
+        on: the day (a date, a datetime's UTC day, or ``"YYYY-MM-DD"``);
+            None for the latest day in the table.
+
+    Returns:
+        The prices indexed by tenor, in calendar order, named after the
+        day; empty if the table has no row that day.
+
+    Raises:
+        InvalidRequest: ``table`` is not a table, or ``on`` is malformed.
+
+    Examples:
+        >>> table = client.settlements(curve, "2026-01-13", "2026-01-14", tenors=["Feb 26", "Q1 26", "Jan 26", "C 00"])
+        >>> mc.forward_curve(table)
+        tenor
+        C 00      774.660
+        Jan 26    775.062
+        Q1 26     774.912
+        Feb 26    775.019
+        Name: 2026-01-14, dtype: float64
     """
     wanted = None if on is None else _date(on, "on")
     table = _arrow_table(table)

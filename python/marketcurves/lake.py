@@ -1,8 +1,10 @@
 """A tick lake's check: what a destination of the recorder and the backfill
-holds, per curve and tenor, and what is wrong with it.
+holds, per curve and tenor, and what is wrong with it (see
+[Checking the lake](../lake.md#checking-the-lake)).
 
->>> report = mc.check_lake("ticks/")  # doctest: +SKIP
->>> report.ok, report.tenors[0]["missing_days"]  # doctest: +SKIP
+>>> _ = client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-14")
+>>> report = mc.check_lake("ticks")
+>>> report.ok, report.tenors[0]["missing_days"]
 (True, [])
 """
 
@@ -31,9 +33,13 @@ __all__ = [
 class TenorCoverage(TypedDict):
     """What the lake holds of one curve's tenor."""
 
+    #: The curve's id.
     curve_id: str
+    #: The tenor's name.
     tenor: str
+    #: The first UTC day with a value.
     first_day: _dt.date
+    #: The last UTC day with a value.
     last_day: _dt.date
     #: Days with a value in the recorder's files...
     days_recorded: int
@@ -48,23 +54,31 @@ class HeldTwice(TypedDict):
     """A tenor's values that one side (the recorder, or the backfill) holds
     more than once on a day: a file copied, say."""
 
+    #: The curve's id.
     curve_id: str
+    #: The tenor's name.
     tenor: str
+    #: The UTC day.
     day: _dt.date
+    #: The values held more than once.
     values: int
 
 
 class Unreadable(TypedDict):
     """A file that is not whole Parquet of the lake's columns."""
 
+    #: The file, relative to the lake.
     file: str
+    #: What is wrong with it.
     reason: str
 
 
 class RecorderCoverage(TypedDict):
     """The recorder's state, from its ``_status.json`` and checkpoint."""
 
+    #: What its status says: ``running``, ``stopped`` (or ``unknown``).
     state: str
+    #: When it last wrote its status (ISO 8601, UTC).
     updated_at: str | None
     #: Its status says it runs, and was written in the last few minutes.
     running: bool
@@ -77,12 +91,15 @@ class RecorderCoverage(TypedDict):
 class LakeReport:
     """What :func:`check_lake` found."""
 
+    #: What the lake holds of each curve's tenor.
     tenors: list[TenorCoverage]
+    #: Values one side (the recorder, or the backfill) holds twice.
     held_twice: list[HeldTwice]
     #: Files that a newer file replaces, still present (a compaction or a
     #: backfill cut short): :func:`~marketcurves.read_ticks` skips them, a
     #: plain Parquet reader counts their values twice.
     counted_twice: list[str]
+    #: Files that are not whole Parquet of the lake's columns.
     unreadable: list[Unreadable]
     #: None when no recorder ever wrote there.
     recorder: RecorderCoverage | None
@@ -100,7 +117,17 @@ class LakeReport:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The report as plain data, with ``ok``, for JSON."""
+        """The report as plain data, for JSON.
+
+        Returns:
+            ``ok`` and every field, as dicts and lists (dates and datetimes
+            as they are: ``json.dumps(..., default=str)`` writes them).
+
+        Examples:
+            >>> _ = client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-14")
+            >>> list(mc.check_lake("ticks").to_dict())
+            ['ok', 'tenors', 'held_twice', 'counted_twice', 'unreadable', 'recorder']
+        """
         return {"ok": self.ok, **dataclasses.asdict(self)}
 
 
@@ -111,18 +138,39 @@ def check_lake(
     end: _dt.date | str | None = None,
     storage_options: dict[str, str] | None = None,
 ) -> LakeReport:
-    """Reads every file of ``dest`` (a folder, an object store URL or an
-    obstore store, as for :meth:`marketcurves.Client.record`) of the days
-    from ``start`` to ``end`` (UTC days, both included; default all) and
-    reports per curve and tenor the days held, by side (recorded,
-    backfilled), and the business days missing between the first and the
-    last; values one side holds twice; files a plain reader would count
-    twice; unreadable files; and whether the recorder runs. It changes
+    """Reads every file of a tick lake (what the recorder and the backfill
+    wrote) and reports what it holds and what is wrong with it. It changes
     nothing. A value both the recorder and the backfill hold is where the
     sides meet, not a fault: :func:`~marketcurves.read_ticks` keeps one.
 
-    A folder or a bucket that does not exist, or a malformed argument,
-    raise :class:`~marketcurves.InvalidRequest`."""
+    Args:
+        dest: a folder, an object store URL or an obstore store, as for
+            :meth:`marketcurves.Client.record`.
+        start: only the days from this one (UTC); None from the first.
+        end: only the days up to this one, included; None to the last.
+        storage_options: for an object store URL, as for
+            :func:`marketcurves.read_bulk`.
+
+    Returns:
+        Per curve and tenor the days held, by side (recorded, backfilled),
+        and the business days missing between the first and the last;
+        values one side holds twice; files a plain reader would count
+        twice; unreadable files; and whether the recorder runs.
+
+    Raises:
+        InvalidRequest: a folder or a bucket that does not exist, or a
+            malformed argument.
+        DestinationError: ``dest`` refused a read or a listing.
+
+    Examples:
+        >>> _ = client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-14")
+        >>> report = mc.check_lake("ticks")
+        >>> report.ok, report.recorder
+        (True, None)
+        >>> coverage = report.tenors[0]
+        >>> coverage["tenor"], coverage["first_day"], coverage["days_backfilled"], coverage["missing_days"]
+        ('Feb 26', datetime.date(2026, 1, 12), 3, [])
+    """
     first = None if start is None else _args.date(start, "start")
     last = None if end is None else _args.date(end, "end")
     found = _core.check_lake(

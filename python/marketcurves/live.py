@@ -102,6 +102,16 @@ class LiveFeed:
     also ``callback_error`` (``error``, ``tick``) and ``stopped``
     (``error``). :data:`LiveEvent` types them. Events wait for a reader in a
     bounded buffer of the core, which drops the oldest when full.
+
+    See [The live feed](../live.md) for a tour.
+
+    Examples:
+        >>> with client.live() as feed:
+        ...     feed.subscribe(curve, "Feb 26")
+        ...     for tick in feed:
+        ...         print(tick.tenor, tick.price, tick.source)
+        ...         break
+        Feb 26 780.131 snapshot
     """
 
     def __init__(
@@ -166,9 +176,9 @@ class LiveFeed:
 
     @property
     def now(self) -> _dt.datetime:
-        """The feed's time: a replay's current time (what a subscription
-        made now is a snapshot of); for the live feed, this machine's UTC
-        clock."""
+        """The feed's time (UTC): a replay's current time (what a
+        subscription made now is a snapshot of); for the live feed, this
+        machine's clock."""
         replayed = self._core.now()
         return _dt.datetime.now(_dt.UTC) if replayed is None else replayed
 
@@ -179,19 +189,37 @@ class LiveFeed:
     # Subscriptions.
 
     def subscribe(self, curve_id: str | Curve, tenor: str = "*", *, strict: bool = True) -> None:
-        """Subscribes to one tenor of a curve, or (``"*"``) to every calendar
-        tenor (months, quarters, windows...; the continuous ``C 00``, ``C 01``,
-        ``C 02`` only by name). Returns once the service has taken it; raises
-        :class:`~marketcurves.AccessDenied` if the licence does not cover it.
-        The subscription is renewed after every reconnect.
+        """Subscribes to one tenor of a curve, or to every calendar tenor of
+        it; returns once the service has taken the subscription, which is
+        renewed after every reconnect. The first tick of each tenor is its
+        ``snapshot``, the latest value; ``update`` ticks follow.
 
-        The service answers a subscription to what it does not publish with
-        silence, so by default the curve must be in the catalogue and the
-        tenor one of the contracts it lists for the curve, or
-        :class:`~marketcurves.InvalidRequest` is raised before anything is
-        sent. On a replay, the source must hold values of it between the
-        replay's time (less the 30 days a snapshot looks back) and its end.
-        ``strict=False`` subscribes anyway."""
+        Args:
+            curve_id: the curve, by id or as a :class:`~marketcurves.Curve`.
+            tenor: a tenor name, or ``"*"`` for every calendar tenor
+                (months, quarters, windows...; the continuous ``C 00``,
+                ``C 01``, ``C 02`` only by name).
+            strict: the service answers a subscription to what it does not
+                publish with silence, so by default the curve must be in the
+                catalogue and the tenor one of the contracts it lists for
+                the curve (on a replay, the source must hold values of it
+                between the replay's time, less the 30 days a snapshot
+                looks back, and its end). False subscribes anyway.
+
+        Raises:
+            InvalidRequest: a malformed argument, or (``strict``) a curve or
+                tenor the catalogue does not list; before anything is sent.
+            AccessDenied: the account's licence does not cover the curve, or
+                not the live feed.
+            ClientClosed: the client, or the feed, is closed.
+
+        Examples:
+            >>> with client.live() as feed:
+            ...     feed.subscribe(curve, "Feb 26")
+            ...     feed.subscribe(curve, "Mar 26")
+            ...     [tenor for _, tenor in feed.subscriptions]
+            ['Feb 26', 'Mar 26']
+        """
         args = (_args.curve_id(curve_id), _subscription_tenor(tenor), _args.flag(strict, "strict"))
         self._remember_name(curve_id)
         self._core.subscribe(*args)
@@ -205,8 +233,24 @@ class LiveFeed:
         await self._core.subscribe_async(*args)
 
     def unsubscribe(self, curve_id: str | Curve, tenor: str = "*") -> None:
-        """Stops a subscription; ``"*"`` stops every tenor of the curve, named
-        ones too. Ticks already queued are still delivered."""
+        """Stops a subscription. Ticks already queued are still delivered.
+
+        Args:
+            curve_id: the curve, by id or as a :class:`~marketcurves.Curve`.
+            tenor: a tenor name, or ``"*"`` for every tenor of the curve,
+                named ones too.
+
+        Raises:
+            InvalidRequest: a malformed argument.
+            ClientClosed: the client, or the feed, is closed.
+
+        Examples:
+            >>> with client.live() as feed:
+            ...     feed.subscribe(curve, "Feb 26")
+            ...     feed.unsubscribe(curve)
+            ...     feed.subscriptions
+            []
+        """
         self._core.unsubscribe(_args.curve_id(curve_id), _subscription_tenor(tenor))
 
     async def unsubscribe_async(self, curve_id: str | Curve, tenor: str = "*") -> None:
@@ -215,7 +259,8 @@ class LiveFeed:
 
     @property
     def subscriptions(self) -> list[tuple[str, str]]:
-        """``(curve_id, tenor)`` of every subscription, sorted."""
+        """``(curve_id, tenor)`` of every subscription, sorted (``"*"`` for a
+        subscription to every tenor of a curve)."""
         return self._core.subscriptions()
 
     def _remember_name(self, curve: object) -> None:
@@ -230,9 +275,21 @@ class LiveFeed:
             raise InvalidRequest("this feed delivers its ticks to on_price; it cannot be iterated")
 
     def __iter__(self) -> Iterator[Tick]:
-        """Ticks as they come, until the feed is closed. Errors the feed meets
-        (``AccessDenied`` at a resubscription, ``AuthError`` when no token is
-        accepted) are raised here; after a non-fatal one, iterate again."""
+        """Ticks as they come, until the feed is closed (``for tick in feed``).
+        Leaving the loop loses nothing: the next read goes on from there.
+
+        Yields:
+            Each tick, per curve and tenor in strictly increasing
+            ``generated_on``.
+
+        Raises:
+            AccessDenied: at a resubscription, the licence no longer covers
+                a curve; after it, iterate again.
+            AuthError: no token is accepted any more.
+            ClientClosed: the client was closed (once the ticks already
+                queued are read).
+            InvalidRequest: the feed delivers its ticks to ``on_price``.
+        """
         self._check_readable()
         core, held = self._core, self._held
         while True:
@@ -252,6 +309,16 @@ class LiveFeed:
             held.extend(ticks)
 
     def __aiter__(self) -> AsyncIterator[Tick]:
+        """Ticks as they come, until the feed is closed (``async for tick in
+        feed``), waiting without blocking the event loop; as ``for``.
+
+        Yields:
+            Each tick, per curve and tenor in strictly increasing
+            ``generated_on``.
+
+        Raises:
+            InvalidRequest: the feed delivers its ticks to ``on_price``.
+        """
         self._check_readable()
         return self._ticks_async()
 
@@ -267,8 +334,29 @@ class LiveFeed:
             held.extend(ticks)
 
     def next(self, timeout: float | None = None) -> Tick | None:
-        """The next tick, or None if ``timeout`` seconds pass first (or the
-        feed is closed and drained)."""
+        """The next tick, waiting for it.
+
+        Args:
+            timeout: the longest wait, in seconds (0 takes what is queued
+                without waiting); None waits as long as it takes.
+
+        Returns:
+            The tick; None if ``timeout`` seconds pass first, or the feed is
+            closed and every tick read.
+
+        Raises:
+            InvalidRequest: the feed delivers its ticks to ``on_price``.
+            ClientClosed: the client was closed (once the ticks already
+                queued are read).
+
+        Examples:
+            >>> with client.live() as feed:
+            ...     feed.subscribe(curve, "Feb 26")
+            ...     tick = feed.next(timeout=10)
+            ...     later = feed.next(timeout=0.1)  # the clock stands: no update
+            >>> tick.price, tick.source, later
+            (780.131, 'snapshot', None)
+        """
         self._check_readable()
         if timeout is not None:
             # 0 takes what is queued without waiting.
@@ -284,13 +372,35 @@ class LiveFeed:
         max_rows: int = _core.LIVE_BATCH_ROWS,
         timeout: float | None = _core.LIVE_BATCH_TIMEOUT,
     ) -> Iterator[pyarrow.RecordBatch]:
-        """Ticks as ``pyarrow.RecordBatch`` es (columns ``curve_id``,
-        ``tenor``, ``tenor_kind``, ``tenor_start``, ``tenor_end``,
-        ``generated_on``, ``price``, ``source``), until the feed is closed. A
-        batch is yielded when it holds ``max_rows`` rows, or ``timeout``
-        seconds after its first row arrived (None: only when full). Rows
-        gathered before an error are yielded first; the error is raised by
-        the next batch."""
+        """Ticks as Arrow record batches, until the feed is closed: the form
+        to append to a table or write to files.
+
+        Args:
+            max_rows: a batch is yielded when it holds this many rows...
+            timeout: ...or this many seconds after its first row arrived
+                (None: only when full).
+
+        Yields:
+            Batches of the columns ``curve_id``, ``tenor``, ``tenor_kind``,
+            ``tenor_start``, ``tenor_end``, ``generated_on``, ``price`` and
+            ``source``. Rows gathered before an error are yielded first; the
+            error is raised by the next batch.
+
+        Raises:
+            InvalidRequest: a malformed argument, or the feed delivers its
+                ticks to ``on_price``.
+            ClientClosed: the client was closed.
+
+        Examples:
+            >>> with client.live() as feed:
+            ...     feed.subscribe(curve, "Feb 26")
+            ...     feed.subscribe(curve, "Mar 26")
+            ...     batch = next(feed.batches(timeout=0.5))
+            >>> batch.to_pandas()[["tenor", "price", "source"]]
+                tenor    price    source
+            0  Feb 26  780.131  snapshot
+            1  Mar 26  779.340  snapshot
+        """
         self._check_readable()
         max_rows = _args.count(max_rows, "max_rows")
         if timeout is not None:
@@ -344,9 +454,29 @@ class LiveFeed:
         self._core.close()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """In callback mode, blocks until the feed ends (closed elsewhere, or
-        stopped by an error, which is raised here) or ``timeout`` seconds
-        pass; True if it ended. Ctrl-C interrupts it."""
+        """In callback mode (``on_price``), blocks until the feed ends,
+        closed elsewhere or stopped by an error. Ctrl-C interrupts it.
+
+        Args:
+            timeout: the longest wait, in seconds; None waits until the end.
+
+        Returns:
+            True if the feed ended, False if ``timeout`` passed first.
+
+        Raises:
+            InvalidRequest: the feed has no ``on_price``.
+            MarketCurvesError: the error that stopped the feed (raised once).
+
+        Examples:
+            >>> prices = []
+            >>> def keep_one(tick):
+            ...     prices.append(tick.price)
+            ...     feed.close()
+            >>> feed = client.live(on_price=keep_one)
+            >>> feed.subscribe(curve, "Feb 26")
+            >>> feed.wait(timeout=10), prices
+            (True, [780.131])
+        """
         if self._thread is None:
             raise InvalidRequest("wait() is for feeds made with on_price=")
         deadline = None if timeout is None else _args.seconds(timeout, "timeout")
@@ -405,25 +535,43 @@ class LiveFeed:
     # State and shutdown.
 
     def stats(self) -> LiveStats:
-        """Counters: ``messages`` received, ``ticks_delivered``, ``reconnects``,
-        ``gaps_filled`` (reconnects after which values were backfilled),
-        ``backfilled`` (values), ``backfill_requests`` (REST requests they
-        took), ``backfill_failures``, ``gaps_skipped`` (tenors whose snapshot
-        after a reconnect showed nothing was missed), ``conflated``,
-        ``duplicates_dropped``,
-        ``callback_errors``, ``queued``, ``subscriptions``, ``connected`` and
-        ``last_message`` (UTC datetime of the last frame, or None); see
-        :class:`LiveStats`."""
+        """The feed's counters, since it was opened.
+
+        Returns:
+            ``messages`` received, ``ticks_delivered``, ``reconnects``,
+            ``gaps_filled`` (reconnects after which values were
+            backfilled), ``backfilled`` (values), ``backfill_requests``
+            (REST requests they took), ``backfill_failures``,
+            ``gaps_skipped`` (tenors whose snapshot after a reconnect showed
+            nothing was missed), ``conflated``, ``duplicates_dropped``,
+            ``callback_errors``, ``queued``, ``subscriptions``, ``connected``
+            and ``last_message`` (UTC datetime of the last frame, or None).
+
+        Examples:
+            >>> with client.live() as feed:
+            ...     feed.subscribe(curve, "Feb 26")
+            ...     tick = feed.next(timeout=10)
+            ...     stats = feed.stats()
+            >>> stats["ticks_delivered"], stats["reconnects"], stats["connected"]
+            (1, 0, True)
+        """
         return {**self._core.stats(), "callback_errors": self._callback_errors}
 
     @property
     def closed(self) -> bool:
+        """Whether the feed is closed: by :meth:`close`, the end of its
+        ``with`` block, its client's closing, or an error that stopped it."""
         return bool(self._core.closed)
 
     def close(self) -> None:
         """Closes the connection and stops every task and thread of the feed.
         In callback mode, waits for the callback thread to finish the ticks
-        already queued, and raises the error that stopped the feed, if any."""
+        already queued. Calling it again does nothing.
+
+        Raises:
+            MarketCurvesError: in callback mode, the error that stopped the
+                feed, if any (raised once).
+        """
         self._core.close()
         self._join_callback_thread()
         self._dispatch_events()

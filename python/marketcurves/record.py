@@ -1,8 +1,10 @@
 """The tick recorder: the live feed captured into Parquet, each published
-value exactly once across disconnections, restarts and crashes.
+value exactly once across disconnections, restarts and crashes. The
+recorder is :meth:`marketcurves.Client.record`; this module reads and
+compacts what it wrote (see [The tick recorder](../recorder.md)).
 
->>> client.record("ticks/", [(curve_id, "*")])  # until Ctrl-C  # doctest: +SKIP
->>> mc.read_ticks("ticks/", curve_id=curve_id)  # doctest: +SKIP
+>>> client.record("ticks/", [(curve, "*")])  # until Ctrl-C  # doctest: +SKIP
+>>> mc.read_ticks("ticks/", curve_id=curve.id)  # doctest: +SKIP
 
 A recording is Hive-partitioned by UTC day (``date=YYYY-MM-DD/``), so
 ``pyarrow.dataset.dataset(dest, partitioning="hive")``, DuckDB, polars and
@@ -34,16 +36,21 @@ __all__ = ["CompactedDay", "RecordSummary", "compact", "read_ticks"]
 class RecordSummary(TypedDict):
     """What a recorder did, returned when it stops."""
 
+    #: Ticks written to files, each value once.
     ticks_written: int
+    #: Files written (a compacted day's included).
     files_written: int
     #: Of the ticks written, those fetched from the intraday endpoints (after
     #: a start or a reconnect) rather than pushed by the feed.
     backfilled: int
+    #: Times the feed's connection was made again.
     reconnects: int
     #: Times it dropped what it held unwritten and resumed from its files,
     #: because the feed could have missed a value (a failed backfill).
     restarts: int
+    #: Writes the destination refused (their ticks held and written later).
     write_failures: int
+    #: Days merged into one file (``compact=True``).
     compacted_days: int
     #: Ticks received and not written when it stopped (0 unless the
     #: destination refused them; a restarted recorder fetches them again).
@@ -53,8 +60,11 @@ class RecordSummary(TypedDict):
 class CompactedDay(TypedDict):
     """A day of a recording merged into one file."""
 
+    #: The UTC day.
     day: _dt.date
+    #: The files merged.
     files: int
+    #: The ticks of the day.
     rows: int
 
 
@@ -130,16 +140,40 @@ def read_ticks(
     end: _dt.datetime | str | None = None,
     storage_options: dict[str, str] | None = None,
 ) -> pyarrow.Table:
-    """The ticks a recorder wrote into ``dest`` (a folder, an object store
-    URL or an obstore store, as for :meth:`marketcurves.Client.record`) as one table sorted by
-    curve, tenor (in calendar order) and ``generated_on``, optionally only
-    one curve, one tenor, and ``generated_on`` from ``start`` to ``end``
-    (both included; naive times are UTC). Only the days asked for are read.
+    """The ticks a recorder and a backfill wrote into ``dest``, each value
+    once. Only the days asked for are read. Parts that a compaction cut
+    short left beside their compacted day are recognised and not read twice.
 
-    Parts that a compaction cut short left beside their compacted day are
-    recognised and not read twice. A folder that does not exist, a bucket
-    that does not exist or a malformed argument raise
-    :class:`~marketcurves.InvalidRequest`."""
+    Args:
+        dest: a folder, an object store URL or an obstore store, as for
+            :meth:`marketcurves.Client.record`.
+        curve_id: only this curve; None for every one.
+        tenor: only this tenor; None for every one.
+        start: only from this time (a datetime or ISO text; naive times
+            are UTC).
+        end: only up to this time, included.
+        storage_options: for an object store URL, as for
+            :func:`marketcurves.read_bulk`.
+
+    Returns:
+        One table, sorted by curve, tenor (in calendar order) and
+        ``generated_on``, of the columns ``curve_id``, ``tenor``,
+        ``generated_on``, ``price``, ``source`` and ``recorded_at``.
+
+    Raises:
+        InvalidRequest: a folder or a bucket that does not exist, or a
+            malformed argument.
+        DestinationError: ``dest`` refused a read.
+
+    Examples:
+        >>> _ = client.backfill("ticks", [(curve, "Feb 26")], "2026-01-13", "2026-01-13")
+        >>> ticks = mc.read_ticks("ticks", tenor="Feb 26", start="2026-01-13T10:00", end="2026-01-13T10:05")
+        >>> mc.to_pandas(ticks)[["tenor", "generated_on", "price", "source"]]
+            tenor                     generated_on    price    source
+        0  Feb 26 2026-01-13 10:00:16.249600+00:00  773.675  backfill
+        1  Feb 26 2026-01-13 10:02:24.639413+00:00  773.401  backfill
+        2  Feb 26 2026-01-13 10:04:33.000000+00:00  773.568  backfill
+    """
     return _core.read_ticks(
         _args.place(dest, "dest"),
         None if curve_id is None else _args.curve_id(curve_id),
@@ -155,11 +189,36 @@ def compact(
     before: _dt.date | str | None = None,
     storage_options: dict[str, str] | None = None,
 ) -> list[CompactedDay]:
-    """Merges each day of a recording before ``before`` (default: today,
-    UTC) that has several files into one, ``date=…/day-YYYY-MM-DD.parquet``,
-    sorted by curve, tenor and time. The merged file is written whole before
-    the parts it replaces are deleted. A recorder compacts its own days once
-    they are over; run this on days it has not compacted, or while none runs."""
+    """Merges each day of a recording that has several files into one,
+    ``date=…/day-YYYY-MM-DD.parquet``, sorted by curve, tenor and time. The
+    merged file is written whole before the parts it replaces are deleted.
+    A recorder compacts its own days once they are over; run this on days
+    it has not compacted, or while none runs.
+
+    Args:
+        dest: a folder, an object store URL or an obstore store, as for
+            :meth:`marketcurves.Client.record`.
+        before: compact the days before this one; None for the days before
+            today (UTC).
+        storage_options: for an object store URL, as for
+            :func:`marketcurves.read_bulk`.
+
+    Returns:
+        The days merged, oldest first; empty if none had several files.
+
+    Raises:
+        InvalidRequest: a folder or a bucket that does not exist, or a
+            malformed argument.
+        DestinationError: ``dest`` refused a read, a write or a deletion.
+
+    Examples:
+        >>> from marketcurves.record import compact
+        >>> subscriptions = [(curve, "Feb 26"), (curve, "Mar 26")]
+        >>> client.record("ticks", subscriptions, duration=0.5, rotate_rows=1)["files_written"]
+        2
+        >>> compact("ticks", before="2026-01-16")
+        [{'day': datetime.date(2026, 1, 15), 'files': 2, 'rows': 2}]
+    """
     when = _dt.datetime.now(_dt.UTC).date() if before is None else before
     return _core.compact_recording(
         _args.place(dest, "dest"),

@@ -8,6 +8,7 @@
 The emulator runs in this process on a loopback port. Its world is a pure
 function of ``seed``: the same seed gives the same catalogue and prices. Its
 clock reads real time unless ``start`` and ``time_scale`` say otherwise.
+See [Testing with the emulator](../testing.md).
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ class Credentials(TypedDict):
     """A login for ``POST /authenticate``, or for :class:`marketcurves.Client`."""
 
     email: str
+    """The account's email."""
     password: str
+    """Its password."""
 
 
 class PublishedValue(NamedTuple):
@@ -45,7 +48,9 @@ class PublishedValue(NamedTuple):
     to milliseconds)."""
 
     generated_on: _dt.datetime
+    """When it was published (UTC), to the microsecond."""
     price: float
+    """The price."""
 
 
 class Emulator:
@@ -79,6 +84,16 @@ class Emulator:
     known account...) and raises :class:`marketcurves.InvalidRequest` naming
     the argument; Rust code gets the same controls from
     ``emulator::Controls``.
+
+    Raises:
+        InvalidRequest: a malformed argument.
+        OSError: the port is taken.
+
+    Examples:
+        >>> with Emulator(seed=0, time_scale=0, start="2026-01-15T17:00:00Z") as emulator:
+        ...     with emulator.client() as client:
+        ...         client.catalogue(vertical="Jet", quotation="Fob")[0].name
+        'Jet Fob AG'
     """
 
     def __init__(
@@ -124,13 +139,43 @@ class Emulator:
         return self._server.credentials
 
     def token(self, email: str | None = None) -> str:
-        """A fresh JWT (valid 12 hours on the emulator's clock) for an account,
-        by default the demo account."""
+        """A fresh JWT for an account, valid 12 hours on the emulator's clock:
+        for ``token=`` or ``MARKETCURVES_TOKEN``.
+
+        Args:
+            email: the account; None for the demo account.
+
+        Returns:
+            The token.
+
+        Examples:
+            >>> with Emulator(time_scale=0) as emulator:
+            ...     token = emulator.token("full@marketcurves.test")
+            ...     with mc.Client(base_url=emulator.base_url, token=token) as client:
+            ...         len(client.catalogue())
+            233
+        """
         return self._server.token(email)
 
     def client(self, **kwargs: Any) -> Client:
-        """A :class:`marketcurves.Client` of this emulator, logged in as the demo
-        account unless ``kwargs`` bring other credentials."""
+        """A client of this emulator, with its ``base_url`` and ``live_url``.
+
+        Args:
+            **kwargs: the client's arguments (as for
+                :class:`marketcurves.Client`); without credentials, it logs
+                in as the demo account.
+
+        Returns:
+            The client; close it when done.
+
+        Raises:
+            InvalidRequest: a malformed argument.
+
+        Examples:
+            >>> with Emulator(time_scale=0) as emulator, emulator.client(max_retries=0) as client:
+            ...     client.base_url == emulator.base_url
+            True
+        """
         from marketcurves.client import Client
 
         kwargs.setdefault("base_url", self.base_url)
@@ -142,15 +187,42 @@ class Emulator:
     # The clock.
 
     def now(self) -> _dt.datetime:
-        """The emulator's current time (UTC)."""
+        """The emulator's current time.
+
+        Returns:
+            The time, in UTC.
+
+        Examples:
+            >>> with Emulator(time_scale=0, start="2026-01-15T17:00:00Z") as emulator:
+            ...     emulator.advance(90)
+            ...     emulator.now()
+            datetime.datetime(2026, 1, 15, 17, 1, 30, tzinfo=datetime.timezone.utc)
+        """
         return self._server.now()
 
     def set_time(self, when: _dt.datetime | str) -> None:
-        """Moves the clock to ``when``; it keeps its speed."""
+        """Moves the clock; it keeps its speed.
+
+        Args:
+            when: the new time (a datetime or ISO text; naive times are UTC).
+
+        Raises:
+            InvalidRequest: a malformed time.
+
+        Examples:
+            >>> with Emulator(time_scale=0) as emulator:
+            ...     emulator.set_time("2026-01-16T09:00")
+            ...     emulator.now()
+            datetime.datetime(2026, 1, 16, 9, 0, tzinfo=datetime.timezone.utc)
+        """
         self._server.set_time(_args.instant(when, "when"))
 
     def advance(self, seconds: float) -> None:
-        """Moves the clock forward by ``seconds`` (back, if negative)."""
+        """Moves the clock forward; it keeps its speed.
+
+        Args:
+            seconds: how far (back, if negative).
+        """
         self._server.advance(seconds)
 
     @property
@@ -172,12 +244,36 @@ class Emulator:
         path: str | None = None,
         retry_after: int | None = None,
     ) -> None:
-        """The next ``count`` requests (whose path starts with ``path``, with or
-        without ``/v2``) fail with ``status``, with a ``Retry-After`` header if given."""
+        """Makes the next requests fail, as a failing or busy service does.
+
+        Args:
+            count: how many requests fail.
+            status: the HTTP status they get.
+            path: only requests whose path starts with this (with or
+                without ``/v2``); None for any.
+            retry_after: seconds for a ``Retry-After`` header; None sends none.
+
+        Raises:
+            InvalidRequest: a count below 1 or a status that is not one.
+
+        Examples:
+            >>> with Emulator(time_scale=0) as emulator, emulator.client(max_retries=1) as client:
+            ...     emulator.fail_next(2, 503, path="/catalogue")
+            ...     client.catalogue()
+            Traceback (most recent call last):
+              ...
+            marketcurves.exceptions.ServiceError: GET /catalogue: HTTP 503: ...
+        """
         self._server.fail_next(count, status, path=path, retry_after=retry_after)
 
     def reset_next(self, count: int = 1, *, path: str | None = None) -> None:
-        """The next ``count`` matching responses break off halfway through the body."""
+        """Makes the next responses break off halfway through their body.
+
+        Args:
+            count: how many responses.
+            path: only requests whose path starts with this (with or
+                without ``/v2``); None for any.
+        """
         self._server.reset_next(count, path=path)
 
     def corrupt_next(
@@ -187,14 +283,25 @@ class Emulator:
         path: str | None = None,
         kind: Literal["truncated", "malformed"] = "truncated",
     ) -> None:
-        """The next ``count`` matching responses arrive whole, with their status,
-        but with a body that is not the JSON the route made: ``"truncated"``
-        sends its first half, ``"malformed"`` an HTML page in its place (as a
-        proxy's error page)."""
+        """Makes the next responses arrive whole, with their status, but with a
+        body that is not the JSON the route made.
+
+        Args:
+            count: how many responses.
+            path: only requests whose path starts with this (with or
+                without ``/v2``); None for any.
+            kind: ``"truncated"`` sends the body's first half,
+                ``"malformed"`` an HTML page in its place (as a proxy's
+                error page).
+        """
         self._server.corrupt_next(count, path=path, kind=kind)
 
     def set_latency(self, seconds: float) -> None:
-        """Delays every response by ``seconds`` of real time (0 removes it)."""
+        """Delays every response, as a slow network does.
+
+        Args:
+            seconds: the delay, in real time; 0 removes it.
+        """
         self._server.set_latency(seconds)
 
     def clear_faults(self) -> None:
@@ -205,19 +312,36 @@ class Emulator:
         self._server.clear_faults()
 
     def request_count(self, path: str | None = None) -> int:
-        """REST requests received since the emulator started, every one
-        counted (retries, failures and ``/authenticate`` included), only those
-        whose path starts with ``path`` (with or without ``/v2``) when given.
-        The live feed's WebSocket upgrade is not counted. Take differences:
-        the count is never reset."""
+        """Counts the REST requests received since the emulator started:
+        retries, failures and ``/authenticate`` included, the live feed's
+        WebSocket upgrade not. Take differences: the count is never reset.
+
+        Args:
+            path: only requests whose path starts with this (with or
+                without ``/v2``); None for every one.
+
+        Returns:
+            The count.
+
+        Examples:
+            >>> with Emulator(time_scale=0) as emulator, emulator.client() as client:
+            ...     _ = client.catalogue(vertical="Jet")
+            ...     emulator.request_count("/catalogue"), emulator.request_count("/authenticate")
+            (1, 1)
+        """
         return self._server.request_count(path)
 
     def peak_in_flight(self, reset: bool = False) -> int:
         """The most REST requests in progress at once (from their arrival to
         their answer, :meth:`set_latency`'s delay included) since the emulator
-        started or the last reset, to test a client's concurrency bound. With
-        ``reset``, returns that peak and starts counting again from the
-        requests in progress now."""
+        started or the last reset, to test a client's concurrency bound.
+
+        Args:
+            reset: start counting again from the requests in progress now.
+
+        Returns:
+            The peak, before any reset.
+        """
         return self._server.peak_in_flight(reset)
 
     def expire_tokens(self) -> None:
@@ -226,23 +350,47 @@ class Emulator:
         self._server.expire_tokens()
 
     def revoke_licence(self, email: str | None = None, *, quotation: str | None = None) -> None:
-        """Takes ``quotation`` (or, if None, everything) out of an account's licence."""
+        """Takes a quotation, or everything, out of an account's licence: its
+        requests get 403 (:class:`~marketcurves.AccessDenied`).
+
+        Args:
+            email: the account; None for the demo account.
+            quotation: the quotation (``"Fob"``...); None for everything.
+
+        Raises:
+            InvalidRequest: an account the emulator does not have.
+        """
         self._server.revoke_licence(email, quotation=quotation)
 
     def restore_licence(self, email: str | None = None) -> None:
-        """Gives an account a licence for everything."""
+        """Gives an account a licence for everything.
+
+        Args:
+            email: the account; None for the demo account.
+
+        Raises:
+            InvalidRequest: an account the emulator does not have.
+        """
         self._server.restore_licence(email)
 
     # Bulk download.
 
     def fail_next_job(self, count: int = 1) -> None:
-        """The next ``count`` bulk jobs submitted end ``FAILED`` instead of
-        ``SUCCEEDED`` (after running as long as they would have)."""
+        """Makes the next bulk jobs submitted end ``FAILED`` instead of
+        ``SUCCEEDED`` (after running as long as they would have).
+
+        Args:
+            count: how many jobs.
+        """
         self._server.fail_next_job(count)
 
     def truncate_next_download(self, count: int = 1) -> None:
-        """The next ``count`` bulk file downloads send their headers and part
-        of the body, then break the connection."""
+        """Makes the next bulk file downloads send their headers and part of
+        the body, then break the connection.
+
+        Args:
+            count: how many downloads.
+        """
         self._server.truncate_next_download(count)
 
     def expire_urls(self) -> None:
@@ -251,27 +399,46 @@ class Emulator:
         self._server.expire_urls()
 
     def malicious_paths(self, enabled: bool) -> None:
-        """While on, bulk jobs submitted also list files whose ``path`` is
-        ``../../x`` and ``/etc/x`` (with working URLs), to test that a client
-        never writes outside its destination."""
+        """Makes bulk jobs list files outside any destination, to test that a
+        client never writes there.
+
+        Args:
+            enabled: while on, jobs submitted also list files whose ``path``
+                is ``../../x`` and ``/etc/x`` (with working URLs).
+        """
         self._server.malicious_paths(enabled)
 
     def bulk_rows(self, vertical: str, month: str, *, email: str | None = None) -> int:
-        """How many rows the bulk file of ``vertical`` (``JET`` or ``Jet``) and
-        ``month`` (``YYYY-MM``) holds for an account's quotation licence (by
-        default the demo account's): one per end-of-day London snapshot of
-        every licensed curve of the vertical, for every tenor it offered that
-        day, over the month's business days. The month is not checked against
-        the account's bulk licence start."""
+        """How many rows a bulk file holds for an account's quotation
+        licence: one per end-of-day London snapshot of every licensed curve
+        of the vertical, for every tenor it offered that day, over the
+        month's business days. The month is not checked against the
+        account's bulk licence start.
+
+        Args:
+            vertical: the vertical (``JET`` or ``Jet``).
+            month: the month, ``"YYYY-MM"``.
+            email: the account; None for the demo account.
+
+        Returns:
+            The rows.
+
+        Raises:
+            InvalidRequest: an unknown vertical or account, or a malformed month.
+
+        Examples:
+            >>> with Emulator(time_scale=0) as emulator:
+            ...     emulator.bulk_rows("Jet", "2025-01")
+            22972
+        """
         return self._server.bulk_rows(vertical, month, email=email)
 
     def add_curves(self, vertical: str, count: int) -> None:
-        """Lists ``count`` more curves in ``vertical`` (``CRUDE`` or
-        ``Crude``), after the others, as a service lists new quotations:
-        variants of the vertical's quotations and regions, taken in turn,
-        each with its own id, name (ending ``#<n>``), grade, ports and prices,
-        served like every curve by the catalogue, the history, the live feed
-        and bulk downloads.
+        """Lists more curves in a vertical, after the others, as a service
+        lists new quotations: variants of the vertical's quotations and
+        regions, taken in turn, each with its own id, name (ending ``#<n>``),
+        grade, ports and prices, served like every curve by the catalogue,
+        the history, the live feed and bulk downloads.
 
         Bulk files hold every curve of their vertical, so this is how to get
         big ones that are still what the interface describes (one file per
@@ -279,15 +446,31 @@ class Emulator:
         45 kB per curve added, so ``add_curves("CRUDE", 5500)`` makes a
         month of ``CRUDE`` over 200 MB. Jobs submitted before keep the
         catalogue they were submitted with. The catalogue holds at most
-        100,000 curves; each costs about 2.5 kB of the emulator's memory."""
+        100,000 curves; each costs about 2.5 kB of the emulator's memory.
+
+        Args:
+            vertical: the vertical (``CRUDE`` or ``Crude``).
+            count: how many curves.
+
+        Raises:
+            InvalidRequest: an unknown vertical, or more curves than the
+                catalogue holds.
+        """
         self._server.add_curves(vertical, count)
 
     # The live feed.
 
     def revoke_live(self, email: str | None = None) -> None:
-        """Takes the live feed out of an account's licence (by default the demo
-        account's): its later subscriptions get ``NO_ACCESS``; subscriptions
-        already made go on. :meth:`restore_licence` gives it back."""
+        """Takes the live feed out of an account's licence: its later
+        subscriptions get ``NO_ACCESS``; subscriptions already made go on.
+        :meth:`restore_licence` gives it back.
+
+        Args:
+            email: the account; None for the demo account.
+
+        Raises:
+            InvalidRequest: an account the emulator does not have.
+        """
         self._server.revoke_live(email)
 
     def drop_live_connections(self) -> None:
@@ -301,38 +484,59 @@ class Emulator:
         self._server.restart_feed()
 
     def fail_next_auth(self, count: int = 1) -> None:
-        """The next ``count`` live ``auth`` commands answer ``auth-failed``,
-        whatever the token."""
+        """Makes the next live ``auth`` commands answer ``auth-failed``,
+        whatever the token.
+
+        Args:
+            count: how many commands.
+        """
         self._server.fail_next_auth(count)
 
     def fail_next_live_command(self, count: int = 1) -> None:
-        """The next ``count`` valid commands of authenticated live connections
-        answer ``UNEXPECTED_ERROR`` and are not carried out."""
+        """Makes the next valid commands of authenticated live connections
+        answer ``UNEXPECTED_ERROR``, not carried out.
+
+        Args:
+            count: how many commands.
+        """
         self._server.fail_next_live_command(count)
 
     def answer_pings(self, enabled: bool) -> None:
-        """While off, live ``ping`` commands get no ``pong`` (they still count
-        as activity for the 60-second idle timer), to test a client's watchdog."""
+        """Stops or resumes answering live pings, to test a client's watchdog.
+
+        Args:
+            enabled: while off, ``ping`` commands get no ``pong`` (they still
+                count as activity for the 60-second idle timer).
+        """
         self._server.answer_pings(enabled)
 
     def silence_live(self, enabled: bool) -> None:
-        """While on, live connections stay open but the feed writes nothing to
-        them: no prices, no pongs, no answer to ``auth`` (as a connection
-        that died on the way without either end seeing it). Values published
-        meanwhile are lost to those connections and kept in the intraday
-        history. Close frames (a restart) still go out."""
+        """Silences the live feed, as a connection that died on the way
+        without either end seeing it. Values published meanwhile are lost to
+        those connections and kept in the intraday history. Close frames (a
+        restart) still go out.
+
+        Args:
+            enabled: while on, live connections stay open but the feed
+                writes nothing to them: no prices, no pongs, no answer to
+                ``auth``.
+        """
         self._server.silence_live(enabled)
 
     def firehose(self, enabled: bool) -> None:
-        """For benchmarks: while on, every live connection gets synthetic values
-        of each subscribed tenor as fast as it reads them, ignoring the world's
-        schedule. Each value of a tenor is strictly later than the last
-        (``generatedOn`` is the clock's time or 1 ms after the previous value,
-        whichever is later), prices vary, and a slow reader still gets only
-        the latest value per tenor. These values are not in the intraday
-        history, so a client's backfill finds nothing for them: benchmark with
-        backfill off. The world's values resume, after the last synthetic one,
-        once it is off."""
+        """For benchmarks: floods every live connection with synthetic values
+        of each subscribed tenor, as fast as it reads them, ignoring the
+        world's schedule. Each value of a tenor is strictly later than the
+        last (``generatedOn`` is the clock's time or 1 ms after the previous
+        value, whichever is later), prices vary, and a slow reader still
+        gets only the latest value per tenor. These values are not in the
+        intraday history, so a client's backfill finds nothing for them:
+        benchmark with backfill off.
+
+        Args:
+            enabled: on, or off (the world's values resume, after the last
+                synthetic one).
+        """
         self._server.firehose(enabled)
 
     @property
@@ -347,19 +551,37 @@ class Emulator:
         start: _dt.datetime | str | None = None,
         end: _dt.datetime | str | None = None,
     ) -> list[PublishedValue]:
-        """Every value the live feed published for a curve and tenor, oldest
-        first, as :class:`PublishedValue` ``(generated_on, price)`` tuples with
-        ``generated_on`` at microsecond
-        precision as the intraday endpoints carry it (the feed prints it
-        truncated to milliseconds). From ``start`` to ``end``, both included;
-        by default from the start of the emulator's current UTC day to now.
-        Firehose values are not included."""
+        """Every value the live feed published for a curve and tenor (firehose
+        values aside): what a client's feed should have delivered.
+
+        Args:
+            curve_id: the curve's id.
+            tenor: the tenor's name.
+            start: from this time, included (a datetime or ISO text; naive
+                times are UTC); None from the start of the emulator's
+                current UTC day.
+            end: up to this time, included; None up to now.
+
+        Returns:
+            The values, oldest first, with ``generated_on`` at microsecond
+            precision as the intraday endpoints carry it (the feed prints it
+            truncated to milliseconds).
+
+        Raises:
+            InvalidRequest: a malformed argument.
+
+        Examples:
+            >>> with Emulator(time_scale=0, start="2026-01-15T17:00:00Z") as emulator:
+            ...     emulator.published(curve.id, "Feb 26", start="2026-01-15T16:55")
+            [PublishedValue(generated_on=datetime.datetime(2026, 1, 15, 16, 56, 20, 151883, tzinfo=datetime.timezone.utc), price=779.764), PublishedValue(generated_on=datetime.datetime(2026, 1, 15, 16, 58, 18, 314000, tzinfo=datetime.timezone.utc), price=780.131)]
+        """
         start, end = _args.optional_instant(start, "start"), _args.optional_instant(end, "end")
         values = self._server.published(curve_id, tenor, start, end)
         return [PublishedValue(*value) for value in values]
 
     def stop(self) -> None:
-        """Stops the server. Calling it again does nothing."""
+        """Stops the server, ending its connections. Calling it again does
+        nothing."""
         self._server.stop()
 
 
@@ -371,17 +593,29 @@ def probe_live(
     *,
     decode: bool = False,
 ) -> float:
-    """Frames per second that a Rust reader which only counts them gets from
-    the live feed at ``live_url``, subscribed to ``(curve_id, tenor)`` pairs,
-    over ``seconds``: the feed's own limit, for benchmarks.
-
-    With ``decode=True`` the reader also reads every frame with the client's
-    own frame reader (and raises ``mc.InvalidRequest`` on one it refuses):
-    the most a client that decodes each price, with nothing behind it, gets.
+    """Measures the live feed's own limit, for benchmarks: the frames per
+    second that a Rust reader which only counts them gets.
 
     The probe is test code, built only for benchmarks (the cargo feature
-    ``probe``): a wheel without it raises ``RuntimeError`` saying how to
-    build one with it."""
+    ``probe``).
+
+    Args:
+        live_url: the live feed's base address.
+        token: a token for it.
+        subscriptions: ``(curve_id, tenor)`` pairs to subscribe to.
+        seconds: how long to read.
+        decode: also read every frame with the client's own frame reader:
+            the most a client that decodes each price, with nothing behind
+            it, gets.
+
+    Returns:
+        Frames per second.
+
+    Raises:
+        RuntimeError: this build has no probe (the message says how to
+            build one with it).
+        InvalidRequest: (``decode``) a frame the client's reader refuses.
+    """
     probe = getattr(_core, "_probe_live", None)
     if probe is None:
         raise RuntimeError(
@@ -394,18 +628,57 @@ def probe_live(
 
 
 def table_schema(kind: str) -> pyarrow.Schema:
-    """The schema of a table kind: ``prices`` (last settlement, intraday),
-    ``settlements`` (adds ``date``), ``assessments`` (adds ``snapshot``) or
-    ``live``; for checking what a client returns."""
+    """The schema of a kind of table the client returns, for checking what
+    it returns.
+
+    Args:
+        kind: ``"prices"`` (last settlement, intraday), ``"settlements"``
+            (adds ``date``), ``"assessments"`` (adds ``snapshot``) or
+            ``"live"`` (a live batch).
+
+    Returns:
+        The schema, its columns in order.
+
+    Raises:
+        InvalidRequest: an unknown kind.
+
+    Examples:
+        >>> table_schema("live").names
+        ['curve_id', 'tenor', 'tenor_kind', 'tenor_start', 'tenor_end', 'generated_on', 'price', 'source']
+        >>> client.settlements(curve, "2026-01-13", "2026-01-14").schema.equals(table_schema("settlements"))
+        True
+    """
     return _core._table_schema(kind)  # type: ignore[arg-type]
 
 
 def decode_table(
     endpoint: str, body: bytes, curve_id: str, tenor: str | None = None
 ) -> pyarrow.Table:
-    """Decodes the JSON body of a price endpoint (``settlements``,
-    ``intraday``, ``last_assessments_all``, …) into a table of the package's
-    schema, as the client does; ``tenor`` is that of the request path. A body
-    that does not follow the interface raises ``mc.DecodeError`` naming the
-    endpoint and field."""
+    """Decodes the JSON body of a price endpoint into a table of the
+    package's schema, as the client does: to test what the client makes of
+    a body.
+
+    Args:
+        endpoint: the endpoint (``"settlements"``, ``"intraday"``,
+            ``"last_assessments_all"``, …).
+        body: the response body.
+        curve_id: the curve's id of the request path.
+        tenor: the tenor of the request path, if it has one.
+
+    Returns:
+        The table.
+
+    Raises:
+        DecodeError: a body that does not follow the interface, naming the
+            endpoint and the field.
+        InvalidRequest: an unknown endpoint.
+
+    Examples:
+        >>> decode_table("settlements", b"[]", curve.id, "Feb 26").num_rows
+        0
+        >>> decode_table("settlements", b'[{"price": "high"}]', curve.id, "Feb 26")
+        Traceback (most recent call last):
+          ...
+        marketcurves.exceptions.DecodeError: unexpected response from GET /historical/settlements/<curve_id>/<tenor>: field `[0].value`: missing or null
+    """
     return _core._decode_table(endpoint, body, curve_id, tenor)  # type: ignore[arg-type]

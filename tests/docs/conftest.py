@@ -1,4 +1,5 @@
-"""Fixtures of the docs suite: the environment a reader of the docs has,
+"""Fixtures of the docs suite: the site as ``mkdocs build --strict`` makes
+it (``site``, built once), and the environment a reader of the docs has,
 made of an emulator.
 
 Each page runs against an emulator of its own whose address and demo login
@@ -13,10 +14,14 @@ pages pull and the day's London settlement; the working directory and
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from docs_helpers import REPO
 
 from marketcurves.testing import Emulator
 
@@ -48,3 +53,21 @@ def reader_env(
         return emulator
 
     return start
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site as ``mkdocs build --strict`` makes it, built once for the
+    suite (test_site.py and test_reference_pages.py read it)."""
+    out = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stdout}{build.stderr}"
+    return out

@@ -1,40 +1,21 @@
 """The documentation site builds with ``mkdocs build --strict`` (a broken
-link, anchor or cross-reference fails it), and its API reference documents
-every public name of the package and every public method of its classes."""
+link, anchor or cross-reference fails it; the ``site`` fixture of the
+suite's conftest), and its API reference documents every public name of the
+package and every public method of its classes."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
 from docs_helpers import REPO
 
 import marketcurves
 
 #: The modules whose ``__all__`` is public API besides ``marketcurves`` itself.
 PUBLIC_MODULES = ("cache", "curves", "exceptions", "live", "plot", "record", "testing")
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stdout}{build.stderr}"
-    return out
 
 
 def anchors(site: Path) -> set[str]:
