@@ -18,9 +18,12 @@ pytest.importorskip("matplotlib").use("Agg")
 
 @pytest.fixture(autouse=True)
 def _close_figures() -> Iterator[None]:
-    yield
     import matplotlib.pyplot as plt
 
+    # Before too: a suite run earlier in this process (the docs' examples)
+    # may have left figures open, which tests that count figures would see.
+    plt.close("all")
+    yield
     plt.close("all")
 
 
