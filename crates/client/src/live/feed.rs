@@ -228,7 +228,8 @@ impl LiveFeed {
         Ok(())
     }
 
-    /// Why the feed no longer takes requests: its client was closed, or it was.
+    /// A strict subscription's check: listed in the catalogue, or held by
+    /// the replay's source.
     async fn check_listed(&self, subscription: &Subscription) -> Result<(), ClientError> {
         match &self.listing {
             Listing::Catalogue(catalogue) => {
@@ -244,6 +245,7 @@ impl LiveFeed {
         }
     }
 
+    /// Why the feed no longer takes requests: its client was closed, or it was.
     fn ended(&self) -> ClientError {
         if self.stopping.client.is_closed() {
             ClientError::ClientClosed
