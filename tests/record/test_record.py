@@ -151,7 +151,7 @@ def test_the_compact_command_merges_closed_days(busy_curve, tmp_path, capsys):
     before = mc.read_ticks(tmp_path)
     assert len(list(tmp_path.glob("date=2025-06-11/part-*.parquet"))) >= 2
     assert cli.main(["compact", str(tmp_path), "--before", "2025-06-12"]) == 0
-    assert "days compacted" in capsys.readouterr().err
+    assert "1 day compacted" in capsys.readouterr().err
     assert [p.name for p in tmp_path.glob("date=2025-06-11/*")] == ["day-2025-06-11.parquet"]
     assert mc.read_ticks(tmp_path).equals(before)
     # Nothing left to merge: a second run does nothing.
