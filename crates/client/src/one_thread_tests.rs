@@ -10,8 +10,8 @@ fn work_runs_on_the_one_thread_and_a_panic_fails_only_its_own_call() {
         let name = || std::thread::current().name().map(str::to_owned);
         let first = thread.run(name).await.unwrap();
         assert_eq!(first.as_deref(), Some("one-thread-test"));
-        let failed = thread.run(|| panic!("a job that fails")).await;
-        let error: PlaceError = failed.map(|()| ()).unwrap_err();
+        let failed: Result<(), PlaceError> = thread.run(|| panic!("a job that fails")).await;
+        let error = failed.unwrap_err();
         assert!(error.0.contains("testing failed"), "{}", error.0);
         // The thread goes on: the next call is answered, on the same thread.
         assert_eq!(thread.run(name).await.unwrap(), first);
