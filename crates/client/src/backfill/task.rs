@@ -9,6 +9,7 @@
 //! lost, a rerun), leaves each value in one current file, never two.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use chrono::{NaiveDate, Utc};
 use futures_util::{stream, StreamExt, TryStreamExt};
@@ -62,21 +63,19 @@ pub async fn run_task(
             HistoryQuery::new(&task.curve_id, task.start, task.end, named)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let fetched: Vec<Vec<Recorded>> = stream::iter(queries)
+    // Each tenor's rows go to their days as they arrive, and its table and
+    // rows are freed: a task holds its window's values once, never a copy.
+    let fetched = stream::iter(queries)
         .map(|query| fetch_rows(rest, query, progress, received))
         .buffer_unordered(TENORS_IN_FLIGHT)
-        .try_collect()
+        .try_fold(ByDay::default(), |mut by_day, rows| async move {
+            by_day.add(rows);
+            Ok(by_day)
+        })
         .await?;
-    let rows: Vec<Recorded> = fetched.into_iter().flatten().collect();
     let now = rest.http().service_clock().now();
-    let complete_through = complete_through(task, &rows, now);
-    let mut by_day: BTreeMap<NaiveDate, Vec<Recorded>> = BTreeMap::new();
-    for row in rows {
-        by_day
-            .entry(utc_day(row.tick.generated_on))
-            .or_default()
-            .push(row);
-    }
+    let complete_through = complete_through(task, &fetched.last_with_value, now);
+    let mut by_day = fetched.rows;
     let tag = format!("{:04x}", fastrand::u16(..));
     let days: Vec<(NaiveDate, Vec<Recorded>, Vec<String>)> = task
         .start
@@ -131,21 +130,37 @@ async fn fetch_rows(
     backfilled_rows(&table, received).map_err(ClientError::Destination)
 }
 
+/// A task's fetched rows by UTC day, and the last day each tenor has a
+/// value on.
+#[derive(Default)]
+struct ByDay {
+    rows: BTreeMap<NaiveDate, Vec<Recorded>>,
+    last_with_value: BTreeMap<Arc<str>, NaiveDate>,
+}
+
+impl ByDay {
+    fn add(&mut self, rows: Vec<Recorded>) {
+        for row in rows {
+            let day = utc_day(row.tick.generated_on);
+            let last = self
+                .last_with_value
+                .entry(Arc::clone(&row.tick.tenor))
+                .or_insert(day);
+            *last = (*last).max(day);
+            self.rows.entry(day).or_default().push(row);
+        }
+    }
+}
+
 /// The last day each tenor of `task` is complete through: final on the
 /// service's clock (`now`), with the history cache's rule for trailing
 /// days without a value (`cache::finality`).
 fn complete_through(
     task: &BackfillTask,
-    rows: &[Recorded],
+    last_with_value: &BTreeMap<Arc<str>, NaiveDate>,
     now: chrono::DateTime<Utc>,
 ) -> BTreeMap<String, NaiveDate> {
     let last_final = last_final_day(now, INTRADAY_MARGIN).min(task.end);
-    let mut last_with_value: BTreeMap<&str, NaiveDate> = BTreeMap::new();
-    for row in rows {
-        let day = utc_day(row.tick.generated_on);
-        let last = last_with_value.entry(&row.tick.tenor).or_insert(day);
-        *last = (*last).max(day);
-    }
     task.tenors
         .iter()
         .filter_map(|tenor| {
