@@ -44,7 +44,6 @@ import pytest
 #: The objects, by the start of their path, whose docstrings are still to
 #: be given their Parameters and Returns sections.
 PENDING = (
-    "marketcurves.Client.intraday_history",  # and its awaitable twin
     "marketcurves.curves.",
     "marketcurves.plot.",
 )
