@@ -44,7 +44,6 @@ import pytest
 #: The objects, by the start of their path, whose docstrings are still to
 #: be given their Parameters and Returns sections.
 PENDING = (
-    "marketcurves.curves.",
     "marketcurves.plot.",
 )
 
