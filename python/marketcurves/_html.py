@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from marketcurves.catalogue import Catalogue, Curve
     from marketcurves.lake import LakeReport
     from marketcurves.live import LiveFeed
+    from marketcurves.record import RecordSummary
 
 #: Rows of a catalogue drawn; the rest are counted.
 CATALOGUE_ROWS = 50
@@ -155,6 +156,22 @@ def live_feed(value: LiveFeed) -> str:
         ("last message (UTC)", None if last is None else f"{last:%Y-%m-%d %H:%M:%S}"),
     ]
     return facts("Live feed", rows)
+
+
+def record_summary(value: RecordSummary) -> str:
+    return facts(
+        "Recorder summary",
+        [
+            ("ticks written", _number(value.ticks_written)),
+            ("files written", _number(value.files_written)),
+            ("backfilled", _number(value.backfilled)),
+            ("reconnects", _number(value.reconnects)),
+            ("restarts", _number(value.restarts)),
+            ("write failures", _number(value.write_failures)),
+            ("days compacted", _number(value.compacted_days)),
+            ("unwritten", _number(value.unwritten)),
+        ],
+    )
 
 
 def backfill_summary(value: BackfillSummary) -> str:

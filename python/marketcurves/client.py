@@ -1134,7 +1134,7 @@ class Client:
 
         Returns:
             The ticks and files written, what was backfilled, reconnects and
-            failures.
+            failures (a :class:`~marketcurves.RecordSummary`).
 
         Raises:
             InvalidRequest: a malformed argument, a curve the catalogue does
@@ -1145,7 +1145,7 @@ class Client:
 
         Examples:
             >>> summary = client.record("ticks", [(curve, "Feb 26")], duration=0.5)
-            >>> summary["ticks_written"] > 0, summary["unwritten"]
+            >>> summary.ticks_written > 0, summary.unwritten
             (True, 0)
         """
         return record_.record(

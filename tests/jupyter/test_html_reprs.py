@@ -1,7 +1,7 @@
 """Jupyter's views (``_repr_html_``) of Curve, Catalogue, Tenor, BulkJob,
-BulkResult, LiveFeed, the backfill's summary and a lake's report:
-well-formed HTML holding the object's key facts, its values escaped, no
-secret in it."""
+BulkResult, LiveFeed, the recorder's and the backfill's summaries and a
+lake's report: well-formed HTML holding the object's key facts, its values
+escaped, no secret in it."""
 
 from __future__ import annotations
 
@@ -127,6 +127,25 @@ def test_a_live_feed_given_ids_shows_them(em, client, jet):
         feed.subscribe(jet[0].id, "*")
         _, text = read_html(feed._repr_html_())
     assert f"subscriptions (1)|{jet[0].id} *" in text
+
+
+def test_a_recorders_summary_shows_its_figures(em, client, jet, tmp_path):
+    keepalive = {"ping_interval": 0.1, "pong_timeout": 0.5, "reconnect_max": 0.5}
+    summary = client.record(tmp_path, [(jet[0], "*")], duration=1, **keepalive)
+    assert summary.ticks_written > 0
+    _, text = read_html(summary._repr_html_())
+    assert "Recorder summary" in text
+    for label, figure in (
+        ("ticks written", summary.ticks_written),
+        ("files written", summary.files_written),
+        ("backfilled", summary.backfilled),
+        ("reconnects", summary.reconnects),
+        ("restarts", summary.restarts),
+        ("write failures", summary.write_failures),
+        ("days compacted", summary.compacted_days),
+        ("unwritten", summary.unwritten),
+    ):
+        assert f"{label}|{figure:,}" in text
 
 
 def test_a_backfills_summary_and_the_lakes_report_show_their_figures(client, jet, tmp_path):
