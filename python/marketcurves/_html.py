@@ -100,7 +100,7 @@ def catalogue(value: Catalogue) -> str:
         (c.id, c.name, c.vertical, c.quotation, c.region, c.units, len(c.contracts))
         for c in value[:CATALOGUE_ROWS]
     ]
-    return grid(f"Catalogue of {len(value)} curves", columns, rows, len(value) - CATALOGUE_ROWS)
+    return grid(value._title(), columns, rows, len(value) - CATALOGUE_ROWS)
 
 
 def bulk_job(value: BulkJob) -> str:
