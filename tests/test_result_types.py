@@ -1,17 +1,23 @@
 """Each dict the package hands out has exactly the keys of its TypedDict:
-the live feed's counters and events, the recorder's summary and compacted
-days, and what the history cache holds and clears. The core builds them
+the live feed's counters and events, the recorder's compacted days, and
+what the history cache holds and clears. The core builds them
 (``src/python/results.rs``); the types are what users and type checkers
-read, so the two must not drift apart."""
+read, so the two must not drift apart. The recorder's and the backfill's
+summaries are dataclasses made from the core's dicts, which the stubs type
+as private TypedDicts of the same fields."""
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+from pathlib import Path
 from typing import Any
 
+import pytest
 from support import LIVE_START, start_emulator
 
 import marketcurves as mc
-from marketcurves import _live_types
+from marketcurves import _core, _live_types
 from marketcurves.cache import CachedCurve, CacheInfo, Cleared
 from marketcurves.record import CompactedDay, RecordSummary
 
@@ -53,15 +59,33 @@ def test_the_live_feeds_counters_and_events_are_their_typed_dicts():
         assert_typed(event, EVENTS[kind])
 
 
-def test_a_recorders_summary_and_compacted_days_are_their_typed_dicts(tmp_path):
+def stub_typed_dict(name: str) -> set[str]:
+    """The keys of a TypedDict of the core's stubs, which are not imported."""
+    tree = ast.parse(Path(_core.__file__).with_name("_core.pyi").read_text(encoding="utf-8"))
+    typed = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
+    fields = [n.target for n in typed.body if isinstance(n, ast.AnnAssign)]
+    return {f.id for f in fields if isinstance(f, ast.Name)}
+
+
+@pytest.mark.parametrize(
+    ("summary", "counts"),
+    [(RecordSummary, "_RecordCounts"), (mc.BackfillSummary, "_BackfillCounts")],
+)
+def test_the_stubs_type_the_summaries_dicts_with_their_fields(summary, counts):
+    assert stub_typed_dict(counts) == {f.name for f in dataclasses.fields(summary)}
+
+
+def test_a_recorders_summary_and_compacted_days_are_their_types(tmp_path):
     with start_emulator(time_scale=SCALE, start=LIVE_START) as em:
         with em.client() as client:
             curve = next(c for c in client.catalogue() if c.quotation != "Sales")
             summary = client.record(
                 tmp_path, [(curve, "*")], rotate_rows=5, compact=False, duration=3, **KEEPALIVE
             )
-    assert_typed(summary, RecordSummary)
-    assert summary["files_written"] >= 2
+    # Made from the core's dict, field by field: a key too many or too few
+    # would have failed there (RecordSummary's fields have no defaults).
+    assert isinstance(summary, RecordSummary)
+    assert summary.files_written >= 2
     days = mc.record.compact(tmp_path, "2025-06-30")
     assert days
     for day in days:

@@ -125,3 +125,15 @@ def test_non_string_names_are_invalid_requests_naming_the_argument():
     # As for every argument of the package: InvalidRequest, not TypeError.
     with pytest.raises(mc.InvalidRequest, match="name must be a str, not int"):
         mc.Tenor.parse(25)  # type: ignore[arg-type]
+
+
+def test_help_describes_the_class_and_what_it_offers():
+    # Tenor is the core's own class, with no Python wrapper: help() shows the
+    # core's docstrings, which say what it is in the user's terms.
+    import pydoc
+
+    shown = pydoc.render_doc(mc.Tenor, renderer=pydoc.plaintext)
+    assert "A contract period (tenor) name, parsed." in shown
+    for member in ("parse", "range", "name", "kind", "start", "end", "sort_key"):
+        assert getattr(mc.Tenor, member).__doc__, f"{member} has no docstring"
+    assert "_args" not in shown, "an implementation note in the user's help"

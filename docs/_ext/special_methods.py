@@ -3,7 +3,7 @@
 (comparison, a context manager) is said in the class's own docstring, and a
 page of them would hide the methods a reader looks for. Those a reader does
 call by their form stay: the constructor, whose signature is the class's,
-and the iterators (``for`` and ``async for``). A constructor that only the
+and the iterators (``for`` and ``async for``), where they are methods. A constructor that only the
 package can call (it takes objects of the compiled core) goes too."""
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ def _hide_in(obj: griffe.Object) -> None:
     for name, member in list(obj.members.items()):
         if member.is_alias:
             continue
-        if obj.is_class and (
-            (member.is_special and name not in SHOWN) or _package_made(name, member)
-        ):
+        # ``__iter__ = None`` (a class that is not iterable) is no method to show.
+        shown = name in SHOWN and member.is_function
+        if obj.is_class and ((member.is_special and not shown) or _package_made(name, member)):
             # Removed from the model, not marked private: the reference
             # reaches most classes through their aliases in `marketcurves`,
             # which would not see a mark on the class's own member.

@@ -30,7 +30,7 @@ from marketcurves.exceptions import (
 from marketcurves.frames import forward_curve, to_pandas
 from marketcurves.lake import LakeReport, check_lake
 from marketcurves.live import LiveFeed
-from marketcurves.record import read_ticks
+from marketcurves.record import RecordSummary, read_ticks
 
 __all__ = [
     "AccessDenied",
@@ -53,6 +53,7 @@ __all__ = [
     "MarketCurvesError",
     "NotFound",
     "RateLimited",
+    "RecordSummary",
     "ServiceError",
     "Tenor",
     "Tick",

@@ -17,7 +17,7 @@ from marketcurves._options import (
     ReplayOptions,
 )
 from marketcurves.cache import CacheInfo, Cleared
-from marketcurves.record import CompactedDay, RecordSummary
+from marketcurves.record import CompactedDay
 from marketcurves.testing import Credentials
 
 __all__ = [
@@ -674,16 +674,28 @@ def read_bulk(
     """Reads a downloaded bulk dataset (a local folder or an object store
     URL) with the partition columns added."""
 
+class _RecordCounts(TypedDict):
+    """``marketcurves.RecordSummary``'s fields."""
+
+    ticks_written: int
+    files_written: int
+    backfilled: int
+    reconnects: int
+    restarts: int
+    write_failures: int
+    compacted_days: int
+    unwritten: int
+
 @final
 class Recorder:
     """A recorder of the live feed into ``dest``, its arguments checked
     before anything connects; it runs once."""
 
     def __new__(cls, client: CoreClient, live_url: str, options: RecordOptions) -> Recorder: ...
-    def run(self) -> RecordSummary:
+    def run(self) -> _RecordCounts:
         """Records until Ctrl-C or ``duration`` seconds, then writes what it
         holds and returns what it did."""
-    def run_async(self) -> Awaitable[RecordSummary]:
+    def run_async(self) -> Awaitable[_RecordCounts]:
         """The awaitable form of :meth:`run`; cancelling it stops the recorder."""
 
 def read_ticks(

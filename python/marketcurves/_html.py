@@ -14,12 +14,17 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from marketcurves._core import BulkResult, Tenor
+    from marketcurves.backfill import BackfillSummary
     from marketcurves.bulk import BulkJob
     from marketcurves.catalogue import Catalogue, Curve
+    from marketcurves.lake import LakeReport
     from marketcurves.live import LiveFeed
+    from marketcurves.record import RecordSummary
 
 #: Rows of a catalogue drawn; the rest are counted.
 CATALOGUE_ROWS = 50
+#: Tenors of a lake's report drawn; the rest are counted.
+TENOR_ROWS = 50
 #: Contracts and subscriptions listed by name; the rest are counted.
 NAMES_LISTED = 12
 
@@ -95,7 +100,7 @@ def catalogue(value: Catalogue) -> str:
         (c.id, c.name, c.vertical, c.quotation, c.region, c.units, len(c.contracts))
         for c in value[:CATALOGUE_ROWS]
     ]
-    return grid(f"Catalogue of {len(value)} curves", columns, rows, len(value) - CATALOGUE_ROWS)
+    return grid(value._title(), columns, rows, len(value) - CATALOGUE_ROWS)
 
 
 def bulk_job(value: BulkJob) -> str:
@@ -151,3 +156,67 @@ def live_feed(value: LiveFeed) -> str:
         ("last message (UTC)", None if last is None else f"{last:%Y-%m-%d %H:%M:%S}"),
     ]
     return facts("Live feed", rows)
+
+
+def record_summary(value: RecordSummary) -> str:
+    return facts(
+        "Recorder summary",
+        [
+            ("ticks written", _number(value.ticks_written)),
+            ("files written", _number(value.files_written)),
+            ("backfilled", _number(value.backfilled)),
+            ("reconnects", _number(value.reconnects)),
+            ("restarts", _number(value.restarts)),
+            ("write failures", _number(value.write_failures)),
+            ("days compacted", _number(value.compacted_days)),
+            ("unwritten", _number(value.unwritten)),
+        ],
+    )
+
+
+def backfill_summary(value: BackfillSummary) -> str:
+    return facts(
+        "Backfill summary",
+        [
+            ("tasks", _number(value.tasks)),
+            ("requests", _number(value.requests)),
+            ("values written", _number(value.values)),
+            ("days complete", _number(value.days_complete)),
+            ("days already complete", _number(value.days_skipped)),
+            ("files written", _number(value.files_written)),
+        ],
+    )
+
+
+def lake_report(value: LakeReport) -> str:
+    missing = sum(len(t["missing_days"]) for t in value.tenors)
+    recorder = value.recorder
+    rows: list[tuple[str, Any]] = [
+        ("tenors", _number(len(value.tenors))),
+        ("business days missing", _number(missing)),
+        ("values held twice", _number(sum(h["values"] for h in value.held_twice))),
+        ("files counted twice", _names(value.counted_twice) or "none"),
+        ("unreadable files", _names([u["file"] for u in value.unreadable]) or "none"),
+    ]
+    if recorder is None:
+        rows.append(("recorder", "none wrote here"))
+    else:
+        runs = "running" if recorder["running"] else "not running"
+        rows.append(("recorder", f"{runs} (status {recorder['state']}, {recorder['updated_at']})"))
+    columns = ("curve", "tenor", "first day", "last day", "recorded", "backfilled", "missing")
+    tenors = [
+        (
+            t["curve_id"],
+            t["tenor"],
+            t["first_day"],
+            t["last_day"],
+            _number(t["days_recorded"]),
+            _number(t["days_backfilled"]),
+            _number(len(t["missing_days"])),
+        )
+        for t in value.tenors[:TENOR_ROWS]
+    ]
+    title = "Lake check: whole" if value.ok else "Lake check: not whole"
+    summary = facts(title, rows)
+    table = grid("Days held, per tenor", columns, tenors, len(value.tenors) - TENOR_ROWS)
+    return f"<div>{summary}{table}</div>"

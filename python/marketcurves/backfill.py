@@ -39,7 +39,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _args, _core, _progress
+from marketcurves import _args, _core, _html, _progress
 from marketcurves._options import BackfillOptions
 from marketcurves.exceptions import AuthError, InvalidRequest
 
@@ -58,8 +58,8 @@ _SECRET_WORDS = ("secret", "token", "password", "sas", "account_key", "credentia
 
 @dataclasses.dataclass(frozen=True)
 class BackfillSummary:
-    """What :meth:`marketcurves.Client.backfill` did. Summaries add up
-    (``a + b``), field by field."""
+    """What :meth:`marketcurves.Client.backfill` did; Jupyter shows it as a
+    table. Summaries add up (``a + b``), field by field."""
 
     #: Tasks run: one curve over at most 30 days each.
     tasks: int = 0
@@ -77,6 +77,9 @@ class BackfillSummary:
     def __add__(self, other: BackfillSummary) -> BackfillSummary:
         fields = (f.name for f in dataclasses.fields(self))
         return BackfillSummary(**{n: getattr(self, n) + getattr(other, n) for n in fields})
+
+    def _repr_html_(self) -> str:
+        return _html.backfill_summary(self)
 
 
 def _checked(

@@ -202,8 +202,12 @@ class Catalogue(Sequence[Curve]):
         """
         return to_pandas(self.to_arrow(), nested)
 
+    def _title(self) -> str:
+        """The first line of its repr, and its view's title."""
+        return f"Catalogue of {len(self)} {'curve' if len(self) == 1 else 'curves'}"
+
     def __repr__(self) -> str:
-        lines = [f"Catalogue of {len(self)} curves"]
+        lines = [self._title()]
         lines += [f"  {c.name} ({c.units}) {c.id}" for c in self._curves[:10]]
         if len(self) > 10:
             lines.append(f"  … {len(self) - 10} more")

@@ -547,15 +547,56 @@ class Client:
         """Intraday values from ``start`` to ``end`` (inclusive UTC days), split
         into windows of at most 30 days, every page of each, run concurrently.
 
-        ``tenors`` is as for :meth:`settlements`: None for the listed
-        contracts, names, ``"expired"`` for the contracts of the listed kinds
-        whose delivery overlaps the range but which the catalogue no longer
-        lists, or ``"all"`` for both; there, a tenor the service does not know
-        (404) is skipped with a warning and named in the table's schema
-        metadata under ``marketcurves.skipped_tenors``.
-
         With a cache, final days come from it and only the others are
-        fetched (see ``cache_dir``); ``cache`` overrides the client's mode."""
+        fetched (see ``cache_dir``).
+
+        Args:
+            curve_id: the curve, by id or as a :class:`~marketcurves.Curve`.
+            start: the first UTC day (a date, a datetime's UTC day, or
+                ``"YYYY-MM-DD"``).
+            end: the last UTC day, included.
+            tenors: as for :meth:`settlements`: tenor names (one, or a
+                list); None for every contract the catalogue lists for the
+                curve; ``"expired"`` for the contracts of the listed kinds
+                whose delivery overlaps the range but which the catalogue
+                no longer lists; ``"all"`` for both. There, a tenor the
+                service does not know (404) is skipped with a warning, and
+                named in the table's schema metadata under
+                ``marketcurves.skipped_tenors``.
+            progress: show a progress bar of the requests (with tqdm installed).
+            cache: how this call uses the history cache
+                (:data:`~marketcurves.cache.CacheMode`); None for the
+                client's mode.
+
+        Returns:
+            One row per value, with its ``generated_on`` time, sorted by
+            tenor (in calendar order) then time; see
+            [The tables](../history.md#the-tables). Empty for a range
+            without values.
+
+        Raises:
+            InvalidRequest: a malformed argument, ``end`` before ``start``,
+                a tenor of a kind the curve does not list, or a ``cache``
+                mode the client cannot use (``"offline"`` without a cache).
+            NotFound: the service does not know the curve or a named tenor.
+            AccessDenied: the account's licence does not cover the curve.
+            CacheMiss: ``cache="offline"`` and the cache lacks some of the days.
+
+        Warns:
+            UserWarning: a tenor named that the catalogue does not list
+                returned nothing (a mistyped name looks like an empty
+                answer), or ``"expired"`` skipped tenors the service does not know.
+
+        Examples:
+            >>> table = client.intraday_history(curve, "2026-01-12", "2026-01-13", tenors="Feb 26")
+            >>> table.num_rows  # a value about every two minutes, for two days
+            1440
+            >>> mc.to_pandas(table)[["tenor", "generated_on", "price"]].tail(3)
+                   tenor                     generated_on    price
+            1437  Feb 26 2026-01-13 23:54:21.400000+00:00  772.428
+            1438  Feb 26 2026-01-13 23:56:20.000000+00:00  772.334
+            1439  Feb 26 2026-01-13 23:58:11.090703+00:00  772.722
+        """
         first, last = _args.date_range(start, end)
         named, contracts = _args.history_tenors(tenors)
         args = (_args.curve_id(curve_id), first, last, named)
@@ -1093,7 +1134,7 @@ class Client:
 
         Returns:
             The ticks and files written, what was backfilled, reconnects and
-            failures.
+            failures (a :class:`~marketcurves.RecordSummary`).
 
         Raises:
             InvalidRequest: a malformed argument, a curve the catalogue does
@@ -1104,7 +1145,7 @@ class Client:
 
         Examples:
             >>> summary = client.record("ticks", [(curve, "Feb 26")], duration=0.5)
-            >>> summary["ticks_written"] > 0, summary["unwritten"]
+            >>> summary.ticks_written > 0, summary.unwritten
             (True, 0)
         """
         return record_.record(

@@ -67,40 +67,82 @@ def rolling(
     holidays: Holidays = None,
     adjust: str = "none",
 ) -> pyarrow.Table:
-    """One row per curve and date (settlements) or curve and time (other
-    prices), with columns ``M1``…``Mn`` (``Q`` for quarters, ``W`` for
-    windows): the price of the nth contract of ``kind`` whose delivery has
-    not started.
+    """Rolling nearby series: the price of the nth contract of ``kind``
+    whose delivery has not started, per curve and date (settlements) or
+    curve and time (other prices).
 
     A contract is held up to the day before its roll day and no longer from
     it on: the first day of its delivery, or ``roll_days`` business days
-    before it. Business days are Monday to Friday less ``holidays``: a list
-    of dates (datetimes, ISO strings, or a ``holidays`` package object), the
-    name of a financial calendar of the ``holidays`` package (its market
-    code, ``"IFEU"``, or name, ``"ICE Futures Europe"``; the
-    ``marketcurves[calendars]`` extra), or ``"data"``: between the table's
-    first and last day, the days it has prices on (of any curve), and
-    Monday to Friday outside them. An unknown calendar raises
-    :class:`InvalidRequest` listing the known ones.
+    before it. The contracts are those of the curve in ``table``: pull
+    history with ``tenors="all"`` to have every contract, expired ones
+    included (see [Rolling series](../curves.md#rolling-series)).
+    :func:`roll_log` says which contract each column held.
 
-    The contracts are those of the curve in ``table``; a position past all
-    of them raises :class:`InvalidRequest`, and a position whose contract
-    has no price at a time is null there (pull history with
-    ``tenors="all"`` to have every contract). :func:`roll_log` says which
-    contract each column held.
+    Args:
+        table: prices of the package's schema: settlements keyed by
+            ``date``, other prices by ``generated_on`` (a ``pyarrow.Table``
+            or anything with the Arrow PyCapsule interface).
+        kind: the contracts that roll: ``"month"``, ``"quarter"`` or
+            ``"window"``.
+        nearby: the positions, from 1 (one, or several).
+        roll_days: business days before the first day of delivery on which
+            a contract is left; 0 rolls on that day.
+        holidays: what is not a business day besides Saturday and
+            Sunday: a list of dates (datetimes, ISO strings, or a
+            ``holidays`` package object), the name of a financial calendar
+            of the ``holidays`` package (its market code, ``"IFEU"``, or
+            name, ``"ICE Futures Europe"``; the ``marketcurves[calendars]``
+            extra), or ``"data"``: between the table's first and last day,
+            the days it has prices on (of any curve), and Monday to Friday
+            outside them. See [Calendars](../curves.md#calendars).
+        adjust: ``"none"`` leaves the prices as they are;
+            ``"difference"`` or ``"ratio"`` back-adjusts each column
+            across its rolls. Each roll's gap is measured on the last date
+            (or time) the old contract is held: the new contract's price
+            minus the old one's, or the new over the old, both of that
+            date; every earlier value is shifted by the sum of the later
+            gaps, or scaled by their product, so the latest contract's
+            prices are unchanged and the series does not jump at a roll.
+            Where either contract has no price on that date, the gap is
+            measured on the latest earlier date on which the old contract
+            is still held and both have one.
 
-    ``adjust`` back-adjusts each column across its rolls. Each roll's gap is
-    measured on the last date (or time) the old contract is held: the new
-    contract's price minus the old one's (``"difference"``) or the new over
-    the old (``"ratio"``), both of that date. Every earlier value is
-    shifted by the sum of the later gaps, or scaled by their product, so
-    the latest contract's prices are unchanged and the series does not jump
-    at a roll. Where either contract has no price on that date, the gap is
-    measured on the latest earlier date on which the old contract is still
-    held and both have one (:func:`roll_log` says which); a roll with no
-    such date raises :class:`InvalidRequest` naming it, and so does a ratio
-    that is not above zero. ``"none"`` (the default) leaves the prices as
-    they are.
+    Returns:
+        One row per curve and date (or time): ``curve_id``, ``date`` (or
+        ``generated_on``) and a column per position, ``M1``…``Mn`` (``Q``
+        for quarters, ``W`` for windows), null where its contract has no
+        price.
+
+    Raises:
+        InvalidRequest: a malformed argument, a table without the columns
+            it needs, an unknown calendar (the message lists the known
+            ones), a position past all the curve's contracts, or, with
+            ``adjust``, a roll with no date to measure its gap on or a
+            ratio that is not above zero.
+        ImportError: ``holidays`` names a calendar and the ``holidays``
+            package is not installed.
+
+    Examples:
+        >>> history = client.settlements(curve, "2025-12-26", "2025-12-31", tenors="all")
+        >>> nearby = mc.curves.rolling(history, nearby=[1, 2], roll_days=2)
+        >>> nearby.drop_columns("curve_id").to_pandas()
+                 date       M1       M2
+        0  2025-12-26  730.495  730.285
+        1  2025-12-29  768.648  768.349
+        2  2025-12-30  772.079  771.948
+        3  2025-12-31  770.732  770.157
+
+        January is left two business days before its delivery: M1 holds
+        February from 30 December. Back-adjusted, the earlier values move
+        by the roll's gap (768.349 - 768.648):
+
+        >>> adjusted = mc.curves.rolling(history, nearby=[1, 2], roll_days=2, adjust="difference")
+        >>> adjusted.drop_columns("curve_id").to_pandas()
+                 date       M1       M2
+        0  2025-12-26  730.196  729.943
+        1  2025-12-29  768.349  768.007
+        2  2025-12-30  772.079  771.948
+        3  2025-12-31  770.732  770.157
     """
     args = (*_roll_args(kind, nearby, roll_days), False, _text(adjust, "adjust"))
     return _core.curves_rolling(_table(table), *args, _calendars.holidays(holidays))
@@ -115,13 +157,47 @@ def roll_log(
     holidays: Holidays = None,
     adjust: str = "none",
 ) -> pyarrow.Table:
-    """The same rows and columns as :func:`rolling`, holding the tenor each
-    position held at that date or time (null past the curve's contracts).
+    """Which contract each position of :func:`rolling` held: the same rows
+    and columns, holding tenor names.
 
-    With ``adjust="difference"`` or ``"ratio"``, each column ``Mn`` is
-    followed by ``Mn_gap``, the gap of the roll on the row where the new
-    contract is first held (null on other rows), and ``Mn_gap_on``, the date
-    (or time) it was measured on; see :func:`rolling`."""
+    Args:
+        table: prices, as for :func:`rolling`.
+        kind: the contracts that roll, as for :func:`rolling`.
+        nearby: the positions, as for :func:`rolling`.
+        roll_days: as for :func:`rolling`.
+        holidays: as for :func:`rolling`.
+        adjust: as for :func:`rolling`; with ``"difference"`` or
+            ``"ratio"``, each column ``Mn`` is followed by ``Mn_gap``, the
+            gap of the roll on the row where the new contract is first held
+            (null on other rows), and ``Mn_gap_on``, the date (or time) it
+            was measured on.
+
+    Returns:
+        One row per curve and date (or time), a column per position holding
+        the tenor it held then (null past the curve's contracts).
+
+    Raises:
+        InvalidRequest: as for :func:`rolling`.
+        ImportError: ``holidays`` names a calendar and the ``holidays``
+            package is not installed.
+
+    Examples:
+        >>> history = client.settlements(curve, "2025-12-26", "2025-12-31", tenors="all")
+        >>> held = mc.curves.roll_log(history, nearby=[1, 2], roll_days=2)
+        >>> held.drop_columns("curve_id").to_pandas()
+                 date      M1      M2
+        0  2025-12-26  Jan 26  Feb 26
+        1  2025-12-29  Jan 26  Feb 26
+        2  2025-12-30  Feb 26  Mar 26
+        3  2025-12-31  Feb 26  Mar 26
+        >>> gaps = mc.curves.roll_log(history, nearby=[1], roll_days=2, adjust="difference")
+        >>> gaps.drop_columns("curve_id").to_pandas()
+                 date      M1  M1_gap   M1_gap_on
+        0  2025-12-26  Jan 26     NaN        None
+        1  2025-12-29  Jan 26     NaN        None
+        2  2025-12-30  Feb 26  -0.299  2025-12-29
+        3  2025-12-31  Feb 26     NaN        None
+    """
     args = (*_roll_args(kind, nearby, roll_days), True, _text(adjust, "adjust"))
     return _core.curves_rolling(_table(table), *args, _calendars.holidays(holidays))
 
@@ -129,13 +205,40 @@ def roll_log(
 def spread(
     table: Any, near: Any, far: Any, *, roll_days: int = 0, holidays: Holidays = None
 ) -> pyarrow.Table:
-    """``near`` minus ``far`` per curve and date (or time), where both have a
-    price. A leg is a tenor (``"Jan 26"`` or a :class:`~marketcurves.Tenor`)
-    or a nearby position (``"M1"``, ``"Q2"``, ``"W1"``), which rolls as
-    :func:`rolling` does: ``roll_days`` business days (Monday to Friday less
-    ``holidays``, as :func:`rolling` takes them) before delivery, by default
-    on its first day. Columns: ``curve_id``, ``date`` or ``generated_on``,
-    ``near`` and ``far`` (the tenors used) and ``spread``."""
+    """One leg minus another, per curve and date (or time), where both have
+    a price.
+
+    Args:
+        table: prices, as for :func:`rolling`.
+        near: the first leg: a tenor (``"Jan 26"`` or a
+            :class:`~marketcurves.Tenor`) or a nearby position (``"M1"``,
+            ``"Q2"``, ``"W1"``), which rolls as :func:`rolling` does.
+        far: the leg subtracted, in the same forms.
+        roll_days: business days before the first day of delivery on which
+            a position's contract is left, as for :func:`rolling`.
+        holidays: as for :func:`rolling`.
+
+    Returns:
+        ``curve_id``, ``date`` or ``generated_on``, ``near`` and ``far``
+        (the tenors used) and ``spread``.
+
+    Raises:
+        InvalidRequest: a leg that is neither a tenor nor a position, a
+            tenor the table does not hold, a malformed argument or a table
+            without the columns it needs.
+        ImportError: ``holidays`` names a calendar and the ``holidays``
+            package is not installed.
+
+    Examples:
+        >>> history = client.settlements(curve, "2025-12-26", "2025-12-31", tenors="all")
+        >>> calendar = mc.curves.spread(history, "M1", "M2", roll_days=2)
+        >>> calendar.drop_columns("curve_id").to_pandas()
+                 date    near     far  spread
+        0  2025-12-26  Jan 26  Feb 26   0.210
+        1  2025-12-29  Jan 26  Feb 26   0.299
+        2  2025-12-30  Feb 26  Mar 26   0.131
+        3  2025-12-31  Feb 26  Mar 26   0.575
+    """
     legs = (_leg(near, "near"), _leg(far, "far"), _roll_days(roll_days))
     return _core.curves_spread(_table(table), *legs, _calendars.holidays(holidays))
 
@@ -151,11 +254,35 @@ def crack(
     """The crack of a product against crude: tenor by tenor, on the dates
     (or times) both tables have, with both converted to ``units`` first.
 
-    Each table holds one curve. ``factor`` gives the product's barrels per
-    tonne when it is quoted per tonne (see :func:`convert`); crude per tonne
-    uses crude's standard 7.33 unless ``crude_factor`` says otherwise.
-    Columns: ``tenor``, ``date`` or ``generated_on``, ``product``,
-    ``crude``, ``crack`` and ``units``."""
+    Args:
+        product: the product's prices, one curve (a table as for
+            :func:`rolling`).
+        crude: crude's prices, one curve.
+        units: the units of the result: ``"c/gal"``, ``"$/gal"``,
+            ``"$/bbl"`` or ``"$/mt"``.
+        factor: the product's barrels per tonne, where it is quoted per
+            tonne and ``units`` are not, in any form :func:`convert` takes.
+        crude_factor: crude's barrels per tonne, where it is quoted per
+            tonne; None for crude's standard 7.33.
+
+    Returns:
+        ``tenor``, ``date`` or ``generated_on``, ``product``, ``crude``,
+        ``crack`` and ``units``.
+
+    Raises:
+        InvalidRequest: a table holding several curves or units, unknown
+            units, a conversion between tonnes and volume without a
+            factor, or a malformed argument.
+
+    Examples:
+        >>> crude_curve = client.catalogue(vertical="Crude")[0]
+        >>> jet = client.settlements(curve, "2026-01-13", "2026-01-14", tenors="Feb 26")
+        >>> crude = client.settlements(crude_curve, "2026-01-13", "2026-01-14", tenors="Feb 26")
+        >>> mc.curves.crack(jet, crude, factor=curve).to_pandas()  # Jet: 7.88 bbl/t
+            tenor        date    product   crude      crack  units
+        0  Feb 26  2026-01-13  98.181726  73.448  24.733726  $/bbl
+        1  Feb 26  2026-01-14  98.352665  73.756  24.596665  $/bbl
+    """
     all_, per_curve = _factors(factor, "factor")
     crude_all, crude_per_curve = _factors(crude_factor, "crude_factor")
     return _core.curves_crack(
@@ -170,26 +297,68 @@ def crack(
 
 
 def convert(table: Any, to: str = "$/bbl", factor: FactorArg = None) -> pyarrow.Table:
-    """The table with ``price`` in ``to`` and ``units`` saying so; every
-    other column as it was.
+    """The table with ``price`` in other units, and ``units`` saying so;
+    every other column as it was.
 
-    Units are ``c/gal``, ``$/gal``, ``$/bbl`` and ``$/mt`` as the catalogue
-    writes them (``USD/bbl``, ``USc/gal``, ``USD/MT`` are read too). Every row
-    must be in one unit. Between ``$/mt`` and volume a curve needs barrels
-    per tonne, which the table cannot say: ``factor`` is a number, a product
-    name with a standard figure (``"Gasoline"``, ``"Naphtha"``, ``"Jet"``,
-    ``"ULSD"``, ``"Fuel Oil"``, ``"Crude"``), a :class:`Curve` (its
-    vertical), a mapping of curve id to any of those, or a
-    :class:`Catalogue` (each curve's vertical). Without one, such a
-    conversion raises :class:`InvalidRequest` naming the curve."""
+    Args:
+        table: prices, as for :func:`rolling`, every row in one unit.
+            Units are ``c/gal``, ``$/gal``, ``$/bbl`` and ``$/mt`` as the
+            catalogue writes them (``USD/bbl``, ``USc/gal``, ``USD/MT``
+            are read too).
+        to: the units wanted, one of those.
+        factor: barrels per tonne, which a conversion between ``$/mt`` and
+            volume needs and the table cannot say: a number, a product
+            name with a standard figure (``"Gasoline"`` 8.33,
+            ``"Naphtha"`` 8.90, ``"Jet"`` 7.88, ``"ULSD"`` 7.45,
+            ``"Fuel Oil"`` 6.35, ``"Crude"`` 7.33), a
+            :class:`~marketcurves.Curve` (its vertical), a mapping of curve
+            id to any of those, or a :class:`~marketcurves.Catalogue` (each
+            curve's vertical); 42 gallons make a barrel.
+
+    Returns:
+        The table, its prices converted.
+
+    Raises:
+        InvalidRequest: unknown units, rows in several units, a
+            conversion between tonnes and volume without a factor (naming
+            the curve), or a malformed argument.
+
+    Examples:
+        >>> table = client.settlements(curve, "2026-01-14", "2026-01-14", tenors=["Feb 26", "Mar 26"])
+        >>> per_barrel = mc.curves.convert(table, "$/bbl", factor=curve)
+        >>> per_barrel.select(["tenor", "price", "units"]).to_pandas()
+            tenor      price  units
+        0  Feb 26  98.352665  $/bbl
+        1  Mar 26  98.283883  $/bbl
+    """
     all_, per_curve = _factors(factor, "factor")
     return _core.curves_convert(_table(table), _text(to, "to"), all_, per_curve)
 
 
 def matrix(table: Any, values: str = "price") -> pyarrow.Table:
-    """One row per curve and date (or time), one column per tenor in
-    calendar order, holding the ``values`` column (null where a tenor has no
-    row). ``to_pandas`` works on it."""
+    """The date-by-tenor matrix: one row per curve and date (or time), one
+    column per tenor in calendar order.
+
+    Args:
+        table: prices, as for :func:`rolling`.
+        values: the column the cells hold.
+
+    Returns:
+        ``curve_id``, ``date`` (or ``generated_on``) and a column per tenor
+        holding its ``values``, null where a tenor has no row.
+        ``to_pandas()`` makes it a DataFrame.
+
+    Raises:
+        InvalidRequest: a table without the columns it needs, or without
+            ``values``.
+
+    Examples:
+        >>> table = client.settlements(curve, "2026-01-13", "2026-01-14", tenors=["Mar 26", "Q1 26", "Jan 26"])
+        >>> mc.curves.matrix(table).drop_columns("curve_id").to_pandas()
+                 date   Jan 26    Q1 26   Mar 26
+        0  2026-01-13  773.765  773.414  772.881
+        1  2026-01-14  775.062  774.912  774.477
+    """
     return _core.curves_matrix(_table(table), _text(values, "values"))
 
 
@@ -197,30 +366,47 @@ def as_of(table: Any, at: str | Iterable[_dt.datetime | str]) -> pyarrow.Table:
     """The curve as it stood at each time of ``at``: for each curve, time and
     tenor with a value at or before that time, the tenor's last value.
 
-    ``table`` holds prices keyed by ``generated_on``: intraday history,
-    :func:`~marketcurves.read_ticks` output, or a live feed's batches
-    (``pyarrow.Table.from_batches(...)``). ``at`` is a list of times
-    (datetimes, naive ones taken as UTC, or ISO 8601 strings; in any order,
-    each taken once), or a frequency: a whole number and a unit, ``s``,
-    ``min``, ``h`` or ``D`` (``"30s"``, ``"15min"``, ``"1h"``, ``"1D"``; the
-    number 1 may be left out). A frequency's times are midnight UTC of the
-    table's first day plus whole steps, those from the table's first time
-    to its last, both included: ``"1h"`` is each hour on the hour, ``"1D"``
-    each midnight.
+    A tenor with no value yet at a time has no row there; one whose last
+    value is old keeps it, however old. Of two values of a tenor at the
+    same time, the table's later row is taken. Rows without a curve, tenor,
+    time or price are left out. See
+    [The curve as of a time](../curves.md#the-curve-as-of-a-time).
 
-    One row per curve, time and tenor, by curve, time and tenor in calendar
-    order: ``curve_id``, ``as_of``, ``tenor``, ``tenor_kind``,
-    ``tenor_start``, ``tenor_end``, ``generated_on`` (the value's own time)
-    and ``price``. A tenor with no value yet at a time has no row there;
-    one whose last value is old keeps it, however old. Of two values of a
-    tenor at the same time, the table's later row is taken. Rows without a
-    curve, tenor, time or price are left out.
+    Args:
+        table: prices keyed by ``generated_on``: intraday history,
+            :func:`~marketcurves.read_ticks` output, or a live feed's
+            batches (``pyarrow.Table.from_batches(...)``).
+        at: a list of times (datetimes, naive ones taken as UTC, or ISO
+            8601 strings; in any order, each taken once), or a frequency:
+            a whole number and a unit, ``s``, ``min``, ``h`` or ``D``
+            (``"30s"``, ``"15min"``, ``"1h"``, ``"1D"``; the number 1 may
+            be left out). A frequency's times are midnight UTC of the
+            table's first day plus whole steps, those from the table's
+            first time to its last, both included: ``"1h"`` is each hour on
+            the hour, ``"1D"`` each midnight.
 
-    Raises :class:`InvalidRequest` for a table without ``generated_on``, a
-    frequency that is not one (``"1m"``: minutes are ``"min"``), a
-    frequency with no time across the table (``"1D"`` over one day's
-    hours) or more than a million, and an answer of more than 100 million
-    rows.
+    Returns:
+        One row per curve, time and tenor, by curve, time and tenor in
+        calendar order: ``curve_id``, ``as_of``, ``tenor``, ``tenor_kind``,
+        ``tenor_start``, ``tenor_end``, ``generated_on`` (the value's own
+        time) and ``price``.
+
+    Raises:
+        InvalidRequest: a table without ``generated_on``, a frequency that
+            is not one (``"1m"``: minutes are ``"min"``), one time not in
+            a list, a frequency with no time across the table (``"1D"``
+            over one day's hours) or more than a million, or an answer of
+            more than 100 million rows.
+
+    Examples:
+        >>> ticks = client.intraday_history(curve, "2026-01-13", "2026-01-13", tenors=["Feb 26", "Mar 26"])
+        >>> stood = mc.curves.as_of(ticks, ["2026-01-13T10:00:00Z", "2026-01-13T16:30:00Z"])
+        >>> stood.select(["as_of", "tenor", "generated_on", "price"]).to_pandas()
+                              as_of   tenor                  generated_on    price
+        0 2026-01-13 10:00:00+00:00  Feb 26 2026-01-13 09:58:11.672+00:00  773.561
+        1 2026-01-13 10:00:00+00:00  Mar 26 2026-01-13 09:58:11.672+00:00  772.553
+        2 2026-01-13 16:30:00+00:00  Feb 26 2026-01-13 16:28:01.400+00:00  773.215
+        3 2026-01-13 16:30:00+00:00  Mar 26 2026-01-13 16:28:01.400+00:00  773.181
     """
     return _core.curves_as_of(_table(table), _at(at))
 
@@ -235,40 +421,60 @@ def build(
     """A daily forward curve for each curve and date (settlements) or curve
     and time (other prices) of ``table``, consistent with its contracts.
 
-    One row per curve, time and delivery day, from the first contract's
-    first day to the last contract's last day: ``curve_id``, ``date`` (or
-    ``generated_on``), ``delivery`` (a date) and ``forward``. Each curve and
-    time is built alone, from its rows.
+    Each curve and time is built alone, from its rows. The contracts are
+    the rows whose tenors have delivery days (months, quarters, 5-day
+    windows, any tenor whose dates parse); continuous tenors (``C 00``...)
+    have none and are left out, and so is a contract every day of which
+    shorter contracts of the same curve and time cover (a quarter and its
+    three months): the finer contracts define those days.
+    :func:`residuals` shows how far a left-out contract disagrees. See
+    [Daily forward curves](../curves.md#daily-forward-curves).
 
-    The contracts are the rows whose tenors have delivery days (months,
-    quarters, 5-day windows, any tenor whose dates parse); continuous
-    tenors (``C 00``...) have none and are left out, and so is a contract
-    every day of which shorter contracts of the same curve and time cover
-    (a quarter and its three months): the finer contracts define those
-    days. :func:`residuals` shows how far a left-out contract disagrees.
+    Args:
+        table: prices, as for :func:`rolling`.
+        method: ``"smooth"``, the maximum-smoothness forward curve of
+            Benth, Koekebakker and Ollmar (2007), on days: of all curves
+            whose weighted mean over each contract's days is its price, the
+            one with the least sum of squared second differences, its last
+            day equal to the day before (days between contracts are on the
+            curve too, unconstrained); or ``"flat"``, the piecewise-flat
+            bootstrap: each day takes the price of the finest contract
+            covering it, a coarser contract's other days the one value that
+            makes its mean right, and a day no contract covers the value of
+            the day before.
+        weights: ``"calendar"`` averages a contract's price over every day
+            of its delivery; ``"business"`` over Monday to Friday less
+            ``holidays``. Every day has a value on the curve either way.
+        holidays: for ``weights="business"``, as for :func:`rolling`;
+            with ``"data"``, delivery days after the table's last day are
+            Monday to Friday.
 
-    ``method="smooth"`` is the maximum-smoothness forward curve of Benth,
-    Koekebakker and Ollmar (2007), on days: of all curves whose weighted
-    mean over each contract's days is its price, the one with the least
-    sum of squared second differences, its last day equal to the day
-    before. Days between contracts are on the curve too, unconstrained.
-    ``method="flat"`` is the piecewise-flat bootstrap: each day takes the
-    price of the finest contract covering it, a coarser contract's other
-    days the one value that makes its mean right, and a day no contract
-    covers the value of the day before.
+    Returns:
+        One row per curve, time and delivery day, from the first
+        contract's first day to the last contract's last day:
+        ``curve_id``, ``date`` (or ``generated_on``), ``delivery`` (a date)
+        and ``forward``.
 
-    ``weights="calendar"`` averages a contract's price over every day of its
-    delivery; ``weights="business"`` over Monday to Friday less
-    ``holidays``, which :func:`rolling` takes alike: a list of dates,
-    datetimes or ISO strings, a financial calendar's name (``"IFEU"``), or
-    ``"data"``, the days ``table`` has prices on between its first and last
-    (delivery days after the table's last day are Monday to Friday). Every
-    day has a value on the curve either way.
+    Raises:
+        InvalidRequest: an unknown method or weights, a table without the
+            columns it needs, or contracts no curve can meet (two tenors
+            over the same days, a contract with no business day, a
+            contract whose mean the others already fix at another price),
+            naming the curve, time and tenors.
+        ImportError: ``holidays`` names a calendar and the ``holidays``
+            package is not installed.
 
-    Raises :class:`InvalidRequest` for an unknown method or weights, a table
-    without the columns it needs, or contracts no curve can meet: two
-    tenors over the same days, a contract with no business day, a contract
-    whose mean the others already fix at another price.
+    Examples:
+        >>> day = client.settlements(curve, "2026-01-14", "2026-01-14", tenors=["Jan 26", "Q1 26", "Feb 26", "Mar 26"])
+        >>> daily = mc.curves.build(day)
+        >>> daily.num_rows  # 1 January to 31 March; Q1 26 is left out, its months define it
+        90
+        >>> daily.drop_columns("curve_id").to_pandas().round(3).iloc[[0, 1, 30, 89]]
+                  date    delivery  forward
+        0   2026-01-14  2026-01-01  774.947
+        1   2026-01-14  2026-01-02  774.956
+        30  2026-01-14  2026-01-31  775.142
+        89  2026-01-14  2026-03-31  774.313
     """
     return _core.curves_build(
         _table(table),
@@ -285,20 +491,46 @@ def residuals(
     weights: str = "calendar",
     holidays: Holidays = None,
 ) -> pyarrow.Table:
-    """How far the curves ``built`` from ``table`` (by :func:`build`) are from
-    each of its contracts.
+    """How far the curves ``built`` from ``table`` (by :func:`build`) are
+    from each of its contracts.
 
-    One row per row of ``table`` whose tenor has delivery days, by curve,
-    date (or time) and tenor in calendar order: ``curve_id``, ``date`` (or
-    ``generated_on``), ``tenor``, ``price``, ``mean`` (the built curve's
-    mean over the contract's days, weighted as ``weights`` and ``holidays``
-    say, which should be those the curve was built with; ``"data"`` reads
-    the days of ``table``) and ``residual``
-    (``price - mean``). A contract the curve was built from has a residual
-    of zero to within 1e-9 of its price; a left-out one shows how far it
-    disagrees. Rows missing a curve, tenor, time or price are left out, as
-    :func:`build` leaves them out. Raises :class:`InvalidRequest` if
-    ``built`` lacks a curve, time or delivery day a contract needs.
+    A contract the curve was built from has a residual of zero to within
+    1e-9 of its price; a left-out one shows how far it disagrees.
+
+    Args:
+        table: the prices the curves were built from.
+        built: what :func:`build` returned for ``table``.
+        weights: how a contract's mean is weighted over its days, as for
+            :func:`build`: the weights the curve was built with.
+        holidays: as for :func:`build`, those the curve was built with
+            (``"data"`` reads the days of ``table``).
+
+    Returns:
+        One row per row of ``table`` whose tenor has delivery days, by
+        curve, date (or time) and tenor in calendar order: ``curve_id``,
+        ``date`` (or ``generated_on``), ``tenor``, ``price``, ``mean`` (the
+        built curve's mean over the contract's days) and ``residual``
+        (``price - mean``). Rows missing a curve, tenor, time or price are
+        left out, as :func:`build` leaves them out.
+
+    Raises:
+        InvalidRequest: ``built`` is not :func:`build` output, or lacks a
+            curve, time or delivery day a contract needs; a malformed
+            argument.
+        ImportError: ``holidays`` names a calendar and the ``holidays``
+            package is not installed.
+
+    Examples:
+        >>> day = client.settlements(curve, "2026-01-14", "2026-01-14", tenors=["Jan 26", "Q1 26", "Feb 26", "Mar 26"])
+        >>> fit = mc.curves.residuals(day, mc.curves.build(day)).to_pandas()
+        >>> fit[["tenor", "price", "mean"]].round(3)  # Q1 26 was left out
+            tenor    price     mean
+        0  Jan 26  775.062  775.062
+        1   Q1 26  774.912  774.847
+        2  Feb 26  775.019  775.019
+        3  Mar 26  774.477  774.477
+        >>> (fit["residual"].abs() < 1e-9).tolist()
+        [True, False, True, True]
     """
     return _core.curves_residuals(
         _table(table),

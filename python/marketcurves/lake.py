@@ -15,7 +15,7 @@ import datetime as _dt
 import os
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from marketcurves import _args, _core
+from marketcurves import _args, _core, _html
 
 if TYPE_CHECKING:
     from obstore.store import ObjectStore
@@ -89,7 +89,7 @@ class RecorderCoverage(TypedDict):
 
 @dataclasses.dataclass(frozen=True)
 class LakeReport:
-    """What :func:`check_lake` found."""
+    """What :func:`check_lake` found; Jupyter shows it as a table."""
 
     #: What the lake holds of each curve's tenor.
     tenors: list[TenorCoverage]
@@ -115,6 +115,9 @@ class LakeReport:
             or self.counted_twice
             or self.unreadable
         )
+
+    def _repr_html_(self) -> str:
+        return _html.lake_report(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The report as plain data, for JSON.

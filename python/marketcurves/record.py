@@ -16,6 +16,7 @@ update or backfill) and ``recorded_at``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as _dt
 import os
 import signal
@@ -23,7 +24,7 @@ import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from marketcurves import _args, _core
+from marketcurves import _args, _core, _html
 from marketcurves._options import RecordOptions
 
 if TYPE_CHECKING:
@@ -33,8 +34,22 @@ if TYPE_CHECKING:
 __all__ = ["CompactedDay", "RecordSummary", "compact", "read_ticks"]
 
 
-class RecordSummary(TypedDict):
-    """What a recorder did, returned when it stops."""
+@dataclasses.dataclass(frozen=True)
+class RecordSummary:
+    """What a recorder did, returned by :meth:`marketcurves.Client.record`
+    when it stops; Jupyter shows it as a table.
+
+    ``summary["ticks_written"]`` reads a field too, as when the summary was
+    a dict: kept for compatibility, for code written then (read the
+    attributes). ``dataclasses.asdict(summary)`` gives the dict.
+
+    Examples:
+        >>> summary = client.record("recording", [(curve, "Feb 26")], duration=0.5)
+        >>> summary.ticks_written > 0, summary.unwritten
+        (True, 0)
+        >>> summary["ticks_written"] == summary.ticks_written
+        True
+    """
 
     #: Ticks written to files, each value once.
     ticks_written: int
@@ -55,6 +70,22 @@ class RecordSummary(TypedDict):
     #: Ticks received and not written when it stopped (0 unless the
     #: destination refused them; a restarted recorder fetches them again).
     unwritten: int
+
+    # Without it, ``__getitem__`` alone would make ``for`` and ``in`` try
+    # the keys 0, 1, ... and fail with KeyError: 0.
+    __iter__ = None
+
+    def __getitem__(self, name: str) -> int:
+        if name not in _SUMMARY_FIELDS:
+            raise KeyError(name)
+        value: int = getattr(self, name)
+        return value
+
+    def _repr_html_(self) -> str:
+        return _html.record_summary(self)
+
+
+_SUMMARY_FIELDS = frozenset(f.name for f in dataclasses.fields(RecordSummary))
 
 
 class CompactedDay(TypedDict):
@@ -125,11 +156,13 @@ def _recorder(core: Any, live_url: str, arguments: dict[str, Any]) -> _core.Reco
 def record(core: Any, live_url: str, **arguments: Any) -> RecordSummary:
     recorder = _recorder(core, live_url, arguments)
     with _sigterm_stops():
-        return recorder.run()
+        counts = recorder.run()
+    return RecordSummary(**counts)
 
 
 async def record_async(core: Any, live_url: str, **arguments: Any) -> RecordSummary:
-    return await _recorder(core, live_url, arguments).run_async()
+    counts = await _recorder(core, live_url, arguments).run_async()
+    return RecordSummary(**counts)
 
 
 def read_ticks(
@@ -214,7 +247,7 @@ def compact(
     Examples:
         >>> from marketcurves.record import compact
         >>> subscriptions = [(curve, "Feb 26"), (curve, "Mar 26")]
-        >>> client.record("ticks", subscriptions, duration=0.5, rotate_rows=1)["files_written"]
+        >>> client.record("ticks", subscriptions, duration=0.5, rotate_rows=1).files_written
         2
         >>> compact("ticks", before="2026-01-16")
         [{'day': datetime.date(2026, 1, 15), 'files': 2, 'rows': 2}]

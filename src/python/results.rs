@@ -82,7 +82,7 @@ pub fn feed_event<'py>(py: Python<'py>, event: &FeedEvent) -> PyResult<Bound<'py
     Ok(dict)
 }
 
-/// What a recorder did: `marketcurves.record.RecordSummary`.
+/// What a recorder did: `marketcurves.RecordSummary`'s fields.
 pub fn record_summary<'py>(
     py: Python<'py>,
     summary: &RecordSummary,

@@ -24,6 +24,25 @@ fn checked_date(value: &Bound<'_, PyAny>, name: &str) -> PyResult<NaiveDate> {
     checker.call1((value, name))?.extract()
 }
 
+// The doc comments below are what `help(mc.Tenor)` shows, Python's view of
+// them: the class comes from here, with no Python wrapper. The reference
+// reads the fuller docstrings of `_core.pyi`.
+
+/// A contract period (tenor) name, parsed.
+///
+/// The four shapes of the interface are read as calendar periods: monthly
+/// ``Jan 25``, quarterly ``Q1 25``, 5-day windows ``1-5 Jan 25`` …
+/// ``26-EOM Feb 24`` (EOM is the month's last day) and continuous ``C 00``,
+/// ``C 01``, ``C 02``. Two-digit years are years of this century. Any other
+/// name (the live feed has shapes the interface does not show) is kind
+/// ``"other"``. ``Tenor(name)`` parses strictly, as ``Tenor.parse(name)``
+/// does.
+///
+/// Tenors sort in calendar order: continuous first, then calendar periods by
+/// start date and, for the same start, shorter first, then other names; the
+/// name breaks ties. Equality and hashing follow the exact name, and a tenor
+/// equals its name as a ``str``. ``str(tenor)`` gives the name back
+/// unchanged.
 #[pyclass(frozen, name = "Tenor", module = "marketcurves")]
 pub struct PyTenor(pub Tenor);
 
@@ -36,6 +55,12 @@ impl PyTenor {
         )?))
     }
 
+    /// Parses a tenor name, as the service writes it.
+    ///
+    /// With ``strict`` (the default), one of the interface's four shapes
+    /// with impossible values (``Q5 24``, ``3-7 Jan 24``) raises
+    /// ``InvalidRequest`` naming the reason; without, it is kept as kind
+    /// ``"other"``, as the package does for names the service sends.
     #[staticmethod]
     // Taken as objects so that a wrong type is an InvalidRequest; the text
     // signature shows the real default.
@@ -50,8 +75,12 @@ impl PyTenor {
         }
     }
 
-    /// The names of the tenors of a kind whose delivery overlaps `start..=end`; the
-    /// dates are checked by `marketcurves._args.date`.
+    /// The names of the tenors of ``kind`` (``"month"``, ``"quarter"`` or
+    /// ``"window"``) whose delivery overlaps ``start`` to ``end``, both
+    /// included, in calendar order: the contracts to ask for to cover the
+    /// range, expired ones included. The days are dates, datetimes (their
+    /// UTC day) or ``"YYYY-MM-DD"``.
+    // The dates are checked by `marketcurves._args.date`.
     #[staticmethod]
     fn range(
         kind: &Bound<'_, PyAny>,
@@ -64,26 +93,33 @@ impl PyTenor {
         super::curves::tenor_range(&kind, start, end)
     }
 
+    /// The name exactly as given.
     #[getter]
     fn name(&self) -> &str {
         self.0.name()
     }
 
+    /// ``"month"``, ``"quarter"``, ``"window"``, ``"continuous"`` or ``"other"``.
     #[getter]
     fn kind(&self) -> &'static str {
         self.0.kind().as_str()
     }
 
+    /// The first day of the period; None for continuous and other tenors.
     #[getter]
     fn start(&self) -> Option<NaiveDate> {
         self.0.start()
     }
 
+    /// The last day of the period (included); None for continuous and other
+    /// tenors.
     #[getter]
     fn end(&self) -> Option<NaiveDate> {
         self.0.end()
     }
 
+    /// A key that orders names as tenors order:
+    /// ``sorted(names, key=lambda n: Tenor.parse(n, strict=False).sort_key)``.
     #[getter]
     fn sort_key(&self) -> (u8, i32, i32, &str) {
         let (rank, a, b) = self.0.sort_key();

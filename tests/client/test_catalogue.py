@@ -143,3 +143,8 @@ def test_repr_and_html(client, curves):
     small = client.catalogue(grade="Maya")
     assert all(c.id in repr(small) for c in small)
     assert repr(small[0]).startswith("Curve(") and small[0].id in repr(small[0])
+    # One curve is one, not "1 curves".
+    one = catalogue[:1]
+    assert repr(one).splitlines()[0] == "Catalogue of 1 curve"
+    assert "<strong>Catalogue of 1 curve</strong>" in one._repr_html_()
+    assert repr(catalogue[:0]) == "Catalogue of 0 curves"

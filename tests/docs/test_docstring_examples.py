@@ -18,7 +18,7 @@ import doctest
 import importlib
 import pkgutil
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +27,12 @@ import pytest
 import marketcurves
 from marketcurves.testing import Emulator
 
+#: Every module, those of subpackages too: doctest finds only the examples
+#: of what a module defines itself, and ``mc.plot``'s functions are defined
+#: in its private modules.
 SUBMODULES = sorted(
     info.name
-    for info in pkgutil.iter_modules(marketcurves.__path__, "marketcurves.")
+    for info in pkgutil.walk_packages(marketcurves.__path__, "marketcurves.")
     if info.name not in ("marketcurves.__main__", "marketcurves._core")
 )
 MODULES = ["marketcurves", *SUBMODULES]
@@ -59,7 +62,21 @@ def reader(reader_env: Callable[[float], Emulator], request: pytest.FixtureReque
         client.close()
 
 
+@pytest.fixture
+def without_display() -> Iterator[None]:
+    """The plots' examples draw with the Agg backend, whatever the machine
+    has, and leave no figure open (tests/plot counts them)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
 @pytest.mark.parametrize("name", MODULES)
+@pytest.mark.usefixtures("without_display")
 def test_docstring_examples_run(name: str, reader: Any) -> None:
     module = importlib.import_module(name)
     globs = reader(name)

@@ -53,7 +53,15 @@ def test_the_notebook_runs(tmp_path: Path) -> None:
         for output in cell.outputs
         if "text/html" in output.get("data", {})
     )
-    for title in ("Catalogue of", "Curve ", "Bulk job", "Bulk download", "Live feed"):
+    titles = (
+        "Catalogue of",
+        "Curve ",
+        "Bulk job",
+        "Bulk download",
+        "Live feed",
+        "Recorder summary",
+    )
+    for title in titles:
         assert title in views, f"no {title!r} view in the tour"
     # The live section lasts long enough for updates after the snapshots.
     printed = " ".join(
@@ -65,3 +73,6 @@ def test_the_notebook_runs(tmp_path: Path) -> None:
     )
     live = re.search(r"(\d+) snapshots, then (\d+) updates", printed)
     assert live and int(live.group(2)) > 0, printed
+    # The recording read back holds what the recorder says it wrote.
+    recorded = re.search(r"(\d+) ticks read back, of (\d+) written", printed)
+    assert recorded and recorded.group(1) == recorded.group(2) != "0", printed

@@ -1,9 +1,11 @@
 """Jupyter's views (``_repr_html_``) of Curve, Catalogue, Tenor, BulkJob,
-BulkResult and LiveFeed: well-formed HTML holding the object's key facts,
-its values escaped, no secret in it."""
+BulkResult, LiveFeed, the recorder's and the backfill's summaries and a
+lake's report: well-formed HTML holding the object's key facts, its values
+escaped, no secret in it."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
@@ -125,3 +127,75 @@ def test_a_live_feed_given_ids_shows_them(em, client, jet):
         feed.subscribe(jet[0].id, "*")
         _, text = read_html(feed._repr_html_())
     assert f"subscriptions (1)|{jet[0].id} *" in text
+
+
+def test_a_recorders_summary_shows_its_figures(em, client, jet, tmp_path):
+    keepalive = {"ping_interval": 0.1, "pong_timeout": 0.5, "reconnect_max": 0.5}
+    summary = client.record(tmp_path, [(jet[0], "*")], duration=1, **keepalive)
+    assert summary.ticks_written > 0
+    _, text = read_html(summary._repr_html_())
+    assert "Recorder summary" in text
+    for label, figure in (
+        ("ticks written", summary.ticks_written),
+        ("files written", summary.files_written),
+        ("backfilled", summary.backfilled),
+        ("reconnects", summary.reconnects),
+        ("restarts", summary.restarts),
+        ("write failures", summary.write_failures),
+        ("days compacted", summary.compacted_days),
+        ("unwritten", summary.unwritten),
+    ):
+        assert f"{label}|{figure:,}" in text
+
+
+def test_a_backfills_summary_and_the_lakes_report_show_their_figures(client, jet, tmp_path):
+    curve = jet[0]
+    summary = client.backfill(tmp_path, [(curve, curve.contracts[3])], "2025-06-10", "2025-06-11")
+    _, text = read_html(summary._repr_html_())
+    assert "Backfill summary" in text
+    assert f"values written|{summary.values:,}" in text and summary.values > 0
+    assert f"requests|{summary.requests}" in text and "days complete|2" in text
+    assert "days already complete|0" in text and f"files written|{summary.files_written}" in text
+    report = mc.check_lake(tmp_path)
+    tags, text = read_html(report._repr_html_())
+    assert report.ok and "Lake check: whole" in text
+    assert "tenors|1" in text and "business days missing|0" in text
+    assert "recorder|none wrote here" in text
+    # Six facts, then a header and a row per tenor: its days recorded,
+    # backfilled and missing.
+    row = f"{curve.id}|{curve.contracts[3]}|2025-06-10|2025-06-11|0|2|0"
+    assert row in text and tags.count("tr") == 6 + 1 + 1
+
+
+def test_a_lake_reports_faults_show_escaped():
+    day = dt.date(2026, 1, 13)
+    report = mc.LakeReport(
+        tenors=[
+            {
+                "curve_id": "<i>c1</i>",
+                "tenor": "Feb 26",
+                "first_day": dt.date(2026, 1, 12),
+                "last_day": dt.date(2026, 1, 14),
+                "days_recorded": 1,
+                "days_backfilled": 1,
+                "missing_days": [day],
+            }
+        ],
+        held_twice=[{"curve_id": "<i>c1</i>", "tenor": "Feb 26", "day": day, "values": 1500}],
+        counted_twice=["date=2026-01-12/part-a.parquet"],
+        unreadable=[{"file": "date=2026-01-14/<b>x</b>.parquet", "reason": "not Parquet"}],
+        recorder={
+            "state": "running",
+            "updated_at": "2026-01-15T10:00:00Z",
+            "running": False,
+            "not_recorded_since": [],
+        },
+    )
+    tags, text = read_html(report._repr_html_())
+    assert not report.ok and "Lake check: not whole" in text
+    assert "business days missing|1" in text and "values held twice|1,500" in text
+    assert "files counted twice|date=2026-01-12/part-a.parquet" in text
+    assert "unreadable files|date=2026-01-14/<b>x</b>.parquet" in text
+    assert "recorder|not running (status running, 2026-01-15T10:00:00Z)" in text
+    assert "<i>c1</i>|Feb 26|2026-01-12|2026-01-14|1|1|1" in text
+    assert "b" not in tags and "i" not in tags

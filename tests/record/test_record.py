@@ -22,15 +22,18 @@ def test_a_recording_holds_each_published_value_once(em, busy_curve, tmp_path):
         summary = client.record(
             tmp_path, [(busy_curve, "*")], rotate="1s", duration=4, **keepalive()
         )
-    assert summary["files_written"] >= 2 and summary["unwritten"] == 0
+    assert summary.files_written >= 2 and summary.unwritten == 0
     rows = recorded(tmp_path, busy_curve)
     last = max(t for tenor in rows.values() for t, _, _ in tenor)
     counts = check_exactly_once(em, tmp_path, busy_curve, until=last)
-    assert sum(counts.values()) == summary["ticks_written"] >= 10
+    assert sum(counts.values()) == summary.ticks_written >= 10
+    # Read by name too, as when the summary was a dict.
+    assert summary["ticks_written"] == summary.ticks_written
+    assert summary["files_written"] == summary.files_written
     # Any engine reads it: Hive partitions by UTC day, the columns of the design.
     dataset = ds.dataset(tmp_path, format="parquet", partitioning="hive")
     table = dataset.to_table()
-    assert table.num_rows == summary["ticks_written"]
+    assert table.num_rows == summary.ticks_written
     assert table.column_names == [
         "curve_id",
         "tenor",
@@ -73,11 +76,11 @@ def test_a_restart_fetches_what_was_published_while_stopped(em, busy_curve, tmp_
         # A Curve of the catalogue names the curve as well as its id does.
         curve = next(c for c in client.catalogue() if c.id == busy_curve)
         second = client.record(tmp_path, [(curve, "*")], duration=3, **keepalive())
-    assert second["backfilled"] >= 10, second
+    assert second.backfilled >= 10, second
     rows = recorded(tmp_path, busy_curve)
     last = max(t for tenor in rows.values() for t, _, _ in tenor)
     counts = check_exactly_once(em, tmp_path, busy_curve, until=last)
-    assert sum(counts.values()) == first["ticks_written"] + second["ticks_written"]
+    assert sum(counts.values()) == first.ticks_written + second.ticks_written
 
 
 def test_a_restart_fetches_what_every_curve_missed_not_only_the_first_subscribed(
@@ -106,7 +109,7 @@ def test_files_rotate_by_size(em, busy_curve, tmp_path):
             tmp_path, [(busy_curve, "*")], rotate="1h", rotate_rows=5, duration=3, **keepalive()
         )
     parts = sorted(tmp_path.glob("date=*/part-*.parquet"))
-    assert len(parts) == summary["files_written"] >= 3
+    assert len(parts) == summary.files_written >= 3
     assert all(pq.read_metadata(p).num_rows <= 5 for p in parts)
 
 
@@ -123,7 +126,7 @@ def test_a_run_across_midnight_splits_the_days_and_compacts_the_closed_one(busy_
                 duration=9,
                 **keepalive(scale),
             )
-        assert summary["compacted_days"] == 1, summary
+        assert summary.compacted_days == 1, summary
         days = sorted(p.name for p in tmp_path.glob("date=*"))
         assert days == ["date=2025-06-11", "date=2025-06-12"]
         assert [p.name for p in (tmp_path / days[0]).iterdir()] == ["day-2025-06-11.parquet"]
@@ -159,7 +162,7 @@ def test_the_compact_command_merges_closed_days(busy_curve, tmp_path, capsys):
 
 
 def test_record_async_and_its_cancellation(em, busy_curve, tmp_path):
-    async def main() -> dict:
+    async def main() -> mc.RecordSummary:
         async with em.client() as client:
             summary = await client.record_async(
                 tmp_path / "a", [(busy_curve, "*")], duration=2, **keepalive()
@@ -174,7 +177,7 @@ def test_record_async_and_its_cancellation(em, busy_curve, tmp_path):
             return summary
 
     summary = asyncio.run(main())
-    assert summary["ticks_written"] > 0
+    assert isinstance(summary, mc.RecordSummary) and summary.ticks_written > 0
     # Cancelled, the recorder wrote what it held in the background.
     from record_helpers import wait_for
 
@@ -261,7 +264,7 @@ def test_a_recorded_tenor_the_service_no_longer_lists_does_not_stall_the_rest(
     )
     with em.client() as client:
         summary = client.record(tmp_path, [(busy_curve, "*")], duration=3, **keepalive())
-    assert summary["restarts"] == 0 and summary["ticks_written"] > 0, summary
+    assert summary.restarts == 0 and summary.ticks_written > 0, summary
     rows = recorded(tmp_path, busy_curve)
     assert len(rows["Retired 19"]) == 1
     last = max(t for tenor in rows.values() for t, _, _ in tenor)

@@ -25,7 +25,7 @@ def test_the_recorder_resumes_after_the_backfill_and_repeats_nothing(em, busy_cu
         summary = client.record(
             tmp_path, [(busy_curve, t) for t in tenors], rotate="1s", duration=3, **keepalive()
         )
-    assert summary["ticks_written"] > 0
+    assert summary.ticks_written > 0
     rows = recorded(tmp_path, busy_curve)
     for tenor, values in rows.items():
         later = [t for t, _, source in values if source != "backfill"]

@@ -52,8 +52,8 @@ def test_ticks_are_held_while_the_destination_refuses_them(em, busy_curve, tmp_p
     _unblock(dest)
     thread.join(30)
     summary = result["summary"]
-    assert summary["write_failures"] >= 1 and summary["unwritten"] == 0, summary
-    assert summary["restarts"] == 0
+    assert summary.write_failures >= 1 and summary.unwritten == 0, summary
+    assert summary.restarts == 0
     check_exactly_once(em, dest, busy_curve, until=_last(dest, busy_curve))
 
 
@@ -69,7 +69,7 @@ def test_past_the_hold_limit_it_stops_and_a_restart_fetches_what_it_held(em, bus
         assert "cannot write" in str(raised.value)
         _unblock(dest)
         second = client.record(dest, [(busy_curve, "*")], duration=3, **keepalive())
-    assert second["backfilled"] >= 20
+    assert second.backfilled >= 20
     check_exactly_once(em, dest, busy_curve, until=_last(dest, busy_curve))
 
 

@@ -86,12 +86,12 @@ def test_a_recording_into_a_store_reads_back_as_through_its_url(
     with start_emulator(time_scale=SCALE, start=LIVE_START) as em, em.client() as client:
         curve = next(c for c in client.catalogue() if len(c.contracts or []) >= 3)
         summary = client.record(store, [(curve.id, "*")], rotate="1s", duration=2, **keepalive())
-    assert summary["ticks_written"] > 0
+    assert summary.ticks_written > 0
     assert "desk/ticks/_status.json" in _keys(s3, bucket)
     from_store = mc.read_ticks(store, curve.id)
     from_url = mc.read_ticks(f"s3://{bucket}/desk/ticks", curve.id, storage_options=s3_options)
     assert from_store.equals(from_url)
-    assert from_store.num_rows == summary["ticks_written"]
+    assert from_store.num_rows == summary.ticks_written
 
 
 def test_a_store_with_storage_options_is_refused_before_anything_is_sent(

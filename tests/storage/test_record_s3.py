@@ -38,7 +38,7 @@ def test_a_recording_in_s3_holds_each_published_value_once(bucket, s3, s3_option
         rows = recorded(dest, curve.id, storage_options=s3_options)
         last = max(t for tenor in rows.values() for t, _, _ in tenor)
         counts = check_exactly_once(em, dest, curve.id, until=last, storage_options=s3_options)
-    assert sum(counts.values()) == summary["ticks_written"] > 0
+    assert sum(counts.values()) == summary.ticks_written > 0
     keys = [o["Key"] for o in s3.list_objects_v2(Bucket=bucket)["Contents"]]
     assert "desk/ticks/_status.json" in keys
     assert any(k.startswith("desk/ticks/date=2025-06-11/part-") for k in keys)
@@ -52,7 +52,7 @@ def test_a_recording_in_s3_holds_each_published_value_once(bucket, s3, s3_option
     dataset = ds.dataset(
         f"{bucket}/desk/ticks", filesystem=filesystem, format="parquet", partitioning="hive"
     )
-    assert dataset.count_rows() == summary["ticks_written"]
+    assert dataset.count_rows() == summary.ticks_written
 
 
 def test_a_second_recorder_on_one_prefix_is_refused_until_the_first_lets_go(bucket, s3, s3_options):
@@ -78,7 +78,7 @@ def test_a_second_recorder_on_one_prefix_is_refused_until_the_first_lets_go(buck
         message = str(refused.value)
         assert "another recorder" in message and f"process {os.getpid()} on " in message
         thread.join(timeout=60)
-        assert finished["summary"]["ticks_written"] > 0, "the first went on"
+        assert finished["summary"].ticks_written > 0, "the first went on"
         listed = s3.list_objects_v2(Bucket=bucket, Prefix=lease["Key"])
         assert "Contents" not in listed, "a recorder that stops lets go of its lease"
         # The next recorder starts at once (a refusal would raise).

@@ -86,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
             **given,
         )
     say(
-        f"{plural(summary['ticks_written'], 'tick')} in "
-        f"{plural(summary['files_written'], 'file')}, {summary['backfilled']:,} backfilled, "
-        f"{plural(summary['reconnects'], 'reconnect')}"
+        f"{plural(summary.ticks_written, 'tick')} in "
+        f"{plural(summary.files_written, 'file')}, {summary.backfilled:,} backfilled, "
+        f"{plural(summary.reconnects, 'reconnect')}"
     )
     return 0

@@ -50,33 +50,65 @@ def forward_curve(
     tenors in calendar order along the x axis and the price, in the table's
     units, up the y axis; the day is in the title and the legend.
 
-    ``table`` holds one curve in one unit: settlements (the day of a row is
-    its ``date``) or intraday, assessment or live prices (the UTC day of
-    ``generated_on``). ``on`` defaults to its last day. ``style`` goes to
-    ``Axes.plot`` (``color=``, ``marker=``, ...). Returns the Axes: ``ax`` if
-    given, else a new figure's. Several curves, several units, an empty
-    table or a day without prices raise :class:`~marketcurves.InvalidRequest`.
-
-    ``kinds`` chooses the tenor kinds drawn: by default months (or, in a
-    table without months, its most frequent kind), ``"all"``, a kind
-    (``"month"``, ``"quarter"``, ``"window"``, ``"continuous"``, ``"other"``)
-    or a list of kinds. Each kind is its own series, with its own line style
-    when there are several: a line never joins a month to a quarter or to
-    ``C 00``.
+    Each tenor kind is its own series, with its own line style when there
+    are several: a line never joins a month to a quarter or to ``C 00``.
 
     A daily curve built by :func:`marketcurves.curves.build` is drawn along
     delivery dates instead: given as ``table``, alone, or as ``built`` with
     the contracts it was built from as ``table``, drawn under it as flat
     steps across their delivery days, months, quarters and windows as
     separate, labelled series (contracts without delivery days, such as
-    ``C 00``, have no step). Its date, or time, is ``on``'s (the built
-    table's last if None; for curves keyed by time, the last of that day);
-    ``style`` goes to the curve's line.
+    ``C 00``, have no step). See [Plots](../plots.md#a-built-daily-curve).
 
-    ``curve``, the catalogue's :class:`~marketcurves.Curve` (or the
-    :class:`~marketcurves.Catalogue`, to look the table's curve up in),
-    names the curve in the title by its name rather than its id; one of
-    another id raises :class:`~marketcurves.InvalidRequest`.
+    Args:
+        table: one curve's prices in one unit: settlements (the day of a
+            row is its ``date``) or intraday, assessment or live prices
+            (the UTC day of ``generated_on``); or a built daily curve. A
+            ``pyarrow.Table`` or anything with the Arrow PyCapsule
+            interface.
+        on: the day drawn (a date, a datetime's UTC day, or
+            ``"YYYY-MM-DD"``); None for the table's last. For a built
+            curve keyed by time, the last time of that day.
+        ax: the matplotlib ``Axes`` to draw on; None for a new figure's.
+        built: a daily curve built from ``table`` by
+            :func:`marketcurves.curves.build`, drawn over its contracts.
+        curve: the catalogue's :class:`~marketcurves.Curve` (or the
+            :class:`~marketcurves.Catalogue`, to look the table's curve up
+            in), to name the curve in the title by its name rather than its
+            id.
+        kinds: the tenor kinds drawn: None for months (or, in a table
+            without months, its most frequent kind), ``"all"``, a kind
+            (``"month"``, ``"quarter"``, ``"window"``, ``"continuous"``,
+            ``"other"``) or a list of kinds. Not for a built curve.
+        **style: passed to ``Axes.plot`` (``color=``, ``marker=``, ...);
+            for a built curve, to the curve's line.
+
+    Returns:
+        The Axes drawn on: ``ax`` if given, else a new figure's.
+
+    Raises:
+        InvalidRequest: an empty table, several curves or units, a day
+            without prices, kinds the table does not have, a ``curve`` of
+            another id, a ``built`` table that is not a built curve or is
+            of another curve; before anything is drawn.
+        ImportError: matplotlib is not installed (the ``plot`` extra).
+
+    Examples:
+        >>> history = client.settlements(curve, "2026-01-12", "2026-01-14")
+        >>> ax = mc.plot.forward_curve(history, curve=curve)
+        >>> print(ax.get_title())
+        forward curve on 2026-01-14
+        Jet Fob AG
+        >>> [label.get_text() for label in ax.get_xticklabels()][:4], ax.get_ylabel()
+        (['Jan 26', 'Feb 26', 'Mar 26', 'Apr 26'], 'price ($/mt)')
+        >>> ax.figure.savefig("forward-curve.png")
+
+        A daily curve over the contracts it was built from:
+
+        >>> last_day = client.settlements(curve, "2026-01-14", "2026-01-14")
+        >>> ax = mc.plot.forward_curve(last_day, built=mc.curves.build(last_day), curve=curve)
+        >>> [line.get_label() for line in ax.lines]
+        ['months', 'quarters', 'daily forward curve']
     """
     if built is not None:
         contracts = _input.table(table, "table")
@@ -138,13 +170,38 @@ def curve_history(
     newest, the tenors of all of them in calendar order along the x axis,
     a tenor missing on a day left as a gap in its line.
 
-    ``dates`` are the days to draw (dates, datetimes or ISO strings); by
-    default six days spread evenly from the table's first day to its last
-    (every day if it has fewer). The day of a row is as for
-    :func:`forward_curve`, and so are ``kinds`` (each kind its own line
-    style, each day its own colour) and ``curve`` (the curve named in the
-    title). Returns the Axes. A day without prices raises
-    :class:`~marketcurves.InvalidRequest` naming it and the table's span.
+    Args:
+        table: one curve's prices in one unit, as for :func:`forward_curve`.
+        dates: the days to draw (dates, datetimes or ISO strings; one, or
+            several); None for six days spread evenly from the table's
+            first day to its last (every day if it has fewer).
+        ax: the matplotlib ``Axes`` to draw on; None for a new figure's.
+        cmap: the name of a matplotlib colormap.
+        curve: the catalogue's :class:`~marketcurves.Curve` (or the
+            :class:`~marketcurves.Catalogue`, to look the table's curve up
+            in), to name the curve in the title by its name rather than its
+            id.
+        kinds: the tenor kinds drawn, as for :func:`forward_curve`: each
+            kind its own line style, each day its own colour.
+
+    Returns:
+        The Axes drawn on: ``ax`` if given, else a new figure's.
+
+    Raises:
+        InvalidRequest: an empty table, several curves or units, an empty
+            ``dates``, a day without prices (naming it and the table's
+            span), kinds the table does not have, or a ``curve`` of another
+            id; before anything is drawn.
+        ImportError: matplotlib is not installed (the ``plot`` extra).
+
+    Examples:
+        >>> history = client.settlements(curve, "2026-01-12", "2026-01-14")
+        >>> ax = mc.plot.curve_history(history, ["2026-01-12", "2026-01-14"], curve=curve)
+        >>> print(ax.get_title())
+        forward curves on 2 days, 2026-01-12 to 2026-01-14
+        Jet Fob AG
+        >>> ax.get_legend_handles_labels()[1]
+        ['2026-01-12', '2026-01-14']
     """
     table = _input.table(table, "table")
     curve_id = _input.curve_id(table, "table", "curve_history")

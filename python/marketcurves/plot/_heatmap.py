@@ -28,11 +28,35 @@ def heatmap(
     calendar order, each cell coloured by the ``values`` column (a blank
     where a tenor has no price), with a colour bar in the table's units.
 
-    Built on :func:`marketcurves.curves.matrix`. Returns the Axes; the
-    image is ``ax.images[0]``. ``curve`` (a :class:`~marketcurves.Curve`, or
-    the :class:`~marketcurves.Catalogue` to look it up in) names the curve
-    in the title. Several curves, several units or an empty table raise
-    :class:`~marketcurves.InvalidRequest`.
+    Built on :func:`marketcurves.curves.matrix`.
+
+    Args:
+        table: one curve's prices in one unit, as for
+            :func:`~marketcurves.plot.forward_curve`.
+        values: the column the cells are coloured by.
+        ax: the matplotlib ``Axes`` to draw on; None for a new figure's.
+        cmap: the name of a matplotlib colormap.
+        curve: the catalogue's :class:`~marketcurves.Curve` (or the
+            :class:`~marketcurves.Catalogue`, to look the table's curve up
+            in), to name the curve in the title.
+
+    Returns:
+        The Axes drawn on: ``ax`` if given, else a new figure's. The image
+        is ``ax.images[0]``.
+
+    Raises:
+        InvalidRequest: an empty table, several curves or units, a
+            ``values`` column the table lacks, or a ``curve`` of another
+            id; before anything is drawn.
+        ImportError: matplotlib is not installed (the ``plot`` extra).
+
+    Examples:
+        >>> history = client.settlements(curve, "2026-01-12", "2026-01-14")
+        >>> ax = mc.plot.heatmap(history, curve=curve)
+        >>> ax.images[0].get_array().shape  # 3 days by 29 tenors
+        (3, 29)
+        >>> [label.get_text() for label in ax.get_yticklabels()]
+        ['2026-01-12', '2026-01-13', '2026-01-14']
     """
     import numpy as np
 

@@ -29,17 +29,45 @@ def settlements_and_intraday(
     settlements (end-of-day snapshots) as dots at the time they were taken,
     against UTC time, with the price in the tables' units.
 
-    ``settlements`` is a table of :meth:`Client.settlements` and
-    ``intraday`` one of :meth:`Client.intraday` or
-    :meth:`Client.intraday_history` (or a recording of the live feed), both
-    of the same curve and unit, both with rows of ``tenor``. Returns the
-    Axes; its lines are the intraday values, then the settlements. The
-    intraday line breaks where the values stop for much longer than they
-    usually come (a night, a weekend), rather than drawing a straight line
-    across. ``curve`` names the curve in the title, as for
-    :func:`forward_curve`. An empty
-    table, a tenor missing from either, two curves or two units raise
-    :class:`~marketcurves.InvalidRequest` naming the table.
+    The intraday line breaks where the values stop for much longer than
+    they usually come (a night, a weekend), rather than drawing a straight
+    line across.
+
+    Args:
+        settlements: a table of
+            :meth:`~marketcurves.Client.settlements`, with rows of
+            ``tenor``.
+        intraday: a table of :meth:`~marketcurves.Client.intraday` or
+            :meth:`~marketcurves.Client.intraday_history` (or a recording
+            of the live feed), of the same curve and unit, with rows of
+            ``tenor``.
+        tenor: the tenor drawn, by name or as a
+            :class:`~marketcurves.Tenor`.
+        ax: the matplotlib ``Axes`` to draw on; None for a new figure's.
+        curve: the catalogue's :class:`~marketcurves.Curve` (or the
+            :class:`~marketcurves.Catalogue`, to look the tables' curve up
+            in), to name the curve in the title.
+
+    Returns:
+        The Axes drawn on: ``ax`` if given, else a new figure's. Its lines
+        are the intraday values, then the settlements.
+
+    Raises:
+        InvalidRequest: an empty table, a tenor missing from either, an
+            ``intraday`` without ``generated_on``, two curves or two units
+            (naming the table), or a ``curve`` of another id; before
+            anything is drawn.
+        ImportError: matplotlib is not installed (the ``plot`` extra).
+
+    Examples:
+        >>> settled = client.settlements(curve, "2026-01-12", "2026-01-14", tenors="Feb 26")
+        >>> ticks = client.intraday_history(curve, "2026-01-12", "2026-01-14", tenors="Feb 26")
+        >>> ax = mc.plot.settlements_and_intraday(settled, ticks, "Feb 26", curve=curve)
+        >>> print(ax.get_title())
+        Feb 26: settlements and intraday values
+        Jet Fob AG
+        >>> [line.get_label() for line in ax.lines], len(ax.lines[1].get_xdata())
+        (['intraday', 'settlement'], 3)
     """
     name = _args.tenor(tenor)
     settlements = _input.table(settlements, "settlements")
