@@ -170,6 +170,12 @@ def test_record_async_and_its_cancellation(em, busy_curve, tmp_path):
             task = asyncio.ensure_future(
                 client.record_async(tmp_path / "b", [(busy_curve, "*")], **keepalive())
             )
+            # Cancelled once it has started (on a loaded machine the start
+            # alone can take seconds), and has had time to receive ticks.
+            for _ in range(300):
+                if status(tmp_path / "b").get("state") is not None:
+                    break
+                await asyncio.sleep(0.1)
             await asyncio.sleep(2)
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
