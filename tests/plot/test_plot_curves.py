@@ -132,3 +132,27 @@ def test_bad_kinds_are_refused_before_drawing(settlements):
         else:
             raise AssertionError(f"kinds={kinds!r} was taken")
     assert plt.get_fignums() == figures
+
+
+def test_a_colormap_matplotlib_lacks_is_refused_before_drawing(settlements):
+    figures = plt.get_fignums()
+    draw = [
+        lambda cmap: mc.plot.curve_history(settlements, cmap=cmap),
+        lambda cmap: mc.plot.heatmap(settlements, cmap=cmap),
+    ]
+    for plot in draw:
+        for cmap, message in [
+            ("viridiss", "cmap='viridiss' is not a matplotlib colormap; did you mean 'viridis'"),
+            ("no such map", "cmap='no such map' is not a matplotlib colormap"),
+            (3, "cmap must be the name of a matplotlib colormap, not int"),
+        ]:
+            try:
+                plot(cmap)
+            except mc.InvalidRequest as refused:
+                assert message in str(refused), refused
+            else:
+                raise AssertionError(f"cmap={cmap!r} was taken")
+    assert plt.get_fignums() == figures
+    # A colormap it has still draws.
+    ax = mc.plot.heatmap(settlements, cmap="magma")
+    assert ax.images[0].get_cmap().name == "magma"

@@ -4,11 +4,13 @@ the axes' tenor and date ticks."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.colors import Colormap
 
 #: Tenor labels beyond which every nth one is shown, so that they stay legible.
 TENOR_LABELS = 40
@@ -16,17 +18,42 @@ TENOR_LABELS = 40
 UPRIGHT_LABELS = 8
 
 
-def axes(ax: Any) -> Axes:
-    """``ax``, or the Axes of a new pyplot figure (shown by Jupyter, and drawn
-    by the Agg backend where there is no display)."""
+def _matplotlib() -> None:
+    """Imports matplotlib, saying plainly how to install it where it is missing."""
     try:
-        import matplotlib  # noqa: F401 (imported to say plainly that it is missing)
+        import matplotlib  # noqa: F401
     except ImportError as error:
         raise ImportError(
             "marketcurves.plot draws with matplotlib, which is not installed: "
             "pip install 'marketcurves[plot]' (or pip install matplotlib)",
             name="matplotlib",
         ) from error
+
+
+def colormap(name: Any, argument: str = "cmap") -> Colormap:
+    """The matplotlib colormap called ``name``: checked before a figure is
+    made, so that a misspelt one is refused with the names it is close to
+    rather than failing half drawn."""
+    _matplotlib()
+    import matplotlib
+
+    from marketcurves.exceptions import InvalidRequest
+
+    if not isinstance(name, str):
+        raise InvalidRequest(
+            f"{argument} must be the name of a matplotlib colormap, not {type(name).__name__}"
+        )
+    if name not in matplotlib.colormaps:
+        close = difflib.get_close_matches(name, list(matplotlib.colormaps), n=3)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise InvalidRequest(f"{argument}={name!r} is not a matplotlib colormap{hint}")
+    return matplotlib.colormaps[name]
+
+
+def axes(ax: Any) -> Axes:
+    """``ax``, or the Axes of a new pyplot figure (shown by Jupyter, and drawn
+    by the Agg backend where there is no display)."""
+    _matplotlib()
     if ax is None:
         import matplotlib.pyplot as plt
 

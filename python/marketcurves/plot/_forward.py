@@ -190,8 +190,9 @@ def curve_history(
     Raises:
         InvalidRequest: an empty table, several curves or units, an empty
             ``dates``, a day without prices (naming it and the table's
-            span), kinds the table does not have, or a ``curve`` of another
-            id; before anything is drawn.
+            span), kinds the table does not have, a ``curve`` of another
+            id, or a ``cmap`` matplotlib does not have; before anything is
+            drawn.
         ImportError: matplotlib is not installed (the ``plot`` extra).
 
     Examples:
@@ -218,10 +219,8 @@ def curve_history(
             raise InvalidRequest("dates is empty: give at least one day, or None for six")
     prices = [curves.on(day, "table") for day in chosen]
     tenors, series = _series(curves.tenors(chosen), kinds)
+    colours = _figure.colormap(cmap)
     ax = _figure.axes(ax)
-    import matplotlib
-
-    colours = matplotlib.colormaps[cmap]
     for i, (day, by_tenor) in enumerate(zip(chosen, prices, strict=True)):
         # From a third of the way along the map: its lightest end is hard to see.
         shade = 1.0 if len(chosen) == 1 else 0.3 + 0.7 * i / (len(chosen) - 1)

@@ -46,8 +46,9 @@ def heatmap(
 
     Raises:
         InvalidRequest: an empty table, several curves or units, a
-            ``values`` column the table lacks, or a ``curve`` of another
-            id; before anything is drawn.
+            ``values`` column the table lacks, a ``curve`` of another id,
+            or a ``cmap`` matplotlib does not have; before anything is
+            drawn.
         ImportError: matplotlib is not installed (the ``plot`` extra).
 
     Examples:
@@ -70,9 +71,10 @@ def heatmap(
     time_column = "date" if "date" in grid.column_names else "generated_on"
     tenors = [c for c in grid.column_names if c not in ("curve_id", time_column)]
     cells = np.column_stack([grid[t].to_numpy().astype(float) for t in tenors])
+    colours = _figure.colormap(cmap)
     ax = _figure.axes(ax)
     image = ax.imshow(
-        np.ma.masked_invalid(cells), aspect="auto", interpolation="nearest", cmap=cmap
+        np.ma.masked_invalid(cells), aspect="auto", interpolation="nearest", cmap=colours
     )
     _figure.tenor_axis(ax, tenors)
     rows = grid[time_column].to_pylist()
