@@ -25,7 +25,8 @@ use client::live::replay::{LakeSource, ReplayConfig, ReplaySource, ServiceSource
 use client::live::{LiveConfig, LiveFeed, Tick, CHUNK, DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TIMEOUT};
 use client::ClientError;
 
-/// One price from the live feed.
+/// One price from the live feed (`marketcurves.Tick`): what iterating a
+/// `LiveFeed` gives, and what `on_price` is called with.
 #[pyclass(frozen, name = "Tick", module = "marketcurves._core")]
 pub struct PyTick(Tick);
 
@@ -60,11 +61,13 @@ pub fn ticks_batch(py: Python<'_>, ticks: Vec<PyRef<'_, PyTick>>) -> PyResult<Py
 
 #[pymethods]
 impl PyTick {
+    /// The curve's id.
     #[getter]
     fn curve_id(&self) -> &str {
         &self.0.curve_id
     }
 
+    /// The tenor's name.
     #[getter]
     fn tenor(&self) -> &str {
         &self.0.tenor
@@ -78,12 +81,15 @@ impl PyTick {
             .ok_or_else(|| invalid_request("generated_on out of range"))
     }
 
+    /// The price, in the curve's units.
     #[getter]
     fn price(&self) -> f64 {
         self.0.price
     }
 
-    /// `snapshot`, `update` or `backfill`.
+    /// `snapshot` (the latest value, sent when a subscription is made or
+    /// renewed), `update` (a value as it is published) or `backfill`
+    /// (fetched from the intraday endpoints after a reconnect).
     #[getter]
     fn source(&self) -> &'static str {
         self.0.source.as_str()
