@@ -3,8 +3,9 @@
 (comparison, a context manager) is said in the class's own docstring, and a
 page of them would hide the methods a reader looks for. Those a reader does
 call by their form stay: the constructor, whose signature is the class's,
-and the iterators (``for`` and ``async for``), where they are methods. A constructor that only the
-package can call (it takes objects of the compiled core) goes too."""
+and the iterators (``for`` and ``async for``), where they are methods. A
+constructor that only the package can call (it takes objects of the
+compiled core) goes too."""
 
 from __future__ import annotations
 
