@@ -25,31 +25,19 @@ pub fn float_column(values: Vec<Option<f64>>) -> ArrayRef {
 
 /// The time key column of the output, typed as in the input's schema.
 pub fn time_column(key: TimeKey, times: &[i64]) -> ArrayRef {
-    match key {
-        TimeKey::Date => {
-            let mut builder = Date32Builder::with_capacity(times.len());
-            for &t in times {
-                builder.append_value(t as i32);
-            }
-            Arc::new(builder.finish())
-        }
-        TimeKey::GeneratedOn => {
-            let mut builder =
-                TimestampMicrosecondBuilder::with_capacity(times.len()).with_timezone("UTC");
-            for &t in times {
-                builder.append_value(t);
-            }
-            Arc::new(builder.finish())
-        }
-    }
+    time_array(key, times.iter().map(|&t| Some(t)))
 }
 
 /// A time key column with nulls where `None`.
 pub fn optional_time_column(key: TimeKey, times: &[Option<i64>]) -> ArrayRef {
+    time_array(key, times.iter().copied())
+}
+
+fn time_array(key: TimeKey, times: impl ExactSizeIterator<Item = Option<i64>>) -> ArrayRef {
     match key {
         TimeKey::Date => {
             let mut builder = Date32Builder::with_capacity(times.len());
-            for &t in times {
+            for t in times {
                 builder.append_option(t.map(|t| t as i32));
             }
             Arc::new(builder.finish())
@@ -57,7 +45,7 @@ pub fn optional_time_column(key: TimeKey, times: &[Option<i64>]) -> ArrayRef {
         TimeKey::GeneratedOn => {
             let mut builder =
                 TimestampMicrosecondBuilder::with_capacity(times.len()).with_timezone("UTC");
-            for &t in times {
+            for t in times {
                 builder.append_option(t);
             }
             Arc::new(builder.finish())
