@@ -1142,6 +1142,9 @@ class Client:
                 would send nothing for it); before anything connects.
             DestinationError: more than ``hold_limit`` ticks held; a
                 restart fetches what was held.
+            AccessDenied: the licence no longer covers a subscription.
+            AuthError: the credentials stopped working. In both cases what
+                it held was written first, and the status says ``failed``.
 
         Examples:
             >>> summary = client.record("ticks", [(curve, "Feb 26")], duration=0.5)
@@ -1181,8 +1184,10 @@ class Client:
         pong_timeout: float = _core.LIVE_PONG_TIMEOUT,
         reconnect_max: float = _core.LIVE_RECONNECT_MAX,
     ) -> record_.RecordSummary:
-        """The awaitable form of :meth:`record`; cancelling it stops the
-        recorder, which writes what it holds in the background."""
+        """The awaitable form of :meth:`record`. Cancelling it stops the
+        recorder, which writes what it holds in the background. Closing
+        the client stops it too: it writes what it holds, then returns its
+        summary."""
         return await record_.record_async(
             self._core,
             self._required_live_url("the recorder"),

@@ -33,11 +33,19 @@ def millis(when: dt.datetime) -> dt.datetime:
     return when.replace(microsecond=when.microsecond - when.microsecond % 1000)
 
 
-def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
+def wait_for(
+    condition: Callable[[], bool],
+    timeout: float,
+    what: str,
+    seen: Callable[[], object] | None = None,
+) -> None:
+    """Waits for ``condition``; on timing out, the failure says what
+    ``seen`` returns then (e.g. the recorder's status)."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
+            shown = f"; what was there: {seen()!r}" if seen is not None else ""
+            raise AssertionError(f"timed out waiting for {what}{shown}")
         time.sleep(0.05)
 
 

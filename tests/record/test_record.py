@@ -188,7 +188,12 @@ def test_record_async_and_its_cancellation(em, busy_curve, tmp_path):
     from record_helpers import wait_for
 
     # Generous: on a loaded machine the background stop waits for the disk.
-    wait_for(lambda: status(tmp_path / "b").get("state") == "stopped", 30, "the stop")
+    wait_for(
+        lambda: status(tmp_path / "b").get("state") == "stopped",
+        30,
+        "the stop",
+        seen=lambda: status(tmp_path / "b"),
+    )
     rows = recorded(tmp_path / "b", busy_curve)
     last = max(t for tenor in rows.values() for t, _, _ in tenor)
     check_exactly_once(em, tmp_path / "b", busy_curve, until=last)

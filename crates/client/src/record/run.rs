@@ -168,15 +168,41 @@ impl Recorder {
                     }
                     restart_wait = (restart_wait * 2).min(RETRY_MAX);
                 }
-                Err(fatal) => {
-                    self.summary.unwritten = self.pending.held() as u64;
-                    let _ = self
-                        .write_status_with("failed", Some(&fatal.to_string()))
-                        .await;
-                    return Err(fatal);
+                // The client it records through was closed (by the caller,
+                // often racing the stop of a cancelled `record_async`):
+                // that ends it as a stop does, with what it holds written.
+                Err(ClientError::ClientClosed) => {
+                    log::info!(
+                        target: TARGET,
+                        "the client was closed: the recorder stops and writes what it holds"
+                    );
+                    return self.finish().await;
                 }
+                Err(fatal) => return self.fail(fatal).await,
             }
         }
+    }
+
+    /// Ends on an error it cannot mend. What it holds was received whole,
+    /// so when the service (not the destination) ended the run, it is
+    /// written first: a restart need not fetch it again.
+    async fn fail(mut self, fatal: ClientError) -> Result<RecordSummary, ClientError> {
+        let from_the_service = matches!(
+            fatal,
+            ClientError::AccessDenied { .. }
+                | ClientError::Auth(_)
+                | ClientError::TokenProvider { .. }
+        );
+        if from_the_service {
+            if let Err(e) = self.write_held().await {
+                log::warn!(target: TARGET, "{e}");
+            }
+        }
+        self.summary.unwritten = self.pending.held() as u64;
+        let _ = self
+            .write_status_with("failed", Some(&fatal.to_string()))
+            .await;
+        Err(fatal)
     }
 
     /// The last time kept of each subscribed tenor.
@@ -452,17 +478,7 @@ impl Recorder {
     /// On stopping: everything held is sealed and written (for a few
     /// seconds at most), then the status says so.
     async fn finish(mut self) -> Result<RecordSummary, ClientError> {
-        self.pending
-            .seal(self.config.rotate, self.config.rotate_rows, true);
-        let deadline = Instant::now() + FINISH_WAIT;
-        loop {
-            self.retry_at = None;
-            self.write_sealed().await?;
-            if self.pending.sealed.is_empty() || Instant::now() >= deadline {
-                break;
-            }
-            tokio::time::sleep(self.retry_wait.min(deadline - Instant::now())).await;
-        }
+        self.write_held().await?;
         self.summary.unwritten = self.pending.held() as u64;
         if self.summary.unwritten > 0 {
             let error = ClientError::Destination(format!(
@@ -485,6 +501,21 @@ impl Recorder {
         let summary = self.summary;
         self.lock.release().await;
         Ok(summary)
+    }
+
+    /// Seals and writes everything held, trying for a few seconds at most.
+    async fn write_held(&mut self) -> Result<(), ClientError> {
+        self.pending
+            .seal(self.config.rotate, self.config.rotate_rows, true);
+        let deadline = Instant::now() + FINISH_WAIT;
+        loop {
+            self.retry_at = None;
+            self.write_sealed().await?;
+            if self.pending.sealed.is_empty() || Instant::now() >= deadline {
+                return Ok(());
+            }
+            tokio::time::sleep(self.retry_wait.min(deadline - Instant::now())).await;
+        }
     }
 
     async fn write_status(&self, state: &str) -> Result<(), ClientError> {
