@@ -58,6 +58,20 @@ def test_the_lake_holds_what_the_service_serves_and_a_rerun_sends_nothing(em, tm
         assert values(mc.read_ticks(tmp_path)) == expected
 
 
+def test_a_backfill_through_a_history_cache_leaves_every_field_cached(em, tmp_path):
+    # The backfill reads only times and prices of each page; what the cache
+    # keeps of the same pages is whole.
+    with em.client(cache_dir=tmp_path / "cache") as client:
+        curve_id, tenors = curve_and_tenors(client)
+        client.backfill(tmp_path / "lake", [(curve_id, t) for t in tenors], FIRST, LAST)
+        before = intraday_requests(em)
+        cached = client.intraday_history(curve_id, FIRST, LAST, tenors, cache="offline")
+        assert intraday_requests(em) == before
+        uncached = client.intraday_history(curve_id, FIRST, LAST, tenors, cache="off")
+    assert cached.num_rows > 0 and cached.column("dependencies").null_count == 0
+    assert cached.equals(uncached)
+
+
 def test_a_wider_rerun_fetches_only_the_tenors_and_days_missing(em, tmp_path):
     with em.client() as client:
         curve_id, tenors = curve_and_tenors(client)

@@ -60,7 +60,8 @@ pub async fn run_task(
         .iter()
         .map(|tenor| {
             let named = Some(vec![tenor.clone()]);
-            HistoryQuery::new(&task.curve_id, task.start, task.end, named)
+            // The lake keeps times and prices: the rest is not read.
+            HistoryQuery::new(&task.curve_id, task.start, task.end, named).map(|q| q.values_only())
         })
         .collect::<Result<Vec<_>, _>>()?;
     // Each tenor's rows go to their days as they arrive, and its table and

@@ -24,6 +24,7 @@ use crate::rest::query::{Contracts, HistoryQuery};
 use crate::rest::service::Service;
 use crate::rest::windows::{split, MAX_INTRADAY_DAYS};
 use domain::arrow::{schema, Table};
+use domain::price_page::Detail;
 use domain::tenor::Tenor;
 
 /// The service seen through the cache of one service and account.
@@ -230,8 +231,9 @@ impl Through<'_> {
             History::Intraday => {
                 let windows = split(first, last, MAX_INTRADAY_DAYS);
                 let slices: Vec<_> = windows.into_iter().map(|w| (tenor, w)).collect();
+                // The cache keeps every field, whatever the call keeps.
                 self.service
-                    .intraday_batches(call.curve_id, &slices, call.progress)
+                    .intraday_batches(call.curve_id, &slices, Detail::Full, call.progress)
                     .await
             }
         }

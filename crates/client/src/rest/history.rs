@@ -108,7 +108,7 @@ impl Service {
             .flat_map(|t| windows.iter().map(move |w| (t, *w)))
             .collect();
         let batches = self
-            .intraday_batches(query.curve_id(), &slices, progress)
+            .intraday_batches(query.curve_id(), &slices, query.detail(), progress)
             .await?;
         Ok(Table {
             schema: schema(TableKind::Prices),

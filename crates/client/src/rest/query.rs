@@ -8,6 +8,7 @@ use chrono::NaiveDate;
 
 use super::validate;
 use crate::error::ClientError;
+use domain::price_page::Detail;
 use domain::tenor::Tenor;
 use domain::vocabulary::Vertical;
 
@@ -73,6 +74,7 @@ pub struct HistoryQuery {
     end: NaiveDate,
     tenors: Option<Vec<Tenor>>,
     contracts: Contracts,
+    detail: Detail,
 }
 
 /// Which of a curve's contracts a history pulls when no tenors are named.
@@ -127,7 +129,20 @@ impl HistoryQuery {
             end,
             tenors,
             contracts: Contracts::Listed,
+            detail: Detail::Full,
         })
+    }
+
+    /// The query keeping only each record's time, price and units (its
+    /// dependencies and metadata left null), which reads pages in about half
+    /// the time. A history cache still stores, and serves, every field.
+    pub fn values_only(mut self) -> HistoryQuery {
+        self.detail = Detail::Values;
+        self
+    }
+
+    pub fn detail(&self) -> Detail {
+        self.detail
     }
 
     /// The query with its end no later than `last`; None if nothing is left.

@@ -16,7 +16,7 @@ use crate::error::ClientError;
 use crate::give_back;
 use domain::arrow::{build_batch, merge_slice, schema, Table, TableKind};
 use domain::decode::{decode_price_rows, DecodeError, PriceEndpoint, RequestContext};
-use domain::price_page::{decode_price_page, PageError};
+use domain::price_page::{decode_price_page, Detail, PageError};
 use domain::records::CurveQuotation;
 use domain::rows::PriceRow;
 use domain::tenor::Tenor;
@@ -106,7 +106,7 @@ impl Service {
         let endpoint = PriceEndpoint::OngoingIntraday;
         let slices = vec![(tenor, Vec::new())];
         let batches = self
-            .paged_batches(endpoint, curve_id, slices, progress)
+            .paged_batches(endpoint, curve_id, slices, Detail::Full, progress)
             .await?;
         Ok(Table {
             schema: schema(TableKind::Prices),
@@ -147,6 +147,7 @@ impl Service {
         &self,
         curve_id: &str,
         slices: &[(&Tenor, (NaiveDate, NaiveDate))],
+        detail: Detail,
         progress: &Progress,
     ) -> Result<Vec<RecordBatch>, ClientError> {
         let slices = slices
@@ -160,7 +161,7 @@ impl Service {
             })
             .collect();
         let endpoint = PriceEndpoint::HistoricalIntraday;
-        self.paged_batches(endpoint, curve_id, slices, progress)
+        self.paged_batches(endpoint, curve_id, slices, detail, progress)
             .await
     }
 
@@ -173,6 +174,7 @@ impl Service {
         endpoint: PriceEndpoint,
         curve_id: &str,
         slices: Vec<(&str, Vec<(&'static str, String)>)>,
+        detail: Detail,
         progress: &Progress,
     ) -> Result<Vec<RecordBatch>, ClientError> {
         // Owned: each page is decoded by a task of its own (`paging`).
@@ -190,14 +192,17 @@ impl Service {
                 curve_id: &owned_curve_id,
                 tenor: Some(&tenors[slice]),
             };
-            let page = decode_price_page(endpoint, body, request).map_err(|error| match error {
-                // Named with its page, as every paged endpoint's errors are.
-                PageError::Decode(error) => ClientError::from(DecodeError {
-                    endpoint: what.to_owned(),
-                    ..error
-                }),
-                PageError::Arrow(error) => arrow_error(error),
-            })?;
+            let page =
+                decode_price_page(endpoint, body, request, detail).map_err(
+                    |error| match error {
+                        // Named with its page, as every paged endpoint's errors are.
+                        PageError::Decode(error) => ClientError::from(DecodeError {
+                            endpoint: what.to_owned(),
+                            ..error
+                        }),
+                        PageError::Arrow(error) => arrow_error(error),
+                    },
+                )?;
             Ok(DecodedPage {
                 items: vec![page.batch],
                 records: page.records,

@@ -24,6 +24,18 @@ use crate::records::{Page, PriceRecord};
 use crate::tenor::Tenor;
 use columns::PageColumns;
 
+/// How much of each record a page's batch keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// Every field.
+    #[default]
+    Full,
+    /// Times, prices and units. `dependencies` and `metadata` (four fifths
+    /// of a usual record's bytes) are skipped unread and their columns are
+    /// null: for callers that keep only the values, such as a backfill.
+    Values,
+}
+
 /// A page of prices: its rows as one batch, in table order, and its links.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PricePage {
@@ -43,18 +55,20 @@ pub enum PageError {
     Arrow(#[from] ArrowError),
 }
 
-/// Reads one page of `endpoint` (a paged one: its request names a tenor).
+/// Reads one page of `endpoint` (a paged one: its request names a tenor),
+/// keeping `detail` of each record.
 pub fn decode_price_page(
     endpoint: PriceEndpoint,
     body: &[u8],
     request: RequestContext<'_>,
+    detail: Detail,
 ) -> Result<PricePage, PageError> {
     if let Some(tenor) = request.tenor {
-        if let Some(page) = read_in_one_pass(body, request.curve_id, tenor) {
+        if let Some(page) = read_in_one_pass(body, request.curve_id, tenor, detail) {
             return page;
         }
     }
-    read_in_general(endpoint, body, request)
+    read_in_general(endpoint, body, request, detail)
 }
 
 /// The one-pass reading, or None where the body is not the usual page.
@@ -62,9 +76,10 @@ fn read_in_one_pass(
     body: &[u8],
     curve_id: &str,
     tenor: &str,
+    detail: Detail,
 ) -> Option<Result<PricePage, PageError>> {
     let mut columns = PageColumns::default();
-    let links = wire::read_page(body, tenor, &mut columns).ok()?;
+    let links = wire::read_page(body, tenor, detail, &mut columns).ok()?;
     let records = columns.len();
     let batch = columns.finish(curve_id, &Tenor::parse_lenient(tenor));
     Some(batch.map_err(PageError::from).map(|batch| PricePage {
@@ -79,9 +94,16 @@ fn read_in_general(
     endpoint: PriceEndpoint,
     body: &[u8],
     request: RequestContext<'_>,
+    detail: Detail,
 ) -> Result<PricePage, PageError> {
     let page: Page<PriceRecord> = decode_json(endpoint.describe(), body)?;
-    let rows = page_rows(endpoint, page.items, request)?;
+    let mut rows = page_rows(endpoint, page.items, request)?;
+    if detail == Detail::Values {
+        for row in &mut rows {
+            row.dependencies = None;
+            row.metadata = None;
+        }
+    }
     let records = rows.len();
     Ok(PricePage {
         batch: build_batch(TableKind::Prices, rows)?,

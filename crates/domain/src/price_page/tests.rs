@@ -14,22 +14,64 @@ fn request() -> RequestContext<'static> {
 }
 
 fn general(body: &str) -> Result<PricePage, String> {
-    read_in_general(ENDPOINT, body.as_bytes(), request()).map_err(|e| e.to_string())
+    general_with(body, Detail::Full)
+}
+
+fn general_with(body: &str, detail: Detail) -> Result<PricePage, String> {
+    read_in_general(ENDPOINT, body.as_bytes(), request(), detail).map_err(|e| e.to_string())
 }
 
 fn decoded(body: &str) -> Result<PricePage, String> {
-    decode_price_page(ENDPOINT, body.as_bytes(), request()).map_err(|e| e.to_string())
+    decoded_with(body, Detail::Full)
+}
+
+fn decoded_with(body: &str, detail: Detail) -> Result<PricePage, String> {
+    decode_price_page(ENDPOINT, body.as_bytes(), request(), detail).map_err(|e| e.to_string())
 }
 
 /// Whether the body is read in one pass, not sent to the general path.
 fn in_one_pass(body: &str) -> bool {
-    read_in_one_pass(body.as_bytes(), CURVE, TENOR).is_some()
+    read_in_one_pass(body.as_bytes(), CURVE, TENOR, Detail::Full).is_some()
 }
 
-/// The page decoded, after checking that the general path gives the same.
+/// `page` with its dependencies and metadata null: what `Detail::Values`
+/// reads of the same body.
+fn values_of(page: &PricePage) -> PricePage {
+    let batch = &page.batch;
+    let schema = batch.schema();
+    let columns = schema
+        .fields()
+        .iter()
+        .zip(batch.columns())
+        .map(|(field, column)| match field.name().as_str() {
+            "dependencies" | "metadata" => {
+                arrow_array::new_null_array(field.data_type(), batch.num_rows())
+            }
+            _ => column.clone(),
+        })
+        .collect();
+    PricePage {
+        batch: RecordBatch::try_new(schema.clone(), columns).unwrap(),
+        ..page.clone()
+    }
+}
+
+/// The page decoded, after checking that the general path gives the same,
+/// and that both read its values alone as the page without its details.
 fn page(body: &str) -> PricePage {
     let page = decoded(body).unwrap();
     assert_eq!(Ok(&page), general(body).as_ref(), "{body}");
+    let values = values_of(&page);
+    assert_eq!(
+        Ok(&values),
+        decoded_with(body, Detail::Values).as_ref(),
+        "{body}"
+    );
+    assert_eq!(
+        Ok(&values),
+        general_with(body, Detail::Values).as_ref(),
+        "{body}"
+    );
     page
 }
 
@@ -130,6 +172,11 @@ fn errors_are_the_general_paths_naming_the_field() {
     for (body, field) in cases {
         let error = decoded(body).unwrap_err();
         assert_eq!(Err(error.clone()), general(body), "{body}");
+        assert_eq!(
+            Err(error.clone()),
+            decoded_with(body, Detail::Values),
+            "{body}"
+        );
         assert!(
             error.contains(&format!("field `{field}`")),
             "{body}: {error}"
@@ -144,8 +191,33 @@ fn a_page_without_a_request_tenor_takes_the_general_path() {
         curve_id: CURVE,
         tenor: None,
     };
-    let page = decode_price_page(ENDPOINT, body.as_bytes(), request).unwrap();
+    let page = decode_price_page(ENDPOINT, body.as_bytes(), request, Detail::Full).unwrap();
     assert_eq!(page.batch.num_rows(), 1);
+}
+
+#[test]
+fn values_alone_leave_details_unread_but_still_refuse_them_twice() {
+    // Details of a shape the full reading refuses are not read at all.
+    let odd = r#"{"items":[{"generatedOn":"2025-06-13T15:30:00","price":1,
+        "dependencies":"none","metadata":{"name":"k"}}]}"#;
+    assert!(decoded(odd).is_err());
+    let page = decoded_with(odd, Detail::Values).unwrap();
+    assert_eq!(page.batch.num_rows(), 1);
+    assert_eq!(
+        page.batch
+            .column_by_name("dependencies")
+            .unwrap()
+            .null_count(),
+        1
+    );
+    for twice in [
+        r#"{"items":[{"generatedOn":"2025-06-13T15:30:00","price":1,"dependencies":[],"dependencies":[]}]}"#,
+        r#"{"items":[{"generatedOn":"2025-06-13T15:30:00","price":1,"metadata":[],"metadata":null}]}"#,
+    ] {
+        let error = decoded_with(twice, Detail::Values).unwrap_err();
+        assert_eq!(Err(error.clone()), decoded(twice), "{twice}");
+        assert!(error.contains("duplicate field"), "{twice}: {error}");
+    }
 }
 
 /// A record as a list of `(key, JSON)` fields, written in the order given.
@@ -286,5 +358,12 @@ proptest! {
         }
         let body = format!(r#"{{"items":[{}],"next":null,"last":"https://svc/v2/x?page=1"}}"#, items.join(","));
         prop_assert_eq!(decoded(&body), general(&body), "{}", body);
+        // Values alone: the page without its details, wherever the full
+        // reading succeeds (elsewhere the details' shape may be what failed).
+        if let Ok(full) = general(&body) {
+            let values = Ok(values_of(&full));
+            prop_assert_eq!(&decoded_with(&body, Detail::Values), &values, "{}", body);
+            prop_assert_eq!(&general_with(&body, Detail::Values), &values, "{}", body);
+        }
     }
 }

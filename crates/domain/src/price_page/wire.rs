@@ -12,6 +12,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 
 use super::columns::{DependencyFields, PageColumns};
+use super::Detail;
 use crate::timestamp::parse_timestamp;
 
 /// The links of a page that paging uses.
@@ -20,14 +21,20 @@ pub(super) struct Links {
     pub last: Option<String>,
 }
 
-/// Reads a page of records of tenor `tenor` into `columns`.
+/// Reads a page of records of tenor `tenor` into `columns`, keeping
+/// `detail` of each.
 pub(super) fn read_page(
     body: &[u8],
     tenor: &str,
+    detail: Detail,
     columns: &mut PageColumns,
 ) -> Result<Links, serde_json::Error> {
     let mut json = serde_json::Deserializer::from_slice(body);
-    let links = json.deserialize_map(PageVisitor { tenor, columns })?;
+    let links = json.deserialize_map(PageVisitor {
+        tenor,
+        detail,
+        columns,
+    })?;
     json.end()?;
     Ok(links)
 }
@@ -96,6 +103,7 @@ impl<'de, const N: usize> Visitor<'de> for Key<N> {
 
 struct PageVisitor<'a> {
     tenor: &'a str,
+    detail: Detail,
     columns: &'a mut PageColumns,
 }
 
@@ -117,6 +125,7 @@ impl<'de> Visitor<'de> for PageVisitor<'_> {
             match index {
                 0 => map.next_value_seed(Items {
                     tenor: self.tenor,
+                    detail: self.detail,
                     columns: &mut *self.columns,
                 })?,
                 2 => next = map.next_value::<Option<String>>()?,
@@ -133,6 +142,7 @@ impl<'de> Visitor<'de> for PageVisitor<'_> {
 /// `items`: null, or a list whose null entries are skipped.
 struct Items<'a> {
     tenor: &'a str,
+    detail: Detail,
     columns: &'a mut PageColumns,
 }
 
@@ -161,6 +171,7 @@ impl<'de> Visitor<'de> for Items<'_> {
         loop {
             let record = Record {
                 tenor: self.tenor,
+                detail: self.detail,
                 columns: &mut *self.columns,
             };
             if items.next_element_seed(Nullable(record))?.is_none() {
@@ -199,6 +210,7 @@ impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for Nullable<S> {
 /// One price record, appended to the columns once whole.
 struct Record<'a> {
     tenor: &'a str,
+    detail: Detail,
     columns: &'a mut PageColumns,
 }
 
@@ -238,6 +250,16 @@ impl<'de> Visitor<'de> for Record<'_> {
                 Some(name @ "price") => once(&mut price, map.next_value::<Option<f64>>()?, name)?,
                 Some(name @ "units") => once(&mut units, map.next_value::<Option<Text>>()?, name)?,
                 Some(name @ "tenor") => once(&mut tenor, map.next_value::<Option<Text>>()?, name)?,
+                // Skipped unread, but still refused twice, as the
+                // general path refuses them.
+                Some(name @ ("dependencies" | "metadata")) if self.detail == Detail::Values => {
+                    map.next_value::<IgnoredAny>()?;
+                    let slot = match name {
+                        "dependencies" => &mut dependencies,
+                        _ => &mut metadata,
+                    };
+                    once(slot, None, name)?
+                }
                 Some(name @ "dependencies") => {
                     let count = map.next_value_seed(Nullable(Dependencies { columns }))?;
                     once(&mut dependencies, count, name)?

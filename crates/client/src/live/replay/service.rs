@@ -76,7 +76,8 @@ impl ServiceSource {
             if tenors.is_empty() {
                 continue;
             }
-            let query = HistoryQuery::new(curve_id, span.0, span.1, Some(tenors))?;
+            // Replayed ticks carry times and prices: the rest is not read.
+            let query = HistoryQuery::new(curve_id, span.0, span.1, Some(tenors))?.values_only();
             let table = match self
                 .rest
                 .intraday_history(&query, &Progress::default(), None)
