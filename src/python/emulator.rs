@@ -1,6 +1,6 @@
-//! `marketcurves._core.EmulatorServer`: the emulator run on the shared
-//! runtime, its control API ([`emulator::Controls`]) bound method for method
-//! under the same names. `marketcurves.testing.Emulator` wraps it.
+//! `marketcurves._core.EmulatorServer`: the emulator run on a runtime of
+//! its own (`runtime::emulator_runtime`), its control API
+//! ([`emulator::Controls`]) bound method for method under the same names. `marketcurves.testing.Emulator` wraps it.
 
 use std::net::SocketAddr;
 use std::sync::Mutex;
@@ -10,7 +10,7 @@ use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 
 use super::errors::CoreResult;
-use super::runtime::block_on;
+use super::runtime::emulator_runtime;
 use emulator::calendar::EarlyClose;
 use emulator::faults::Corruption;
 use emulator::{Controls, Emulator, EmulatorConfig, StartError};
@@ -52,7 +52,8 @@ impl PyEmulator {
             },
             bind: SocketAddr::from(([127, 0, 0, 1], port)),
         };
-        let server = match block_on(py, Emulator::start(config))? {
+        let runtime = emulator_runtime()?;
+        let server = match py.detach(|| runtime.block_on(Emulator::start(config))) {
             Ok(server) => server,
             Err(StartError::Config(invalid)) => return Err(invalid.into()),
             Err(unbound) => return Err(PyOSError::new_err(unbound.to_string()).into()),
@@ -274,7 +275,9 @@ impl PyEmulator {
         let server = self.server.lock().expect("server lock").take();
         if let Some(mut server) = server {
             // In a forked child the server is the parent's: nothing to stop.
-            let _ = block_on(py, async move { server.stop().await });
+            if let Ok(runtime) = emulator_runtime() {
+                py.detach(|| runtime.block_on(server.stop()));
+            }
         }
     }
 
