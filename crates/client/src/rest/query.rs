@@ -134,8 +134,8 @@ impl HistoryQuery {
     }
 
     /// The query keeping only each record's time, price and units (its
-    /// dependencies and metadata left null), which reads pages in about half
-    /// the time. A history cache still stores, and serves, every field.
+    /// dependencies and metadata left null, skipped unread), for callers that
+    /// keep only values. A history cache still stores, and serves, every field.
     pub fn values_only(mut self) -> HistoryQuery {
         self.detail = Detail::Values;
         self
