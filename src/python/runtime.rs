@@ -72,15 +72,6 @@ pub fn forked() -> bool {
         .is_some_and(|started| *started != std::process::id())
 }
 
-/// Runs a future to completion with the GIL released.
-pub fn block_on<F: Future + Send>(py: Python<'_>, future: F) -> PyResult<F::Output>
-where
-    F::Output: Send,
-{
-    let runtime = runtime()?;
-    Ok(py.detach(|| runtime.block_on(future)))
-}
-
 /// An awaitable of `future` for Python's event loop (the `_async` twins).
 pub fn awaitable<'py, F, T>(py: Python<'py>, future: F) -> PyResult<Bound<'py, PyAny>>
 where

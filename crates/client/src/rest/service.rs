@@ -192,17 +192,15 @@ impl Service {
                 curve_id: &owned_curve_id,
                 tenor: Some(&tenors[slice]),
             };
-            let page =
-                decode_price_page(endpoint, body, request, detail).map_err(
-                    |error| match error {
-                        // Named with its page, as every paged endpoint's errors are.
-                        PageError::Decode(error) => ClientError::from(DecodeError {
-                            endpoint: what.to_owned(),
-                            ..error
-                        }),
-                        PageError::Arrow(error) => arrow_error(error),
-                    },
-                )?;
+            let decoded = decode_price_page(endpoint, body, request, detail);
+            let page = decoded.map_err(|error| match error {
+                // Named with its page, as every paged endpoint's errors are.
+                PageError::Decode(error) => ClientError::from(DecodeError {
+                    endpoint: what.to_owned(),
+                    ..error
+                }),
+                PageError::Arrow(error) => arrow_error(error),
+            })?;
             Ok(DecodedPage {
                 items: vec![page.batch],
                 records: page.records,
