@@ -1,8 +1,10 @@
 """Curve analytics on the package's Arrow tables, computed in the Rust core.
 
 >>> import marketcurves as mc
->>> history = client.settlements(curve, "2024-01-01", "2025-12-31", tenors="all")  # doctest: +SKIP
->>> mc.curves.rolling(history, nearby=[1, 2, 3], roll_days=2)  # doctest: +SKIP
+>>> history = client.settlements(curve, "2025-12-26", "2025-12-31", tenors="all")
+>>> nearby = mc.curves.rolling(history, nearby=[1, 2, 3], roll_days=2)
+>>> nearby.column_names, nearby.num_rows
+(['curve_id', 'date', 'M1', 'M2', 'M3'], 4)
 
 Every function takes a table of the design's schema (settlements keyed by
 ``date``, other prices by ``generated_on``; anything with the Arrow PyCapsule

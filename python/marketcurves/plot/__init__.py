@@ -1,11 +1,20 @@
 """Plots of the package's price tables, drawn with matplotlib.
 
 >>> import marketcurves as mc
->>> history = client.settlements(curve, "2025-01-01", "2025-06-30")  # doctest: +SKIP
->>> mc.plot.forward_curve(history)  # the last day's curve  # doctest: +SKIP
->>> mc.plot.curve_history(history, ["2025-01-02", "2025-03-31", "2025-06-30"])  # doctest: +SKIP
->>> mc.plot.heatmap(history)  # date x tenor  # doctest: +SKIP
->>> mc.plot.settlements_and_intraday(history, client.intraday(curve, "Jan 26"), "Jan 26")  # doctest: +SKIP
+>>> history = client.settlements(curve, "2025-12-01", "2025-12-31")
+>>> ax = mc.plot.forward_curve(history, curve=curve)  # the last day's curve
+>>> print(ax.get_title())
+forward curve on 2025-12-31
+Jet Fob AG
+>>> ax = mc.plot.curve_history(history, ["2025-12-01", "2025-12-15", "2025-12-31"])
+>>> [line.get_label() for line in ax.get_lines()]
+['2025-12-01', '2025-12-15', '2025-12-31']
+>>> ax = mc.plot.heatmap(history, curve=curve)  # date x tenor
+>>> ticks = client.intraday_history(curve, "2025-12-29", "2025-12-31", ["Feb 26"])
+>>> ax = mc.plot.settlements_and_intraday(history, ticks, "Feb 26", curve=curve)
+>>> print(ax.get_title())
+Feb 26: settlements and intraday values
+Jet Fob AG
 
 Each function takes tables as the client returns them (one curve, prices in
 one unit), labels its axes with the tenors in calendar order, the dates or
