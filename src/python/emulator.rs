@@ -1,6 +1,7 @@
 //! `marketcurves._core.EmulatorServer`: the emulator run on a runtime of
 //! its own (`runtime::emulator_runtime`), its control API
-//! ([`emulator::Controls`]) bound method for method under the same names. `marketcurves.testing.Emulator` wraps it.
+//! ([`emulator::Controls`]) bound method for method under the same names.
+//! `marketcurves.testing.Emulator` wraps it.
 
 use std::net::SocketAddr;
 use std::sync::Mutex;

@@ -1,6 +1,6 @@
-//! The one tokio runtime of the process, shared with pyo3-async-runtimes,
-//! and every way in to it: each first checks that this process is the one
-//! that started it.
+//! The client's tokio runtime, shared with pyo3-async-runtimes, the
+//! emulator's own, and every way in to them: each first checks that this
+//! process is the one that started the client's.
 //!
 //! A child made by `fork` (multiprocessing's default on Linux before Python
 //! 3.14) inherits the runtime but not its worker threads, nor the parent's
