@@ -73,6 +73,9 @@ def test_the_notebook_runs(tmp_path: Path) -> None:
     )
     live = re.search(r"(\d+) snapshots, then (\d+) updates", printed)
     assert live and int(live.group(2)) > 0, printed
+    # Pinging at the emulator's pace, the feed and the recorder keep their
+    # connections: no warning of a drop, which a new user would take for a fault.
+    assert "disconnected" not in printed, printed
     # The recording read back holds what the recorder says it wrote.
     recorded = re.search(r"(\d+) ticks read back, of (\d+) written", printed)
     assert recorded and recorded.group(1) == recorded.group(2) != "0", printed
