@@ -3,10 +3,13 @@ serving the other commands until Ctrl-C, its banner pasted into a shell."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 
 from cli_helpers import environment, ok, run_cli
 from support import START, start_emulator
@@ -53,9 +56,10 @@ def exported(banner: str) -> dict[str, str]:
     return {name: value for name, _, value in pairs}
 
 
-def test_the_emulator_serves_the_other_commands_until_ctrl_c(curve):
-    command = [sys.executable, "-m", "marketcurves", "emulator", "--port", "0"]
-    command += ["--time-scale", "0", "--start", START]
+@contextlib.contextmanager
+def serving(*flags: str) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
+    """``marketcurves emulator`` with ``flags``, running, and its banner's lines."""
+    command = [sys.executable, "-m", "marketcurves", "emulator", "--port", "0", *flags]
     emulator = subprocess.Popen(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -66,8 +70,23 @@ def test_the_emulator_serves_the_other_commands_until_ctrl_c(curve):
             banner.append(line)
             if line.startswith("# Press Ctrl-C"):
                 break
+        yield emulator, banner
+    finally:
+        if emulator.poll() is None:
+            emulator.kill()
+            emulator.wait()
+        if emulator.stdout is not None:
+            emulator.stdout.close()
+        if emulator.stderr is not None:
+            emulator.stderr.close()
+
+
+def test_the_emulator_serves_the_other_commands_until_ctrl_c(curve):
+    with serving("--time-scale", "0", "--start", START) as (emulator, banner):
         # Every line can be pasted into a shell: export lines, and comments.
         assert all(line.startswith(("export ", "# ")) for line in banner), banner
+        # A stopped clock never idles a connection out: no keep-alive to give.
+        assert "--ping-interval" not in "".join(banner)
         variables = exported("".join(banner))
         assert sorted(variables) == [
             "MARKETCURVES_BASE_URL",
@@ -89,14 +108,23 @@ def test_the_emulator_serves_the_other_commands_until_ctrl_c(curve):
         assert curve.id in [r["id"] for r in rows]
         emulator.send_signal(signal.SIGINT)
         stdout, stderr = emulator.communicate(timeout=15)
-    finally:
-        if emulator.poll() is None:
-            emulator.kill()
-            emulator.wait()
-        if emulator.stdout is not None:
-            emulator.stdout.close()
-        if emulator.stderr is not None:
-            emulator.stderr.close()
     assert emulator.returncode == 0, stderr
     assert stdout.strip() == "# stopped"
     assert "Traceback" not in stderr
+
+
+def test_a_fast_emulator_names_the_ping_interval_that_keeps_live_connected(curve):
+    with serving("--time-scale", str(SCALE), "--start", START) as (_, banner):
+        assert all(line.startswith(("export ", "# ")) for line in banner), banner
+        hint = re.search(r"--ping-interval ([0-9.]+)\.$", "".join(banner), re.MULTILINE)
+        assert hint, banner
+        # The feed's 60 s idle limit is a fifth of a real second at this
+        # speed; at the pace the banner gives, the connection lasts.
+        arguments = ["live", "--curve", curve.id, "--duration", "3", "--format", "ndjson"]
+        result = run_cli(
+            [*arguments, "--ping-interval", hint.group(1)],
+            environment(**exported("".join(banner))),
+        )
+    ticks = [json.loads(line) for line in ok(result).splitlines()]
+    assert {tick["source"] for tick in ticks} >= {"snapshot"}
+    assert "disconnected" not in result.stderr, result.stderr

@@ -56,6 +56,13 @@ def run(args: argparse.Namespace) -> int:
         ]:
             print(f"export {name}={shlex.quote(value)}")
         print(f"# POST {emulator.base_url}/authenticate with that login returns a token.")
+        keepalive = emulator.keepalive()
+        if keepalive:
+            # Its 60 s idle limit passes faster than the client's default ping.
+            print(
+                f"# Its clock runs {emulator.time_scale:g} times real speed: give `live` and "
+                f"`record` --ping-interval {keepalive['ping_interval']:.3g}."
+            )
         print("# Press Ctrl-C to stop.", flush=True)
         try:
             while True:
