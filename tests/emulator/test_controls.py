@@ -19,20 +19,23 @@ UTC = dt.UTC
 JULY = "Jul 25"
 
 
+#: What serves the emulator's clients rather than controls its server:
+#: `client` builds a marketcurves.Client, `keepalive` gives a feed's settings.
+CLIENT_SIDE = {"client", "keepalive"}
+
+
 def public_names(cls: type) -> set[str]:
     return {name for name in dir(cls) if not name.startswith("_")}
 
 
 def test_every_control_has_the_same_name_in_the_core():
-    # `client` builds a marketcurves.Client: it is no control of the server.
-    python_only = {"client"}
-    missing = public_names(Emulator) - python_only - public_names(_core.EmulatorServer)
+    missing = public_names(Emulator) - CLIENT_SIDE - public_names(_core.EmulatorServer)
     assert not missing, f"controls without a core method of the same name: {sorted(missing)}"
 
 
 def test_controls_take_the_same_arguments_as_the_core():
     # The constructor's `start` also takes ISO strings, which Python converts.
-    for name in public_names(Emulator) - {"client"}:
+    for name in public_names(Emulator) - CLIENT_SIDE:
         ours = inspect.getattr_static(Emulator, name)
         if isinstance(ours, property):
             continue
