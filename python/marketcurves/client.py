@@ -836,7 +836,9 @@ class Client:
             queue_size: ticks waiting for a slow consumer before the queue
                 keeps only the newest value per curve and tenor.
             ping_interval: seconds of quiet before a keep-alive ping (the
-                service drops a connection silent for 60 s).
+                service drops a connection silent for 60 s; an emulator
+                with a fast clock, sooner: see
+                :meth:`Emulator.keepalive <marketcurves.testing.Emulator.keepalive>`).
             pong_timeout: seconds a ping may wait for its pong before the
                 connection is taken for dead and replaced.
             reconnect_max: the longest wait between reconnection attempts.

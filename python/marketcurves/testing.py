@@ -163,6 +163,8 @@ class Emulator:
 
     def client(self, **kwargs: Any) -> Client:
         """A client of this emulator, with its ``base_url`` and ``live_url``.
+        With a clock faster than real time, its live feeds and recorders
+        need :meth:`keepalive`'s settings to keep their connections.
 
         Args:
             **kwargs: the client's arguments (as for
