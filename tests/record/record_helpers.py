@@ -4,6 +4,7 @@ exactly what the emulator published."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import os
 import signal
@@ -149,6 +150,17 @@ def status(dest: Path) -> dict[str, Any]:
 
     path = dest / "_status.json"
     return json.loads(path.read_text()) if path.exists() else {}
+
+
+async def started(dest: Path) -> None:
+    """Until the recorder writing to ``dest`` has written its first status
+    (on a loaded machine its start alone can take seconds), then two seconds
+    of ticks."""
+    for _ in range(300):
+        if status(dest).get("state") is not None:
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(2)
 
 
 def recorder_logs(dest: Path) -> str:

@@ -10,7 +10,7 @@ import re
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
-from record_helpers import SCALE, check_exactly_once, keepalive, millis, recorded, status
+from record_helpers import SCALE, check_exactly_once, keepalive, millis, recorded, started, status
 from support import start_emulator
 
 import marketcurves as mc
@@ -170,13 +170,8 @@ def test_record_async_and_its_cancellation(em, busy_curve, tmp_path):
             task = asyncio.ensure_future(
                 client.record_async(tmp_path / "b", [(busy_curve, "*")], **keepalive())
             )
-            # Cancelled once it has started (on a loaded machine the start
-            # alone can take seconds), and has had time to receive ticks.
-            for _ in range(300):
-                if status(tmp_path / "b").get("state") is not None:
-                    break
-                await asyncio.sleep(0.1)
-            await asyncio.sleep(2)
+            # Cancelled once it has started and has had time to receive ticks.
+            await started(tmp_path / "b")
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task

@@ -7,22 +7,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from record_helpers import check_exactly_once, keepalive, recorded, status
+from record_helpers import check_exactly_once, keepalive, recorded, started, status
 
 import marketcurves as mc
 
 #: Longer than the tests: until it ends, the recorder holds every tick.
 HOLD_ALL = 3600
-
-
-async def _started(dest) -> None:
-    """Until the recorder has written its first status (on a loaded machine
-    its start alone can take seconds), then two seconds of ticks."""
-    for _ in range(300):
-        if status(dest).get("state") is not None:
-            break
-        await asyncio.sleep(0.1)
-    await asyncio.sleep(2)
 
 
 def _last(dest, curve):
@@ -36,7 +26,7 @@ def test_closing_its_client_stops_the_recorder_which_writes_what_it_holds(em, bu
         task = asyncio.ensure_future(
             client.record_async(tmp_path, [(busy_curve, "*")], rotate=HOLD_ALL, **keepalive())
         )
-        await _started(tmp_path)
+        await started(tmp_path)
         await client.close_async()
         return await asyncio.wait_for(task, 60)
 
@@ -54,7 +44,7 @@ def test_a_licence_taken_away_fails_the_recorder_after_it_writes_what_it_held(
             task = asyncio.ensure_future(
                 client.record_async(tmp_path, [(busy_curve, "*")], rotate=HOLD_ALL, **keepalive())
             )
-            await _started(tmp_path)
+            await started(tmp_path)
             # Its next connection is refused the subscriptions it held.
             em.revoke_live()
             em.drop_live_connections()
