@@ -26,6 +26,9 @@ from support import start_emulator
 
 from marketcurves.testing import Emulator
 
+# Every test leaves the process as it found it, and Ctrl-C raises.
+pytest_plugins = ["process_state"]
+
 #: The markers of each place (registered in pyproject.toml): what its tests
 #: need, and whether `pytest -m "not slow"` (the core behaviour, in under
 #: two minutes) leaves them out.
@@ -44,6 +47,7 @@ MARKS_BY_PATH = {
     "tests/record/test_record_faults.py": ("slow",),
     "tests/record/test_record_process.py": ("subprocess", "slow"),
     "tests/cli/": ("subprocess",),
+    "tests/test_process_state.py": ("subprocess",),
 }
 
 
