@@ -46,6 +46,14 @@ def _ctrl_c_raises_keyboard_interrupt() -> Iterator[None]:
     signal.signal(signal.SIGINT, found)
 
 
+#: Variables a library sets once, when it is first imported, whichever test
+#: imports it: not a test's change.
+SET_ON_IMPORT = {
+    "PYTEST_CURRENT_TEST",  # pytest names the test and its phase
+    "_RJEM_MALLOC_CONF",  # polars, its allocator's options
+}
+
+
 def _umask() -> int:
     """The process's umask, read without changing it where the system allows
     (``os.umask`` sets it, and a thread creating a file meanwhile would get
@@ -62,8 +70,7 @@ def _umask() -> int:
 def _process_state() -> dict[str, Any]:
     return {
         "signal handlers": {sig.name: signal.getsignal(sig) for sig in SIGNALS},
-        # pytest names the test and its phase in PYTEST_CURRENT_TEST.
-        "environment": {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"},
+        "environment": {k: v for k, v in os.environ.items() if k not in SET_ON_IMPORT},
         "working directory": os.getcwd(),
         "umask": oct(_umask()),
     }

@@ -12,6 +12,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 from scripted_bulk import ScriptedBulk
+from support import BULK_TIME_SCALE
 
 import marketcurves as mc
 from marketcurves.testing import table_schema
@@ -33,7 +34,7 @@ def fast(client: mc.Client, *args, **kwargs):
 @pytest.fixture()
 def full(em):
     # The emulator's jobs run on its clock: let it run fast so jobs finish.
-    em.time_scale = 500
+    em.time_scale = BULK_TIME_SCALE
     return em.client(**FULL)
 
 
@@ -71,7 +72,7 @@ def test_read_bulk_equals_pyarrow_on_the_same_files(full, tmp_path):
 
 
 def test_narrowed_range_warns_naming_both(em, tmp_path):
-    em.time_scale = 500
+    em.time_scale = BULK_TIME_SCALE
     client = em.client()
     with pytest.warns(UserWarning, match=r"2024-01\.\.2024-06.*2024-03\.\.2024-06"):
         job = client.bulk_submit("Jet", "2024-01", "2024-06")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from cli_helpers import environment, ok, one_line_error, run_cli
-from support import start_emulator
+from support import BULK_TIME_SCALE, start_emulator
 
 import marketcurves as mc
 
@@ -14,7 +14,7 @@ import marketcurves as mc
 def test_json_then_a_rerun_listing_the_files(tmp_path):
     dest = tmp_path / "bulk"
     # Jobs run on the emulator's clock: a fast one finishes them at once.
-    with start_emulator(time_scale=500) as em:
+    with start_emulator(time_scale=BULK_TIME_SCALE) as em:
         env = environment(em)
         # The demo account's bulk licence starts in 2024-03: the range is narrowed.
         args = ["bulk", "--vertical", "JET", "--start", "2024-02", "--end", "2024-04"]
@@ -38,7 +38,7 @@ def test_json_then_a_rerun_listing_the_files(tmp_path):
 
 
 def test_a_dest_where_nothing_can_be_made_is_refused_before_a_job_is_submitted():
-    with start_emulator(time_scale=500) as em:
+    with start_emulator(time_scale=BULK_TIME_SCALE) as em:
         args = ["bulk", "--vertical", "JET", "--start", "2024-03", "--end", "2024-03"]
         result = run_cli([*args, "--dest", "/proc/marketcurves"], environment(em))
         line = one_line_error(result, "InvalidRequest")
@@ -47,7 +47,7 @@ def test_a_dest_where_nothing_can_be_made_is_refused_before_a_job_is_submitted()
 
 
 def test_a_month_the_licence_covers_is_one_file_and_no_warning(tmp_path):
-    with start_emulator(time_scale=500) as em:
+    with start_emulator(time_scale=BULK_TIME_SCALE) as em:
         args = ["bulk", "--vertical", "Jet", "--start", "2024-03", "--end", "2024-03"]
         result = run_cli([*args, "--dest", str(tmp_path)], environment(em))
     assert len(ok(result).splitlines()) == 1

@@ -8,7 +8,7 @@ import sys
 import warnings
 
 import pytest
-from support import start_emulator
+from support import BULK_TIME_SCALE, start_emulator
 
 import marketcurves as mc
 from marketcurves import _progress
@@ -37,7 +37,7 @@ def test_one_warning_then_silence(without_tqdm, client, curve):
 
 def test_bulk_download_warns_once_too(without_tqdm, tmp_path):
     # A fast clock: the bulk jobs end at once.
-    with start_emulator(time_scale=500) as em, em.client() as client:
+    with start_emulator(time_scale=BULK_TIME_SCALE) as em, em.client() as client:
         with pytest.warns(UserWarning, match=r"tqdm") as caught:
             first = client.bulk_download("JET", "2024-03", "2024-03", tmp_path / "a")
         assert [w.filename for w in caught] == [__file__]

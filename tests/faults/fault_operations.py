@@ -12,7 +12,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 from live_helpers import Curves, collect, live_options
-from support import LIVE_START, start_emulator
+from support import BULK_TIME_SCALE, LIVE_START, start_emulator
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
@@ -135,7 +135,7 @@ def emulator_for(kind: str) -> Emulator:
     if kind == "rest":
         return start_emulator()
     if kind == "bulk":
-        return start_emulator(time_scale=500)
+        return start_emulator(time_scale=BULK_TIME_SCALE)
     return start_emulator(time_scale=600, start=LIVE_START)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from support import start_emulator
+from support import BULK_TIME_SCALE, start_emulator
 
 import marketcurves as mc
 from marketcurves import cli
@@ -17,7 +17,7 @@ def _argv(dest: str, options: dict[str, str]) -> list[str]:
 
 
 def test_the_cli_downloads_into_s3_with_storage_options(monkeypatch, bucket, s3_options, capsys):
-    with start_emulator(time_scale=500) as em:
+    with start_emulator(time_scale=BULK_TIME_SCALE) as em:
         monkeypatch.setenv("MARKETCURVES_BASE_URL", em.base_url)
         monkeypatch.setenv("MARKETCURVES_TOKEN", em.token())
         assert cli.main(_argv(f"s3://{bucket}/cli", s3_options)) == 0

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pandas as pd
 import pytest
 from storage_helpers import ACCESS_KEY_ID, REGION, SECRET_ACCESS_KEY, storage_options
-from support import start_emulator
+from support import BULK_TIME_SCALE, start_emulator
 
 import marketcurves as mc
 
@@ -37,7 +37,7 @@ def exported(s3: Any, moto_server: str) -> str:
     s3.create_bucket(Bucket=bucket)
     options = storage_options(moto_server)
     url = f"s3://{bucket}/exports"
-    with start_emulator(time_scale=500) as em, em.client() as client:
+    with start_emulator(time_scale=BULK_TIME_SCALE) as em, em.client() as client:
         for vertical, start, end in EXPORTS:
             client.bulk_download(
                 vertical,

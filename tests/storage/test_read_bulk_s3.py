@@ -16,7 +16,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from storage_helpers import SECRET_ACCESS_KEY, MotoServer, list_keys, upload_folder
-from support import start_emulator
+from support import BULK_TIME_SCALE, start_emulator
 
 import marketcurves as mc
 
@@ -31,7 +31,7 @@ NOWHERE = "http://127.0.0.1:9"
 def export(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A local bulk export of two verticals, downloaded once for the module."""
     folder = tmp_path_factory.mktemp("export")
-    with start_emulator(time_scale=500) as em, em.client() as client:
+    with start_emulator(time_scale=BULK_TIME_SCALE) as em, em.client() as client:
         for vertical, start, end in [
             ("JET", "2024-03", "2024-05"),
             ("NAPHTHA", "2024-03", "2024-04"),
