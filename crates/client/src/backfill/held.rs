@@ -84,12 +84,12 @@ pub async fn held(dest: &Place, first: NaiveDate, last: NaiveDate) -> Result<Hel
 
 const TARGET: &str = "marketcurves::backfill";
 
+/// A file's note and rows, or why it is not the lake's file.
+type Read = Result<(FileNote, Vec<Recorded>), String>;
+
 /// A file's note and rows; Ok(Err(why)) when it is not whole Parquet of
 /// the lake's columns with a note, Err when the place refused the read.
-async fn read_whole(
-    dest: &Place,
-    name: &str,
-) -> Result<Result<(FileNote, Vec<Recorded>), String>, PlaceError> {
+async fn read_whole(dest: &Place, name: &str) -> Result<Read, PlaceError> {
     let Some(bytes) = dest.get(name).await? else {
         return Ok(Err(format!("{name} vanished while backfilling")));
     };
@@ -114,7 +114,11 @@ async fn read_whole(
 /// Refuses a lake with a link among the days `first..=last` (a day folder,
 /// or a file in one), or a link that names no day: a backfill never
 /// writes or deletes through one.
-pub async fn refuse_links(dest: &Place, first: NaiveDate, last: NaiveDate) -> Result<(), ClientError> {
+pub async fn refuse_links(
+    dest: &Place,
+    first: NaiveDate,
+    last: NaiveDate,
+) -> Result<(), ClientError> {
     let survey = dest.survey().await?;
     let day_of = |link: &str| {
         let folder = link.split('/').next().unwrap_or_default();
@@ -158,7 +162,11 @@ pub struct CurveDay {
 /// `curve_id`'s backfilled files of `day`, read whole; files a newer one
 /// replaced (left by a run killed between writing and deleting) are not
 /// among them, but are named in `stale` to be removed with them.
-pub async fn curve_day(dest: &Place, curve_id: &str, day: NaiveDate) -> Result<CurveDay, PlaceError> {
+pub async fn curve_day(
+    dest: &Place,
+    curve_id: &str,
+    day: NaiveDate,
+) -> Result<CurveDay, PlaceError> {
     let tag = curve_tag(curve_id);
     let files: Vec<_> = dest
         .list_under(&day_folder(day))
@@ -169,7 +177,7 @@ pub async fn curve_day(dest: &Place, curve_id: &str, day: NaiveDate) -> Result<C
         .collect();
     let stale = replaced_files(dest, &files).await?;
     let current = files.into_iter().filter(|f| !stale.contains(&f.name));
-    let read: Vec<(String, Result<(FileNote, Vec<Recorded>), String>)> = stream::iter(current)
+    let read: Vec<(String, Read)> = stream::iter(current)
         .map(|file| async move {
             let read = read_whole(dest, &file.name).await?;
             Ok::<_, PlaceError>((file.name, read))

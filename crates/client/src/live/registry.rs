@@ -27,7 +27,7 @@ pub fn checked_subscription(curve_id: &str, tenor: &str) -> Result<Subscription,
         return Ok(Subscription::new(curve_id, ALL_TENORS));
     }
     let tenor = validate::tenor(tenor)?;
-    Ok(Subscription::new(curve_id, &listed_spelling(&tenor)))
+    Ok(Subscription::new(curve_id, listed_spelling(&tenor)))
 }
 
 /// A tenor in the spelling the catalogue and the feed use (`feb 26` is

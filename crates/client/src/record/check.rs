@@ -212,7 +212,10 @@ async fn replaced(
 }
 
 /// A whole file's rows, or why they cannot be read.
-async fn rows_of(dest: &Place, name: &str) -> Result<(Vec<Recorded>, Option<super::file::FileNote>), String> {
+async fn rows_of(
+    dest: &Place,
+    name: &str,
+) -> Result<(Vec<Recorded>, Option<super::file::FileNote>), String> {
     let bytes = match dest.get(name).await {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Err("it vanished while the lake was checked".into()),
@@ -281,7 +284,12 @@ async fn check_day(
             if row.tick.price.is_nan() {
                 *nan.entry((curve.clone(), tenor.clone(), of)).or_default() += 1;
             }
-            let key = (curve, tenor, truncate_to_millis(row.tick.generated_on), backfilled);
+            let key = (
+                curve,
+                tenor,
+                truncate_to_millis(row.tick.generated_on),
+                backfilled,
+            );
             if of == day {
                 *values.entry(key).or_default() += 1;
             } else {
@@ -296,19 +304,23 @@ async fn check_day(
                 .collect();
             report.misfiled.push((
                 file.name.clone(),
-                format!("rows filed under {day} that are of other days: {}", days.join(", ")),
+                format!(
+                    "rows filed under {day} that are of other days: {}",
+                    days.join(", ")
+                ),
             ));
         }
     }
     report.held_twice.extend(twice(day, values));
-    report.nan_prices.extend(nan.into_iter().map(|((curve_id, tenor, day), values)| {
-        HeldTwice {
-            curve_id,
-            tenor,
-            day,
-            values,
-        }
-    }));
+    report.nan_prices.extend(
+        nan.into_iter()
+            .map(|((curve_id, tenor, day), values)| HeldTwice {
+                curve_id,
+                tenor,
+                day,
+                values,
+            }),
+    );
 }
 
 /// Per tenor, the values of `day` counted more than once.
@@ -347,7 +359,12 @@ async fn held_across_days(
             let backfilled = file.kind == FileKind::Backfill;
             for row in rows.iter().filter(|r| utc_day(r.tick.generated_on) == day) {
                 let at = truncate_to_millis(row.tick.generated_on);
-                let key = (row.tick.curve_id.to_string(), row.tick.tenor.to_string(), at, backfilled);
+                let key = (
+                    row.tick.curve_id.to_string(),
+                    row.tick.tenor.to_string(),
+                    at,
+                    backfilled,
+                );
                 if let Some(times) = values.get_mut(&key) {
                     *times += 1;
                 }
@@ -355,7 +372,9 @@ async fn held_across_days(
         }
         report.held_twice.extend(twice(day, values));
     }
-    report.held_twice.sort_by(|a, b| (a.day, &a.curve_id, &a.tenor).cmp(&(b.day, &b.curve_id, &b.tenor)));
+    report
+        .held_twice
+        .sort_by(|a, b| (a.day, &a.curve_id, &a.tenor).cmp(&(b.day, &b.curve_id, &b.tenor)));
 }
 
 fn coverage(

@@ -113,7 +113,11 @@ fn a_day_holding_another_days_copy_is_missing_misfiled_and_held_twice() {
                     values: 2
                 }]
             );
-            let untrue: Vec<&str> = report.untrue_notes.iter().map(|(f, _)| f.as_str()).collect();
+            let untrue: Vec<&str> = report
+                .untrue_notes
+                .iter()
+                .map(|(f, _)| f.as_str())
+                .collect();
             assert_eq!(untrue, [copy.as_str(), short]);
         }
     });

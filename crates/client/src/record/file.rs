@@ -113,7 +113,12 @@ impl FileNote {
         }
         let mut last = BTreeMap::new();
         for row in rows {
-            saw(&mut last, &row.tick.curve_id, &row.tick.tenor, row.tick.generated_on);
+            saw(
+                &mut last,
+                &row.tick.curve_id,
+                &row.tick.tenor,
+                row.tick.generated_on,
+            );
         }
         if last != self.last {
             return Some("its note's tenors and last times are not those of its rows".into());

@@ -74,7 +74,9 @@ fn survey_local(root: &Path) -> Survey {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && relative.is_empty() => continue,
             Err(e) => {
-                survey.unreadable.push((folder_name(&relative), e.to_string()));
+                survey
+                    .unreadable
+                    .push((folder_name(&relative), e.to_string()));
                 continue;
             }
         };
@@ -82,7 +84,9 @@ fn survey_local(root: &Path) -> Survey {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
-                    survey.unreadable.push((folder_name(&relative), e.to_string()));
+                    survey
+                        .unreadable
+                        .push((folder_name(&relative), e.to_string()));
                     continue;
                 }
             };

@@ -26,19 +26,32 @@ fn links_are_named_not_followed_and_never_written_or_deleted_through() {
         assert!(survey.unreadable.is_empty());
 
         let through = place
-            .put("date=2025-06-03/new.parquet", bytes::Bytes::from_static(b"z"))
+            .put(
+                "date=2025-06-03/new.parquet",
+                bytes::Bytes::from_static(b"z"),
+            )
             .await
             .unwrap_err();
-        assert!(through.0.contains("date=2025-06-03 is a symbolic link"), "{through}");
+        assert!(
+            through.0.contains("date=2025-06-03 is a symbolic link"),
+            "{through}"
+        );
         assert!(!elsewhere.join("new.parquet").exists());
         let through = place.delete("date=2025-06-03/b.parquet").await.unwrap_err();
         assert!(through.0.contains("symbolic link"), "{through}");
         assert!(elsewhere.join("b.parquet").exists());
         let link = place.delete("date=2025-06-02/c.parquet").await.unwrap_err();
-        assert!(link.0.contains("date=2025-06-02/c.parquet is a symbolic link"), "{link}");
+        assert!(
+            link.0
+                .contains("date=2025-06-02/c.parquet is a symbolic link"),
+            "{link}"
+        );
         // Beside the links, the place is written as ever.
         place
-            .put("date=2025-06-04/new.parquet", bytes::Bytes::from_static(b"z"))
+            .put(
+                "date=2025-06-04/new.parquet",
+                bytes::Bytes::from_static(b"z"),
+            )
             .await
             .unwrap();
     });
