@@ -732,6 +732,8 @@ class _BackfillCounts(TypedDict):
     days_complete: int
     days_skipped: int
     files_written: int
+    set_aside: list[str]
+    empty: list[tuple[str, str, datetime.date, datetime.date]]
 
 class _BackfillTask(TypedDict):
     """One curve's tenors over at most 30 days: a task of a plan."""

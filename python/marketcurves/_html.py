@@ -184,6 +184,8 @@ def backfill_summary(value: BackfillSummary) -> str:
             ("days complete", _number(value.days_complete)),
             ("days already complete", _number(value.days_skipped)),
             ("files written", _number(value.files_written)),
+            ("files set aside", _names(value.set_aside) or "none"),
+            ("tenors with days complete but empty", _number(len(value.empty))),
         ],
     )
 
@@ -197,6 +199,11 @@ def lake_report(value: LakeReport) -> str:
         ("values held twice", _number(sum(h["values"] for h in value.held_twice))),
         ("files counted twice", _names(value.counted_twice) or "none"),
         ("unreadable files", _names([u["file"] for u in value.unreadable]) or "none"),
+        ("misfiled files", _names([u["file"] for u in value.misfiled]) or "none"),
+        ("untrue notes", _names([u["file"] for u in value.untrue_notes]) or "none"),
+        ("foreign names", _names([u["file"] for u in value.foreign]) or "none"),
+        ("links", _names(value.links) or "none"),
+        ("NaN prices", _number(sum(n["values"] for n in value.nan_prices))),
     ]
     if recorder is None:
         rows.append(("recorder", "none wrote here"))

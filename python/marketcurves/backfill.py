@@ -3,9 +3,9 @@ endpoint into the recorder's layout, on this machine or a Dask cluster, by
 :meth:`marketcurves.Client.backfill` (see [The tick lake](../lake.md)).
 
 >>> client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-13")
-BackfillSummary(tasks=1, requests=15, values=1440, days_complete=2, days_skipped=0, files_written=2)
+BackfillSummary(tasks=1, requests=15, values=1440, days_complete=2, days_skipped=0, files_written=2, set_aside=[], empty=[])
 >>> client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-14")  # only the 14th is fetched now
-BackfillSummary(tasks=1, requests=8, values=720, days_complete=1, days_skipped=2, files_written=1)
+BackfillSummary(tasks=1, requests=8, values=720, days_complete=1, days_skipped=2, files_written=1, set_aside=[], empty=[])
 
 Each curve's values of a day go to one file, ``date=YYYY-MM-DD/backfill-….parquet``,
 with the recorder's columns and ``source = "backfill"``;
@@ -36,6 +36,7 @@ import datetime as _dt
 import hashlib
 import os
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +74,14 @@ class BackfillSummary:
     days_skipped: int = 0
     #: Files written, one per curve and day.
     files_written: int = 0
+    #: Files that could not be read as the lake's (not Parquet of its
+    #: columns, or without its note), renamed ``<name>.corrupt`` and their
+    #: days fetched again; a warning names them.
+    set_aside: list[str] = dataclasses.field(default_factory=list)
+    #: Days marked complete without any value, ``(curve_id, tenor, first,
+    #: last)``: before the curve's history, or a tenor the service has no
+    #: values of (a spelling it does not list, say); a warning names them.
+    empty: list[tuple[str, str, _dt.date, _dt.date]] = dataclasses.field(default_factory=list)
 
     def __add__(self, other: BackfillSummary) -> BackfillSummary:
         fields = (f.name for f in dataclasses.fields(self))
@@ -80,6 +89,39 @@ class BackfillSummary:
 
     def _repr_html_(self) -> str:
         return _html.backfill_summary(self)
+
+
+def _summary(counts: Any) -> BackfillSummary:
+    """A summary from the core's counts (lists as they came)."""
+    counts = dict(counts)
+    counts["empty"] = [tuple(run) for run in counts.get("empty", [])]
+    return BackfillSummary(**counts)
+
+
+def _warn(summary: BackfillSummary) -> BackfillSummary:
+    """Says what a summary's counts alone would hide: files set aside, and
+    days marked complete that hold no value."""
+    if summary.set_aside:
+        names = ", ".join(summary.set_aside[:5])
+        more = len(summary.set_aside) - 5
+        warnings.warn(
+            f"backfill set aside {len(summary.set_aside)} file(s) it could not read as the "
+            f"lake's, their days fetched again: {names}" + (f" and {more} more" if more > 0 else ""),
+            UserWarning,
+            stacklevel=3,
+        )
+    if summary.empty:
+        runs = "; ".join(f"{c} {t} from {a} to {b}" for c, t, a, b in summary.empty[:5])
+        more = len(summary.empty) - 5
+        warnings.warn(
+            "backfill marked days complete that hold no value, so a rerun will not fetch them "
+            "(before the curve's history, or a tenor the service has no values of): "
+            + runs
+            + (f" and {more} more" if more > 0 else ""),
+            UserWarning,
+            stacklevel=3,
+        )
+    return summary
 
 
 def _checked(
@@ -119,7 +161,7 @@ def backfill(
     if cluster is None:
         bar = _progress.progress_bar(show, "backfill")
         try:
-            return BackfillSummary(**_core.backfill(client._core, checked, bar))
+            return _warn(_summary(_core.backfill(client._core, checked, bar)))
         finally:
             _progress.close(bar)
     _check_cluster(cluster, checked["storage_options"])
@@ -130,7 +172,7 @@ def backfill(
     lock = _core.backfill_lock(checked["dest"], checked["storage_options"])
     bar = _progress.progress_bar(show, "backfill", unit="task")
     try:
-        return summary + _on_cluster(cluster, settings, checked, tasks, bar)
+        return _warn(summary + _on_cluster(cluster, settings, checked, tasks, bar))
     finally:
         _progress.close(bar)
         lock.release()
@@ -164,7 +206,7 @@ async def backfill_async(
             cluster=cluster,
         )
     checked = _checked(dest, subscriptions, start, end, tenors, storage_options)
-    return BackfillSummary(**await _core.backfill_async(client._core, checked))
+    return _warn(_summary(await _core.backfill_async(client._core, checked)))
 
 
 def _check_cluster(cluster: Any, storage_options: dict[str, str] | None) -> None:
@@ -213,7 +255,7 @@ def _on_cluster(
     finished = as_completed(futures)  # type: ignore[no-untyped-call]
     try:
         for done, future in enumerate(finished, start=1):
-            summary = summary + BackfillSummary(**future.result())
+            summary = summary + _summary(future.result())
             if bar is not None:
                 bar(done, len(tasks))
     except BaseException:

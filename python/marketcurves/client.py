@@ -1035,7 +1035,7 @@ class Client:
 
         Examples:
             >>> client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-13")
-            BackfillSummary(tasks=1, requests=15, values=1440, days_complete=2, days_skipped=0, files_written=2)
+            BackfillSummary(tasks=1, requests=15, values=1440, days_complete=2, days_skipped=0, files_written=2, set_aside=[], empty=[])
             >>> client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-13").days_skipped
             2
         """

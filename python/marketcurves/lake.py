@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "HeldTwice",
     "LakeReport",
+    "NanPrices",
     "RecorderCoverage",
     "TenorCoverage",
     "Unreadable",
@@ -65,12 +66,27 @@ class HeldTwice(TypedDict):
 
 
 class Unreadable(TypedDict):
-    """A file that is not whole Parquet of the lake's columns."""
+    """A file (or folder) and what is wrong with it: not whole Parquet of
+    the lake's columns, rows filed under another day's folder, a note its
+    rows contradict, a name the lake's layout does not give."""
 
-    #: The file, relative to the lake.
+    #: The file, relative to the lake (a folder ends with ``/``).
     file: str
     #: What is wrong with it.
     reason: str
+
+
+class NanPrices(TypedDict):
+    """A tenor's values of a day whose price is not a number."""
+
+    #: The curve's id.
+    curve_id: str
+    #: The tenor's name.
+    tenor: str
+    #: The UTC day.
+    day: _dt.date
+    #: The values whose price is NaN.
+    values: int
 
 
 class RecorderCoverage(TypedDict):
@@ -99,21 +115,44 @@ class LakeReport:
     #: backfill cut short): :func:`~marketcurves.read_ticks` skips them, a
     #: plain Parquet reader counts their values twice.
     counted_twice: list[str]
-    #: Files that are not whole Parquet of the lake's columns.
+    #: Files and folders that cannot be read: not whole Parquet of the
+    #: lake's columns, or refused by the system; the reason names the path.
     unreadable: list[Unreadable]
     #: None when no recorder ever wrote there.
     recorder: RecorderCoverage | None
+    #: Files holding rows of another day than their folder's: a day's file
+    #: copied into another's folder (its rows count for their own day).
+    misfiled: list[Unreadable] = dataclasses.field(default_factory=list)
+    #: Files whose footer note their rows contradict (row count, day,
+    #: curve, tenors, digest): cut short or changed by another tool. A
+    #: backfill fetches such a file's days again.
+    untrue_notes: list[Unreadable] = dataclasses.field(default_factory=list)
+    #: Names the lake's layout does not give: a folder that is no
+    #: ``date=YYYY-MM-DD``, a foreign ``*.parquet``, a ``*.corrupt`` file a
+    #: backfill set aside. Readers skip them.
+    foreign: list[Unreadable] = dataclasses.field(default_factory=list)
+    #: Links (to a day folder or a file): never read, written or deleted
+    #: through; a backfill refuses a lake with one in its range.
+    links: list[str] = dataclasses.field(default_factory=list)
+    #: Prices that are not a number, per tenor and day.
+    nan_prices: list[NanPrices] = dataclasses.field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         """Nothing wrong: no business day missing inside a tenor's range, no
-        value held twice, no file counted twice, no unreadable file. (A
-        recorder that does not run is not wrong; ``recorder`` says so.)"""
+        value held twice, no file counted twice, nothing unreadable,
+        misfiled, untrue, foreign or linked, no NaN price. (A recorder that
+        does not run is not wrong; ``recorder`` says so.)"""
         return not (
             any(t["missing_days"] for t in self.tenors)
             or self.held_twice
             or self.counted_twice
             or self.unreadable
+            or self.misfiled
+            or self.untrue_notes
+            or self.foreign
+            or self.links
+            or self.nan_prices
         )
 
     def _repr_html_(self) -> str:
@@ -129,7 +168,7 @@ class LakeReport:
         Examples:
             >>> _ = client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-14")
             >>> list(mc.check_lake("ticks").to_dict())
-            ['ok', 'tenors', 'held_twice', 'counted_twice', 'unreadable', 'recorder']
+            ['ok', 'tenors', 'held_twice', 'counted_twice', 'unreadable', 'recorder', 'misfiled', 'untrue_notes', 'foreign', 'links', 'nan_prices']
         """
         return {"ok": self.ok, **dataclasses.asdict(self)}
 
@@ -156,9 +195,13 @@ def check_lake(
 
     Returns:
         Per curve and tenor the days held, by side (recorded, backfilled),
-        and the business days missing between the first and the last;
-        values one side holds twice; files a plain reader would count
-        twice; unreadable files; and whether the recorder runs.
+        and the business days missing between the first and the last (a
+        value counts for its own day, whichever folder holds it); values
+        one side holds twice, in one day's files or two; files a plain
+        reader would count twice; unreadable files and folders; misfiled
+        rows; notes their files contradict; foreign names; links; NaN
+        prices; and whether the recorder runs. A lake that cannot be read
+        in part is reported, never raised.
 
     Raises:
         InvalidRequest: a folder or a bucket that does not exist, or a

@@ -111,6 +111,8 @@ pub fn backfill_summary<'py>(
     dict.set_item("days_complete", summary.days_complete)?;
     dict.set_item("days_skipped", summary.days_skipped)?;
     dict.set_item("files_written", summary.files_written)?;
+    dict.set_item("set_aside", &summary.set_aside)?;
+    dict.set_item("empty", &summary.empty)?;
     Ok(dict)
 }
 
@@ -138,12 +140,24 @@ pub fn lake_report<'py>(py: Python<'py>, report: &LakeReport) -> PyResult<Bound<
         dict.set_item("values", held.values)?;
         twice.append(dict)?;
     }
-    let unreadable = PyList::empty(py);
-    for (file, reason) in &report.unreadable {
+    let why = |found: &[(String, String)]| -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for (file, reason) in found {
+            let dict = PyDict::new(py);
+            dict.set_item("file", file)?;
+            dict.set_item("reason", reason)?;
+            list.append(dict)?;
+        }
+        Ok(list)
+    };
+    let nan = PyList::empty(py);
+    for held in &report.nan_prices {
         let dict = PyDict::new(py);
-        dict.set_item("file", file)?;
-        dict.set_item("reason", reason)?;
-        unreadable.append(dict)?;
+        dict.set_item("curve_id", &held.curve_id)?;
+        dict.set_item("tenor", &held.tenor)?;
+        dict.set_item("day", held.day)?;
+        dict.set_item("values", held.values)?;
+        nan.append(dict)?;
     }
     let recorder = match &report.recorder {
         None => None,
@@ -164,7 +178,12 @@ pub fn lake_report<'py>(py: Python<'py>, report: &LakeReport) -> PyResult<Bound<
     dict.set_item("tenors", tenors)?;
     dict.set_item("held_twice", twice)?;
     dict.set_item("counted_twice", &report.counted_twice)?;
-    dict.set_item("unreadable", unreadable)?;
+    dict.set_item("unreadable", why(&report.unreadable)?)?;
+    dict.set_item("misfiled", why(&report.misfiled)?)?;
+    dict.set_item("untrue_notes", why(&report.untrue_notes)?)?;
+    dict.set_item("foreign", why(&report.foreign)?)?;
+    dict.set_item("links", &report.links)?;
+    dict.set_item("nan_prices", nan)?;
     dict.set_item("recorder", recorder)?;
     Ok(dict)
 }

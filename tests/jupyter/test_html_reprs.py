@@ -161,10 +161,10 @@ def test_a_backfills_summary_and_the_lakes_report_show_their_figures(client, jet
     assert report.ok and "Lake check: whole" in text
     assert "tenors|1" in text and "business days missing|0" in text
     assert "recorder|none wrote here" in text
-    # Six facts, then a header and a row per tenor: its days recorded,
+    # Eleven facts, then a header and a row per tenor: its days recorded,
     # backfilled and missing.
     row = f"{curve.id}|{curve.contracts[3]}|2025-06-10|2025-06-11|0|2|0"
-    assert row in text and tags.count("tr") == 6 + 1 + 1
+    assert row in text and tags.count("tr") == 11 + 1 + 1
 
 
 def test_a_lake_reports_faults_show_escaped():

@@ -40,8 +40,9 @@ def add(commands: Commands) -> None:
         "Reads every file of the days asked for and lists, per curve and "
         "tenor, the days held by the recorder and by the backfill and the "
         "business days missing in between; then values held twice, files a "
-        "plain reader counts twice, unreadable files and whether the recorder "
-        "runs. Exits 1 when anything is wrong, 0 otherwise.",
+        "plain reader counts twice, unreadable files and folders, rows filed "
+        "under another day, notes their files contradict, foreign names, "
+        "links, NaN prices and whether the recorder runs. Exits 1 when anything is wrong, 0 otherwise.",
         EXAMPLES,
     )
     check.add_argument(
@@ -103,6 +104,17 @@ def _problems(report) -> list[str]:  # type: ignore[no-untyped-def]
         )
     lines.extend(f"counted twice by a plain reader: {name}" for name in report.counted_twice)
     lines.extend(f"unreadable: {u['file']}: {u['reason']}" for u in report.unreadable)
+    lines.extend(f"misfiled: {u['file']}: {u['reason']}" for u in report.misfiled)
+    lines.extend(f"untrue note: {u['file']}: {u['reason']}" for u in report.untrue_notes)
+    lines.extend(f"foreign: {u['file']}: {u['reason']}" for u in report.foreign)
+    lines.extend(
+        f"link: {name}: never read, written or deleted through" for name in report.links
+    )
+    for nan in report.nan_prices:
+        lines.append(
+            f"not a number: {nan['curve_id']} {nan['tenor']} on {nan['day']}: "
+            f"{plural(nan['values'], 'price')}"
+        )
     recorder = report.recorder
     if recorder is not None and not recorder["running"]:
         lines.append(

@@ -95,6 +95,8 @@ pub async fn plan(
     dest: &Place,
     request: &BackfillRequest,
 ) -> Result<Plan, ClientError> {
+    // Before anything is sent: a link in the range is refused.
+    super::held::refuse_links(dest, request.start, request.end).await?;
     let curves = tenors_of(rest, request).await?;
     // After the catalogue's answer, which dated the service's clock.
     let today = rest.http().service_clock().now().date_naive();

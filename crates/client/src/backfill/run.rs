@@ -31,6 +31,10 @@ pub struct BackfillSummary {
     /// Days of a curve's tenor already complete, not fetched again.
     pub days_skipped: u64,
     pub files_written: u64,
+    /// Files that could not be read as the lake's, set aside as `<name>.corrupt`.
+    pub set_aside: Vec<String>,
+    /// Days marked complete without a value (`TaskOutcome::empty`).
+    pub empty: Vec<(String, String, chrono::NaiveDate, chrono::NaiveDate)>,
 }
 
 impl BackfillSummary {
@@ -39,6 +43,8 @@ impl BackfillSummary {
         self.values += outcome.values;
         self.days_complete += outcome.days_complete;
         self.files_written += outcome.files_written;
+        self.set_aside.extend(outcome.set_aside.iter().cloned());
+        self.empty.extend(outcome.empty.iter().cloned());
     }
 }
 

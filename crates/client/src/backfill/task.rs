@@ -15,7 +15,7 @@ use chrono::{NaiveDate, Utc};
 use futures_util::{stream, StreamExt, TryStreamExt};
 use serde::Serialize;
 
-use super::held::curve_day;
+use super::held::{curve_day, CurveDay};
 use super::plan::BackfillTask;
 use super::rows::backfilled_rows;
 use crate::cache::finality::{keep_through, last_final_day, INTRADAY_MARGIN};
@@ -43,6 +43,13 @@ pub struct TaskOutcome {
     /// Days of a tenor marked complete.
     pub days_complete: u64,
     pub files_written: u64,
+    /// Files that could not be read as the lake's, renamed `<name>.corrupt`.
+    pub set_aside: Vec<String>,
+    /// Days marked complete without a value: `(curve_id, tenor, first,
+    /// last)`, a tenor's days before its first value in the task (all of
+    /// them if it has none: before the curve's history, or a tenor the
+    /// service has no values of), when they hold a business day.
+    pub empty: Vec<(String, String, NaiveDate, NaiveDate)>,
 }
 
 /// Runs `task` into `dest`; the requests it sends are counted in `progress`.
@@ -76,6 +83,7 @@ pub async fn run_task(
         .await?;
     let now = rest.http().service_clock().now();
     let complete_through = complete_through(task, &fetched.last_with_value, now);
+    let empty = empty_runs(task, &fetched.first_with_value, &complete_through);
     let mut by_day = fetched.rows;
     let tag = format!("{:04x}", fastrand::u16(..));
     let days: Vec<(NaiveDate, Vec<Recorded>, Vec<String>)> = task
@@ -107,11 +115,22 @@ pub async fn run_task(
         .buffer_unordered(DAYS_IN_FLIGHT)
         .try_collect()
         .await?;
-    let mut outcome = TaskOutcome::default();
-    for day in &written {
+    let mut outcome = TaskOutcome {
+        empty,
+        ..TaskOutcome::default()
+    };
+    for day in written {
         outcome.values += day.values;
         outcome.days_complete += day.days_complete;
         outcome.files_written += day.files_written;
+        outcome.set_aside.extend(day.set_aside);
+    }
+    for (curve_id, tenor, first, last) in &outcome.empty {
+        log::warn!(
+            target: "marketcurves::backfill",
+            "{curve_id} {tenor}: no value from {first} to {last}, marked complete (before the \
+             curve's history, or a tenor the service has no values of)"
+        );
     }
     // The window's pages, rows and files are freed, on whichever threads
     // decoded and wrote them: give them back, so that a worker's memory after
@@ -137,6 +156,7 @@ async fn fetch_rows(
 struct ByDay {
     rows: BTreeMap<NaiveDate, Vec<Recorded>>,
     last_with_value: BTreeMap<Arc<str>, NaiveDate>,
+    first_with_value: BTreeMap<Arc<str>, NaiveDate>,
 }
 
 impl ByDay {
@@ -148,6 +168,11 @@ impl ByDay {
                 .entry(Arc::clone(&row.tick.tenor))
                 .or_insert(day);
             *last = (*last).max(day);
+            let first = self
+                .first_with_value
+                .entry(Arc::clone(&row.tick.tenor))
+                .or_insert(day);
+            *first = (*first).min(day);
             self.rows.entry(day).or_default().push(row);
         }
     }
@@ -172,8 +197,41 @@ fn complete_through(
         .collect()
 }
 
+/// The runs of days marked complete before each tenor's first value in
+/// the task (all of them without a value), holding a business day: a
+/// weekend before a Monday's first value says nothing.
+fn empty_runs(
+    task: &BackfillTask,
+    first_with_value: &BTreeMap<Arc<str>, NaiveDate>,
+    complete_through: &BTreeMap<String, NaiveDate>,
+) -> Vec<(String, String, NaiveDate, NaiveDate)> {
+    use chrono::{Datelike, Weekday};
+    let mut runs = Vec::new();
+    for tenor in &task.tenors {
+        let Some(through) = complete_through.get(tenor) else {
+            continue;
+        };
+        let last = match first_with_value.get(tenor.as_str()) {
+            Some(first) => first.pred_opt().unwrap_or(*first).min(*through),
+            None => *through,
+        };
+        let business = task
+            .start
+            .iter_days()
+            .take_while(|d| *d <= last)
+            .any(|d| !matches!(d.weekday(), Weekday::Sat | Weekday::Sun));
+        if business {
+            runs.push((task.curve_id.clone(), tenor.clone(), task.start, last));
+        }
+    }
+    runs
+}
+
 /// Writes `task`'s curve's file of `day`: the values `fetched` of the
-/// task's tenors, and what the current files hold of its other tenors.
+/// task's tenors, and what the current files hold of its other tenors
+/// (of a file whose rows contradict its note, only its rows of the curve
+/// and day, none complete). A file that cannot be read as the lake's is
+/// set aside first, renamed `<name>.corrupt`.
 async fn write_day(
     dest: &Place,
     maker: &OneThread,
@@ -182,21 +240,45 @@ async fn write_day(
     complete: Vec<String>,
     tag: &str,
 ) -> Result<TaskOutcome, PlaceError> {
-    let (held, stale) = curve_day(dest, &task.curve_id, day).await?;
+    let CurveDay {
+        held,
+        stale,
+        unreadable,
+    } = curve_day(dest, &task.curve_id, day).await?;
+    let mut set_aside = Vec::new();
+    for (name, why) in unreadable {
+        set_aside.push(put_aside(dest, &name, &why).await?);
+    }
     let ours = |tenor: &str| task.tenors.iter().any(|t| t == tenor);
     let held_ours = held
         .iter()
-        .any(|f| f.rows.iter().any(|r| ours(&r.tick.tenor)));
+        .any(|f| !f.trusted || f.rows.iter().any(|r| ours(&r.tick.tenor)));
     if fetched.is_empty() && complete.is_empty() && !held_ours {
-        return Ok(TaskOutcome::default());
+        return Ok(TaskOutcome {
+            set_aside,
+            ..TaskOutcome::default()
+        });
     }
     let days_complete = complete.len() as u64;
     let mut done: BTreeSet<String> = complete.into_iter().collect();
     let mut rows = Vec::new();
     let mut replaces = stale;
     for file in held {
-        done.extend(file.note.complete.into_iter().filter(|t| !ours(t)));
-        rows.extend(file.rows.into_iter().filter(|r| !ours(&r.tick.tenor)));
+        let belongs = |r: &Recorded| {
+            !ours(&r.tick.tenor)
+                && *r.tick.curve_id == *task.curve_id
+                && utc_day(r.tick.generated_on) == day
+        };
+        if file.trusted {
+            done.extend(file.note.complete.into_iter().filter(|t| !ours(t)));
+        } else {
+            log::warn!(
+                target: "marketcurves::backfill",
+                "{}: its rows contradict its note; written again from what is fetched",
+                file.name
+            );
+        }
+        rows.extend(file.rows.into_iter().filter(belongs));
         replaces.push(file.name);
     }
     let values = fetched.len() as u64;
@@ -230,7 +312,21 @@ async fn write_day(
         values,
         days_complete,
         files_written: 1,
+        set_aside,
+        ..TaskOutcome::default()
     })
+}
+
+/// Renames a file that cannot be read as the lake's to `<name>.corrupt`
+/// (a name no reader takes), with a warning; its new name.
+async fn put_aside(dest: &Place, name: &str, why: &str) -> Result<String, PlaceError> {
+    let aside = format!("{name}.corrupt");
+    log::warn!(target: "marketcurves::backfill", "{why}: set aside as {aside}, its day fetched again");
+    if let Some(bytes) = dest.get(name).await? {
+        dest.put(&aside, bytes).await?;
+    }
+    dest.delete(name).await?;
+    Ok(aside)
 }
 
 #[cfg(test)]

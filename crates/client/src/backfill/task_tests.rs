@@ -65,7 +65,9 @@ fn a_day_written_again_keeps_other_tenors_and_replaces_its_own() {
             .await
             .unwrap();
 
-            let (files, stale) = curve_day(&dest, "C1", day).await.unwrap();
+            let CurveDay {
+                held: files, stale, ..
+            } = curve_day(&dest, "C1", day).await.unwrap();
             assert_eq!((files.len(), stale.len()), (1, 0), "{}", dest.shown());
             let note = &files[0].note;
             assert_eq!(note.complete, ["Feb 26", "Jan 26"]);
@@ -93,7 +95,7 @@ fn a_file_left_beside_its_replacement_is_not_read() {
             write_day(&dest, &maker, (&one, day), values("Jan 26", 2), vec![], "a")
                 .await
                 .unwrap();
-            let (first, _) = curve_day(&dest, "C1", day).await.unwrap();
+            let first = curve_day(&dest, "C1", day).await.unwrap().held;
             let old = first[0].name.clone();
             let bytes = dest.get(&old).await.unwrap().unwrap();
             write_day(
@@ -112,7 +114,9 @@ fn a_file_left_beside_its_replacement_is_not_read() {
                 .await
                 .unwrap();
             assert_eq!(all.num_rows(), 3, "{}", dest.shown());
-            let (files, stale) = curve_day(&dest, "C1", day).await.unwrap();
+            let CurveDay {
+                held: files, stale, ..
+            } = curve_day(&dest, "C1", day).await.unwrap();
             assert_eq!(files.len(), 1);
             assert!(stale.is_empty(), "read_ticks removed it");
         }

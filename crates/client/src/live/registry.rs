@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 
 use crate::rest::validate;
 use crate::ClientError;
+use chrono::Datelike;
 use domain::live::{Subscription, ALL_TENORS};
+use domain::tenor::{Tenor, TenorKind};
 
 /// Checks a subscription's arguments before anything is sent: a curve id,
 /// and `*` or a tenor name (a known shape must have possible values).
@@ -25,7 +27,28 @@ pub fn checked_subscription(curve_id: &str, tenor: &str) -> Result<Subscription,
         return Ok(Subscription::new(curve_id, ALL_TENORS));
     }
     let tenor = validate::tenor(tenor)?;
-    Ok(Subscription::new(curve_id, tenor.name()))
+    Ok(Subscription::new(curve_id, listed_spelling(&tenor)))
+}
+
+/// A tenor in the spelling the catalogue and the feed use (`feb 26` is
+/// `Feb 26`, `q1 26` is `Q1 26`): one contract is never held, recorded or
+/// backfilled under two names. Only letter case is changed; a shape the
+/// package does not write itself is kept as given.
+pub fn listed_spelling(tenor: &Tenor) -> String {
+    let given = tenor.name();
+    let ours = match (tenor.kind(), tenor.start()) {
+        (TenorKind::Month, Some(s)) => Some(Tenor::month_name(s.year(), s.month())),
+        (TenorKind::Quarter, Some(s)) => {
+            Some(format!("Q{} {:02}", s.month().div_ceil(3), s.year() % 100))
+        }
+        (TenorKind::Window, Some(s)) => Some(Tenor::window_name(s.year(), s.month(), s.day())),
+        (TenorKind::Continuous, _) => Some(given.to_ascii_uppercase()),
+        _ => None,
+    };
+    match ours {
+        Some(ours) if ours.eq_ignore_ascii_case(given) => ours,
+        _ => given.to_owned(),
+    }
 }
 
 #[derive(Clone, Debug, Default)]

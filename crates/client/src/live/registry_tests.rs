@@ -64,3 +64,17 @@ fn arguments_are_checked_and_named_before_anything_is_sent() {
         Err(ClientError::InvalidRequest(_))
     ));
 }
+
+#[test]
+fn a_tenor_in_another_letter_case_is_the_listed_spelling() {
+    for (given, listed) in [
+        ("feb 26", "Feb 26"),
+        ("FEB 26", "Feb 26"),
+        ("q1 26", "Q1 26"),
+        ("c 01", "C 01"),
+        ("Feb 26", "Feb 26"),
+    ] {
+        let subscription = checked_subscription("C1", given).unwrap();
+        assert_eq!(subscription.tenor, listed, "{given}");
+    }
+}

@@ -76,3 +76,49 @@ fn a_whole_lake_is_whole_and_each_planted_fault_is_found() {
         }
     });
 }
+
+#[test]
+fn a_day_holding_another_days_copy_is_missing_misfiled_and_held_twice() {
+    runtime().block_on(async {
+        for dest in both("check-days") {
+            dest.prepare().await.unwrap();
+            let up = |at| row("C1", "Jan 26", at, TickSource::Update);
+            let (monday, _) = write_part(&dest, &[up(MIDNIGHT), up(MIDNIGHT + MS)], 1).await;
+            write_part(&dest, &[up(MIDNIGHT + 2 * DAY)], 2).await;
+            // Tuesday's folder holds a copy of Monday's part, not its own values.
+            let copy = monday.replace("date=2025-11-24", "date=2025-11-25");
+            dest.put(&copy, dest.get(&monday).await.unwrap().unwrap())
+                .await
+                .unwrap();
+            // And a part whose note claims more rows than it holds.
+            let mut claims = FileNote::of_rows(&[up(MIDNIGHT + 2 * DAY + MS)]);
+            claims.rows = 5;
+            let batch = recorded_rows_to_batch(&[up(MIDNIGHT + 2 * DAY + MS)]).unwrap();
+            let short = "date=2025-11-26/part-20251126T000000.000000Z-y-000001.parquet";
+            dest.put(short, encode(&[batch], &claims).unwrap())
+                .await
+                .unwrap();
+
+            let report = check_lake(&dest, None, None).await.unwrap();
+            assert!(!report.is_whole());
+            assert_eq!(report.tenors[0].missing_days, [utc_day(MIDNIGHT + DAY)]);
+            assert_eq!(report.misfiled.len(), 1, "{}", dest.shown());
+            assert_eq!(report.misfiled[0].0, copy);
+            assert_eq!(
+                report.held_twice,
+                [HeldTwice {
+                    curve_id: "C1".into(),
+                    tenor: "Jan 26".into(),
+                    day: utc_day(MIDNIGHT),
+                    values: 2
+                }]
+            );
+            let untrue: Vec<&str> = report
+                .untrue_notes
+                .iter()
+                .map(|(f, _)| f.as_str())
+                .collect();
+            assert_eq!(untrue, [copy.as_str(), short]);
+        }
+    });
+}

@@ -72,7 +72,12 @@ pub async fn replaced_files(
 ) -> Result<BTreeSet<String>, PlaceError> {
     let mut replaced = BTreeSet::new();
     for file in files.iter().filter(|f| may_replace(f, files)) {
-        let note = note_of(&dest.footer(&file.name).await?).unwrap_or_default();
+        // A footer that cannot be read replaces nothing: the file is no
+        // newer writer's (a backfill sets it aside, the check reports it).
+        let Ok(footer) = dest.footer(&file.name).await else {
+            continue;
+        };
+        let note = note_of(&footer).unwrap_or_default();
         replaced.extend(
             note.replaces
                 .into_iter()

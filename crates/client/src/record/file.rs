@@ -4,7 +4,7 @@
 //! compacted day, the parts it replaces; for a backfilled file, which of
 //! its tenors' days are complete.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use arrow_array::builder::{Float64Builder, StringBuilder, TimestampMicrosecondBuilder};
@@ -49,18 +49,86 @@ pub struct FileNote {
     /// ...and its tenors whose day is complete: final, so never fetched again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub complete: Vec<String>,
+    /// The digest of its values, written with them (`rows_digest`), so
+    /// that a reader can tell a note from a file whose rows were changed
+    /// since; files written before it was added have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
 }
 
 impl FileNote {
     pub fn of_rows(rows: &[Recorded]) -> FileNote {
         let mut note = FileNote {
             rows: rows.len() as u64,
+            digest: Some(rows_digest(rows)),
             ..FileNote::default()
         };
         for row in rows {
             note.saw(&row.tick.curve_id, &row.tick.tenor, row.tick.generated_on);
         }
         note
+    }
+
+    /// What the rows of a file of `day` contradict in this note: its rows'
+    /// count, their day, its curve, each tenor's last time, its digest. A
+    /// footer is not the truth: a file copied into another day's folder,
+    /// or cut short by another tool, keeps its note.
+    pub fn disagrees(&self, day: chrono::NaiveDate, rows: &[Recorded]) -> Option<String> {
+        if self.rows != rows.len() as u64 {
+            return Some(format!(
+                "its note says {} rows, and it holds {}",
+                self.rows,
+                rows.len()
+            ));
+        }
+        let elsewhere: BTreeMap<chrono::NaiveDate, u64> =
+            rows.iter().fold(BTreeMap::new(), |mut days, row| {
+                let of = super::layout::utc_day(row.tick.generated_on);
+                if of != day {
+                    *days.entry(of).or_default() += 1;
+                }
+                days
+            });
+        if let Some((other, count)) = elsewhere.iter().next() {
+            return Some(format!(
+                "{count} of its rows are of {other}, not of {day}, the day of its folder"
+            ));
+        }
+        let noted_days: BTreeSet<chrono::NaiveDate> = self
+            .last
+            .values()
+            .map(|at| super::layout::utc_day(*at))
+            .filter(|d| *d != day)
+            .collect();
+        if let Some(other) = noted_days.first() {
+            return Some(format!("its note claims values of {other}, not of {day}"));
+        }
+        if let Some(curve_id) = &self.curve_id {
+            if let Some(row) = rows.iter().find(|r| *r.tick.curve_id != **curve_id) {
+                return Some(format!(
+                    "its note names curve {curve_id}, and it holds values of {}",
+                    row.tick.curve_id
+                ));
+            }
+        }
+        let mut last = BTreeMap::new();
+        for row in rows {
+            saw(
+                &mut last,
+                &row.tick.curve_id,
+                &row.tick.tenor,
+                row.tick.generated_on,
+            );
+        }
+        if last != self.last {
+            return Some("its note's tenors and last times are not those of its rows".into());
+        }
+        match &self.digest {
+            Some(digest) if *digest != rows_digest(rows) => {
+                Some("its values are not those it was written with (digest)".into())
+            }
+            _ => None,
+        }
     }
 
     /// Counts a value of `curve_id`/`tenor` at `at` into `last`.
@@ -78,6 +146,25 @@ pub fn saw(last: &mut BTreeMap<TenorKey, Micros>, curve_id: &str, tenor: &str, a
             last.insert((curve_id.to_owned(), tenor.to_owned()), at);
         }
     }
+}
+
+/// The SHA-256 of the rows' curves, tenors, times and prices, in order.
+pub fn rows_digest(rows: &[Recorded]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for row in rows {
+        hasher.update(row.tick.curve_id.as_bytes());
+        hasher.update([0x1f]);
+        hasher.update(row.tick.tenor.as_bytes());
+        hasher.update([0x1f]);
+        hasher.update(row.tick.generated_on.to_le_bytes());
+        hasher.update(row.tick.price.to_bits().to_le_bytes());
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 /// The tenors as a list of `[curve_id, tenor, micros]`: JSON has no tuple keys.

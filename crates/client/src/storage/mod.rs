@@ -19,7 +19,9 @@
 //! - `footer`: the rows of a Parquet object from its footer alone;
 //! - `noted`: Parquet with a note in its footer, as the package writes its
 //!   own files;
-//! - `retry`: the bounds of a store's retries, for every store built here.
+//! - `retry`: the bounds of a store's retries, for every store built here;
+//! - `survey`: a place's names with the links and unreadable folders a
+//!   listing met (a lake's check, a backfill's plan).
 
 pub mod folder;
 pub mod footer;
@@ -29,6 +31,7 @@ mod parts;
 mod place;
 mod place_files;
 mod retry;
+pub mod survey;
 #[cfg(test)]
 pub(crate) mod test_places;
 pub mod upload;
@@ -37,3 +40,4 @@ pub mod whole_file;
 pub use location::{describe, store_error, Location};
 pub use place::Place;
 pub use place_files::PlaceError;
+pub use survey::Survey;

@@ -41,10 +41,24 @@ impl Place {
         PlaceError(format!("cannot {doing} {shown}{sep}{name}: {error}"))
     }
 
+    /// Refuses to write or delete `name` through a link (a folder or the
+    /// file itself): what a link points to is not the place's.
+    fn refuse_link(&self, root: &Path, doing: &str, name: &str) -> Result<(), PlaceError> {
+        match super::survey::link_on_the_way(root, name) {
+            Some(link) => Err(self.failed(
+                doing,
+                name,
+                format!("{link} is a symbolic link, and the lake is never written or deleted through one"),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// Writes `name` whole, replacing what was there.
     pub async fn put(&self, name: &str, bytes: Bytes) -> Result<(), PlaceError> {
         match self {
             Place::Folder(root) => {
+                self.refuse_link(root, "write", name)?;
                 let path = root.join(name);
                 blocking(move || write_bytes(&path, Durability::Synced, &bytes))
                     .await
@@ -176,6 +190,7 @@ impl Place {
     pub async fn delete(&self, name: &str) -> Result<(), PlaceError> {
         match self {
             Place::Folder(root) => {
+                self.refuse_link(root, "delete", name)?;
                 let path = root.join(name);
                 match blocking(move || std::fs::remove_file(&path)).await {
                     Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
