@@ -107,7 +107,9 @@ def rolling(
             prices are unchanged and the series does not jump at a roll.
             Where either contract has no price on that date, the gap is
             measured on the latest earlier date on which the old contract
-            is still held and both have one.
+            is still held and both have one. ``"ratio"`` needs every price
+            it divides by or scales above zero; ``"difference"`` takes any
+            and is the one for curves that go negative.
 
     Returns:
         One row per curve and date (or time): ``curve_id``, ``date`` (or
@@ -119,8 +121,10 @@ def rolling(
         InvalidRequest: a malformed argument, a table without the columns
             it needs, an unknown calendar (the message lists the known
             ones), a position past all the curve's contracts, or, with
-            ``adjust``, a roll with no date to measure its gap on or a
-            ratio that is not above zero.
+            ``adjust``, a roll with no date to measure its gap on, or,
+            with ``adjust="ratio"``, a price at or below zero that the
+            series holds or a gap is measured from, on a roll day or not
+            (naming the curve, tenor and date).
         ImportError: ``holidays`` names a calendar and the ``holidays``
             package is not installed.
 
