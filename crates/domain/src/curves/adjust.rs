@@ -181,7 +181,7 @@ pub fn rolls(
                     if price <= 0.0 {
                         return Err(not_above_zero(
                             context,
-                            &name(index),
+                            name(index),
                             price,
                             measured,
                             &format!(
