@@ -29,7 +29,9 @@ make a barrel.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import re
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -107,7 +109,9 @@ def rolling(
             prices are unchanged and the series does not jump at a roll.
             Where either contract has no price on that date, the gap is
             measured on the latest earlier date on which the old contract
-            is still held and both have one.
+            is still held and both have one. ``"ratio"`` needs every price
+            it divides by or scales above zero; ``"difference"`` takes any
+            and is the one for curves that go negative.
 
     Returns:
         One row per curve and date (or time): ``curve_id``, ``date`` (or
@@ -119,8 +123,10 @@ def rolling(
         InvalidRequest: a malformed argument, a table without the columns
             it needs, an unknown calendar (the message lists the known
             ones), a position past all the curve's contracts, or, with
-            ``adjust``, a roll with no date to measure its gap on or a
-            ratio that is not above zero.
+            ``adjust``, a roll with no date to measure its gap on, or,
+            with ``adjust="ratio"``, a price at or below zero that the
+            series holds or a gap is measured from, on a roll day or not
+            (naming the curve, tenor and date).
         ImportError: ``holidays`` names a calendar and the ``holidays``
             package is not installed.
 
@@ -429,7 +435,8 @@ def build(
     have none and are left out, and so is a contract every day of which
     shorter contracts of the same curve and time cover (a quarter and its
     three months): the finer contracts define those days.
-    :func:`residuals` shows how far a left-out contract disagrees. See
+    :func:`residuals` shows how far a left-out contract disagrees. A row
+    whose price is null or NaN is no price, left out alike. See
     [Daily forward curves](../curves.md#daily-forward-curves).
 
     Args:
@@ -459,12 +466,22 @@ def build(
 
     Raises:
         InvalidRequest: an unknown method or weights, a table without the
-            columns it needs, or contracts no curve can meet (two tenors
-            over the same days, a contract with no business day, a
-            contract whose mean the others already fix at another price),
-            naming the curve, time and tenors.
+            columns it needs, two different prices of one contract at one
+            date or time (naming both), an infinite price, or contracts no
+            curve can meet (two tenors over the same days, a contract with
+            no business day, a contract whose mean the others already fix
+            at another price), naming the curve, time and tenors.
         ImportError: ``holidays`` names a calendar and the ``holidays``
             package is not installed.
+
+    Warns:
+        UserWarning: tenors left out because their names give no delivery
+            days (a name of no known shape, or a kind such as ``Cal 26``
+            not built from yet; continuous tenors are left out without
+            one), a ``price`` column of text (with how many values were
+            not numbers), or rows with a ``generated_on`` but no ``date``
+            in a table keyed by ``date``. The schema metadata of the
+            result holds the same notes.
 
     Examples:
         >>> day = client.settlements(curve, "2026-01-14", "2026-01-14", tenors=["Jan 26", "Q1 26", "Feb 26", "Mar 26"])
@@ -478,12 +495,13 @@ def build(
         30  2026-01-14  2026-01-31  775.142
         89  2026-01-14  2026-03-31  774.313
     """
-    return _core.curves_build(
+    built = _core.curves_build(
         _table(table),
         _text(method, "method"),
         _text(weights, "weights"),
         _calendars.holidays(holidays),
     )
+    return _warn_build_notes(built)
 
 
 def residuals(
@@ -512,8 +530,8 @@ def residuals(
         curve, date (or time) and tenor in calendar order: ``curve_id``,
         ``date`` (or ``generated_on``), ``tenor``, ``price``, ``mean`` (the
         built curve's mean over the contract's days) and ``residual``
-        (``price - mean``). Rows missing a curve, tenor, time or price are
-        left out, as :func:`build` leaves them out.
+        (``price - mean``). Rows missing a curve, tenor, time or price
+        (null or NaN) are left out, as :func:`build` leaves them out.
 
     Raises:
         InvalidRequest: ``built`` is not :func:`build` output, or lacks a
@@ -540,6 +558,44 @@ def residuals(
         _text(weights, "weights"),
         _calendars.holidays(holidays),
     )
+
+
+def _warn_build_notes(built: pyarrow.Table) -> pyarrow.Table:
+    """Warns of what :func:`build` left aside, as the core noted it in the
+    schema metadata: tenors it cannot place on delivery days, a ``price``
+    column of text, rows without the ``date`` the table is keyed by."""
+    metadata = built.schema.metadata or {}
+    dropped = metadata.get(b"marketcurves.dropped_tenors")
+    if dropped:
+        per_curve = json.loads(dropped)
+        names = "; ".join(f"curve {c}: {', '.join(t)}" for c, t in per_curve.items())
+        warnings.warn(
+            f"build left out tenor(s) whose delivery days it cannot tell (a name of no "
+            f"known shape, or a kind such as Cal it does not build from yet): {names}",
+            UserWarning,
+            stacklevel=3,
+        )
+    text = metadata.get(b"marketcurves.price_from_text")
+    if text:
+        note = json.loads(text)
+        unread = note["not_numbers"]
+        warnings.warn(
+            f"column 'price' is text ({note['type']}) and was read as numbers"
+            + (f"; {unread} value(s) that are not numbers were left out" if unread else "")
+            + ": cast it to float64 first",
+            UserWarning,
+            stacklevel=3,
+        )
+    undated = metadata.get(b"marketcurves.undated_rows")
+    if undated:
+        warnings.warn(
+            f"the table has both 'date' and 'generated_on' and is keyed by date: "
+            f"{int(undated)} row(s) with a generated_on but no date were left out "
+            "(build intraday prices from a table without 'date')",
+            UserWarning,
+            stacklevel=3,
+        )
+    return built
 
 
 def _at(value: Any) -> str | list[_dt.datetime]:

@@ -139,9 +139,46 @@ def test_a_ratio_needs_prices_above_zero() -> None:
             ("a", "Feb 25", "2025-01-02", 2.0),
         ]
     )
-    with pytest.raises(mc.InvalidRequest, match="no positive ratio"):
+    with pytest.raises(mc.InvalidRequest, match="curve a: Jan 25 is priced -1 on 2024-12-31"):
         mc.curves.rolling(table, nearby=[1], adjust="ratio")
     assert column(mc.curves.rolling(table, nearby=[1], adjust="difference"), "M1") == [2, 2]
+
+
+def _negated(only: tuple[str, str] | None = None) -> pa.Table:
+    """``_rolled()`` with the price of ``only`` (tenor, date), or of every
+    row, made negative."""
+    rows = [
+        (r["curve_id"], r["tenor"], r["date"].isoformat(), r["price"])
+        for r in _rolled().to_pylist()
+    ]
+    return settlements([(c, t, d, -p if only in (None, (t, d)) else p) for c, t, d, p in rows])
+
+
+@pytest.mark.parametrize(
+    ("negative", "message"),
+    [
+        # Jan at -9 on 30 Dec, a day without a roll: the series would scale it.
+        (("Jan 25", "2024-12-30"), "Jan 25 is priced -9 on 2024-12-30.*M1 holds it"),
+        # Feb's 12 on 31 Dec is only the numerator of M1's roll to Feb.
+        (("Feb 25", "2024-12-31"), "Feb 25 is priced -12 on 2024-12-31.*roll of M1"),
+    ],
+)
+def test_a_ratio_refuses_any_price_at_or_below_zero_it_would_use(negative, message) -> None:
+    table = _negated(negative)
+    for call in (mc.curves.rolling, mc.curves.roll_log):
+        with pytest.raises(mc.InvalidRequest, match=f"curve a: {message}.*adjust='difference'"):
+            call(table, nearby=[1], adjust="ratio")
+    assert mc.curves.rolling(table, nearby=[1], adjust="difference").num_rows == 5
+
+
+def test_a_curve_below_zero_throughout_is_refused_by_ratio() -> None:
+    # Every ratio of two prices below zero is above zero: -12 / -10 = 1.2.
+    with pytest.raises(mc.InvalidRequest, match="curve a: Jan 25 is priced -9 on 2024-12-30"):
+        mc.curves.rolling(_negated(), nearby=[1], adjust="ratio")
+    # difference is the adjustment of a curve that goes negative: the gaps
+    # are -2 and -4 (see test_difference_adjustment_worked_by_hand).
+    shifted = mc.curves.rolling(_negated(), nearby=[1], adjust="difference")
+    assert column(shifted, "M1") == [-9 - 6, -10 - 6, -13 - 4, -16 - 4, -21]
 
 
 @pytest.mark.parametrize("adjust", ["panama", "", 1])

@@ -12,6 +12,12 @@
 //! held and both have one (a settlement missing on the roll day is common).
 //! A roll with no such time is refused, naming it: a gap is never guessed,
 //! and a series is never silently shifted by nothing.
+//!
+//! A ratio has a meaning only between prices above zero: `ratio` refuses
+//! any price at or below zero that the series holds (each is scaled) or
+//! that a gap is measured from (each is divided or scaled by), naming the
+//! curve, tenor and time. A curve that goes negative is adjusted by
+//! `difference`, which takes any price.
 
 use super::input::TimeKey;
 use super::CurveError;
@@ -80,6 +86,14 @@ impl ChainPrices {
         ChainPrices(per)
     }
 
+    /// The price of chain contract `index` at time `rank`, if it has a
+    /// finite one.
+    fn at(&self, index: usize, rank: usize) -> Option<f64> {
+        let prices = &self.0[index];
+        let i = prices.binary_search_by_key(&rank, |p| p.0 as usize).ok()?;
+        Some(prices[i].1)
+    }
+
     /// The latest rank in `first..=last` at which both contracts have a
     /// price, with the two prices.
     fn common(
@@ -133,6 +147,9 @@ pub fn rolls(
     if adjust == Adjust::None {
         return Ok(out);
     }
+    if adjust == Adjust::Ratio {
+        held_above_zero(held, prices, context)?;
+    }
     let mut first_of_old = 0;
     for at in 1..held.len() {
         let (Some(old), Some(new)) = (held[at - 1], held[at]) else {
@@ -160,12 +177,28 @@ pub fn rolls(
         };
         let gap = match adjust {
             Adjust::Ratio => {
+                for (index, price) in [(new, new_price), (old, old_price)] {
+                    if price <= 0.0 {
+                        return Err(not_above_zero(
+                            context,
+                            name(index),
+                            price,
+                            measured,
+                            &format!(
+                                "divide by or scale by in the roll of {} from {} to {}, \
+                                 measured then",
+                                context.column,
+                                name(old),
+                                name(new)
+                            ),
+                        ));
+                    }
+                }
                 let ratio = new_price / old_price;
-                if !(ratio.is_finite() && ratio > 0.0) {
+                if !ratio.is_finite() {
                     return Err(CurveError::new(format!(
                         "curve {}: the roll of {} from {} ({old_price}) to {} ({new_price}) on {} \
-                         has no positive ratio; adjust='ratio' needs prices above zero \
-                         (adjust='difference' takes any)",
+                         has a ratio too large for a number",
                         context.curve_id,
                         context.column,
                         name(old),
@@ -181,6 +214,45 @@ pub fn rolls(
         first_of_old = at;
     }
     Ok(out)
+}
+
+/// Refuses a price at or below zero of a contract `held` (by time rank):
+/// a ratio-adjusted series scales every one.
+fn held_above_zero(
+    held: &[Option<usize>],
+    prices: &ChainPrices,
+    context: &Context<'_>,
+) -> Result<(), CurveError> {
+    for (rank, index) in held.iter().enumerate() {
+        let Some(index) = *index else { continue };
+        match prices.at(index, rank) {
+            Some(price) if price <= 0.0 => {
+                let tenor = context.contracts[context.chain[index] as usize].name();
+                let what = format!("scale ({} holds it then)", context.column);
+                return Err(not_above_zero(context, tenor, price, rank, &what));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A price a ratio cannot be made of, named: curve, tenor, time, and what
+/// the ratio would have done with it.
+fn not_above_zero(
+    context: &Context<'_>,
+    tenor: &str,
+    price: f64,
+    rank: usize,
+    what: &str,
+) -> CurveError {
+    CurveError::new(format!(
+        "curve {}: {tenor} is priced {price} on {}, which adjust='ratio' would {what}; \
+         a ratio needs prices above zero (adjust='difference' takes a curve that goes \
+         negative)",
+        context.curve_id,
+        context.key.describe(context.times[rank]),
+    ))
 }
 
 /// Shifts or scales each value of `cells` (one per time rank) by the gaps

@@ -147,22 +147,72 @@ fn a_roll_without_a_common_time_while_held_is_refused_naming_it() {
     );
 }
 
+fn ratio_error(held: &[Option<usize>], rows: &[(usize, u32, f64)]) -> String {
+    let contracts = tenors();
+    let prices = ChainPrices::new(3, rows.iter().copied());
+    // The difference is defined all the same.
+    assert!(rolls(held, &prices, Adjust::Difference, &context(&contracts)).is_ok());
+    rolls(held, &prices, Adjust::Ratio, &context(&contracts))
+        .unwrap_err()
+        .to_string()
+}
+
 #[test]
 fn a_ratio_of_zero_or_a_sign_change_is_refused() {
     let held = [0, 1].map(Some);
-    let contracts = tenors();
     for old in [0.0, -2.0] {
-        let prices = ChainPrices::new(2, [(0, 0, old), (1, 0, 3.0), (1, 1, 3.0)].into_iter());
-        let error = rolls(&held, &prices, Adjust::Ratio, &context(&contracts))
-            .unwrap_err()
-            .to_string();
+        let error = ratio_error(&held, &[(0, 0, old), (1, 0, 3.0), (1, 1, 3.0)]);
         assert!(
-            error.contains("from Jan 25") && error.contains("on 2025-01-01"),
+            error.starts_with("curve a: Jan 25 is priced")
+                && error.contains("on 2025-01-01")
+                && error.contains("adjust='difference'"),
             "{error}"
         );
-        // The difference is defined all the same.
-        assert!(rolls(&held, &prices, Adjust::Difference, &context(&contracts)).is_ok());
     }
+}
+
+#[test]
+fn a_ratio_of_two_prices_below_zero_is_refused() {
+    // -4 / -2 is 2, yet the series it scales crosses zero.
+    let error = ratio_error(
+        &[Some(0), Some(1)],
+        &[(0, 0, -2.0), (1, 0, -4.0), (1, 1, 3.0)],
+    );
+    assert!(
+        error.contains("Jan 25 is priced -2 on 2025-01-01"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_price_below_zero_on_a_day_without_a_roll_is_refused() {
+    // Jan held on days 0-2 and negative on day 0 only; the roll is measured
+    // on day 2 between prices above zero.
+    let rows = [
+        (0, 0, -1.0),
+        (0, 1, 2.0),
+        (0, 2, 2.0),
+        (1, 2, 3.0),
+        (1, 3, 3.0),
+    ];
+    let error = ratio_error(&[Some(0), Some(0), Some(0), Some(1)], &rows);
+    assert!(
+        error.contains("Jan 25 is priced -1 on 2025-01-01") && error.contains("M1 holds it"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_new_contract_below_zero_where_its_roll_is_measured_is_refused() {
+    // Feb is not held before the roll: its price on day 1 is only the
+    // roll's numerator.
+    let rows = [(0, 0, 2.0), (0, 1, 2.0), (1, 1, -3.0), (1, 2, 3.0)];
+    let error = ratio_error(&[Some(0), Some(0), Some(1)], &rows);
+    assert!(
+        error.contains("Feb 25 is priced -3 on 2025-01-02")
+            && error.contains("the roll of M1 from Jan 25 to Feb 25"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -10,14 +10,20 @@
 //! bootstrap (`flat.rs`). Each curve and time is built alone, and its
 //! contracts' means are checked before it is returned: a system that cannot
 //! be met is an error naming it, never a curve that misses its prices.
+//!
+//! A curve is built from one price per contract and time: two different
+//! ones are refused, naming both. A null or NaN price is no price. What is
+//! left aside without an error is noted for the caller (`build_notes.rs`).
 
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Date32Array, Float64Array};
 
+use super::build_notes::Notes;
 use super::business::Holidays;
 use super::delivery::{deliveries, kept, Delivery, Span};
 use super::flat::flat;
+use super::grouping::Conflict;
 use super::input::{Input, TimeKey};
 use super::output::{string_column, table, time_column};
 use super::panel::{CurvePanel, Panel};
@@ -67,14 +73,29 @@ impl BuildSpec {
 pub const TOLERANCE: f64 = 1e-9;
 
 /// One row per curve, time and delivery day: `curve_id`, the time key,
-/// `delivery` (date32) and `forward`.
+/// `delivery` (date32) and `forward`, with what was left aside noted in the
+/// schema's metadata (`build_notes.rs`).
+///
+/// A row whose price is null or NaN is no price: left out alike. Two rows
+/// of one contract and time with different prices are refused, naming
+/// both: which one the table means cannot be known, and the curve depends
+/// on it.
 pub fn build(source: &Table, spec: &BuildSpec) -> Result<Table, CurveError> {
     let input = Input::read(source, "price")?;
-    let panel = Panel::build(&input);
+    // Only rows of contracts with delivery days are grouped, so a conflict
+    // found is one of a contract the curve is built from.
+    let panel = Panel::build_keeping(&input, |curve, row| {
+        !input.values.value(row.row as usize).is_nan()
+            && curve.contracts[row.contract as usize].start().is_some()
+    });
+    let notes = Notes::of(&input, &panel);
     let weights = spec.weights.of_table(&input);
     let mut out = Columns::default();
     let mut prepared = Prepared::default();
     for (index, curve) in panel.curves.iter().enumerate() {
+        if let Some(conflict) = curve.conflict {
+            return Err(two_prices(curve, &conflict, &input));
+        }
         let periods = delivery_periods(&curve.contracts);
         for group in &curve.groups {
             let cells = &curve.cells[group.range.clone()];
@@ -87,7 +108,28 @@ pub fn build(source: &Table, spec: &BuildSpec) -> Result<Table, CurveError> {
             out.push(index as u32, group.time, first, &values);
         }
     }
-    out.finish(&panel)
+    Ok(notes.noted(out.finish(&panel)?))
+}
+
+fn two_prices(curve: &CurvePanel, conflict: &Conflict, input: &Input) -> CurveError {
+    let tenor = curve.contracts[conflict.contract as usize].name();
+    let at = input.key.describe(conflict.time);
+    let keyed = if input.key == TimeKey::Date
+        && input
+            .batch
+            .column_by_name(TimeKey::GeneratedOn.column())
+            .is_some()
+    {
+        " (rows are keyed by date where the table has one, generated_on aside: drop the \
+         date column to build a curve per generated_on)"
+    } else {
+        ""
+    };
+    CurveError::new(format!(
+        "tenor {tenor:?} of curve {} at {at} has two prices, {} and {}: a curve is built \
+         from one price per contract; keep one of the rows{keyed}",
+        curve.curve_id, conflict.earlier, conflict.later
+    ))
 }
 
 /// Each contract's first and last delivery day, where it has them.
@@ -108,8 +150,8 @@ pub enum Problem {
     SameDays(u32, u32),
     /// A kept contract has no day of positive weight.
     NoWeight(u32),
-    /// A contract's price is not a number (NaN or infinite).
-    NotANumber(u32),
+    /// A contract's price is infinite (NaN is no price, left out before).
+    NotFinite(u32),
     /// The kept contracts' means cannot all be met.
     NotMet(Vec<u32>),
 }
@@ -130,9 +172,8 @@ impl Problem {
                  (every day is a weekend or a holiday)",
                 name(c)
             ),
-            Problem::NotANumber(c) => format!(
-                "tenor {:?} of curve {id} at {at} has a price that is not a number; \
-                 drop or fill it first",
+            Problem::NotFinite(c) => format!(
+                "tenor {:?} of curve {id} at {at} has an infinite price; drop or fill it first",
                 name(c)
             ),
             Problem::NotMet(contracts) => format!(
@@ -178,7 +219,7 @@ pub fn curve_at(
     prepared: &mut Prepared,
 ) -> Result<(i32, Vec<f64>), Problem> {
     if let Some(c) = contracts.iter().find(|c| !c.price.is_finite()) {
-        return Err(Problem::NotANumber(c.contract));
+        return Err(Problem::NotFinite(c.contract));
     }
     let keep = kept(contracts);
     let kept: Vec<&Delivery> = contracts

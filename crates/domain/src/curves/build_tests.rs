@@ -222,16 +222,16 @@ fn bad_input_is_named() {
         ),
         "{same}"
     );
-    let nan = error(
+    let inf = error(
         &[
             ("a", "Jan 25", "2024-12-02", 1.0),
-            ("a", "Feb 25", "2024-12-02", f64::NAN),
+            ("a", "Feb 25", "2024-12-02", f64::INFINITY),
         ],
         &spec("smooth"),
     );
     assert!(
-        nan.contains("tenor \"Feb 25\" of curve a at 2024-12-02 has a price that is not a number"),
-        "{nan}"
+        inf.contains("tenor \"Feb 25\" of curve a at 2024-12-02 has an infinite price"),
+        "{inf}"
     );
     // 26-28 February 2022 are a Saturday, a Sunday and, here, a holiday.
     let holiday =
@@ -266,6 +266,50 @@ fn bad_input_is_named() {
         );
         assert!(unmet.contains("Q1 22"), "{unmet}");
     }
+}
+
+#[test]
+fn two_prices_of_one_contract_and_date_are_refused_naming_both() {
+    let rows = [
+        ("a", "Jan 25", "2024-12-02", 1.0),
+        ("a", "Feb 25", "2024-12-02", 2.0),
+        ("a", "Feb 25", "2024-12-02", 2.5),
+    ];
+    let error = build(&settlements(&rows, "$/bbl"), &spec("flat"))
+        .unwrap_err()
+        .0;
+    assert!(
+        error.contains("tenor \"Feb 25\" of curve a at 2024-12-02 has two prices, 2 and 2.5"),
+        "{error}"
+    );
+    // One price given twice is one price.
+    let twice = [rows[0], rows[1], rows[1]];
+    let once = build(&settlements(&twice[..2], "$/bbl"), &spec("flat")).unwrap();
+    let built = build(&settlements(&twice, "$/bbl"), &spec("flat")).unwrap();
+    assert_eq!(forwards(&built), forwards(&once));
+    // Two prices of a tenor without delivery days are not built from.
+    let continuous = [
+        rows[0],
+        ("a", "C 00", "2024-12-02", 1.0),
+        ("a", "C 00", "2024-12-02", 3.0),
+    ];
+    assert!(build(&settlements(&continuous, "$/bbl"), &spec("flat")).is_ok());
+}
+
+#[test]
+fn a_nan_price_is_no_price_as_a_null_one_is() {
+    let rows = [
+        ("a", "Jan 25", "2024-12-02", 1.0),
+        ("a", "Feb 25", "2024-12-02", 2.0),
+        ("a", "Mar 25", "2024-12-02", f64::NAN),
+    ];
+    let without = build(&settlements(&rows[..2], "$/bbl"), &spec("smooth")).unwrap();
+    let nan = build(&settlements(&rows, "$/bbl"), &spec("smooth")).unwrap();
+    assert_eq!(forwards(&nan), forwards(&without));
+    // Nor does a NaN conflict with a price of the same contract and date.
+    let both = [rows[0], rows[1], ("a", "Feb 25", "2024-12-02", f64::NAN)];
+    let built = build(&settlements(&both, "$/bbl"), &spec("smooth")).unwrap();
+    assert_eq!(forwards(&built), forwards(&without));
 }
 
 /// A curve's contracts at one date: `months` months from `first`, a

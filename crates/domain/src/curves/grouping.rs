@@ -22,6 +22,20 @@ pub struct Grouped {
     /// (contract, value), sorted by contract within a group, one per
     /// contract (the table's last row for a contract given twice).
     pub cells: Vec<(u32, f64)>,
+    /// The first contract and time given two different values, if any:
+    /// those that refuse such a table say so (`build`); the others take
+    /// the later row.
+    pub conflict: Option<Conflict>,
+}
+
+/// Two rows of one contract at one time whose values differ.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Conflict {
+    pub time: i64,
+    pub contract: u32,
+    /// The values in the table's order.
+    pub earlier: f64,
+    pub later: f64,
 }
 
 /// Splits `rows` by curve (below `curves`) and groups each curve's cells
@@ -56,6 +70,7 @@ fn group_by_time(rows: &[Row], value: &impl Fn(u32) -> f64) -> Grouped {
     // Each group sorted by contract (stable, so of two rows of one contract
     // the later stays last), keeping the last of each, moved down in place.
     let mut groups = Vec::with_capacity(times.len());
+    let mut conflict = None;
     let mut kept = 0;
     for (rank, &time) in times.iter().enumerate() {
         let group = &mut cells[bounds[rank]..bounds[rank + 1]];
@@ -65,6 +80,16 @@ fn group_by_time(rows: &[Row], value: &impl Fn(u32) -> f64) -> Grouped {
         let start = kept;
         for i in bounds[rank]..bounds[rank + 1] {
             if i + 1 < bounds[rank + 1] && cells[i + 1].0 == cells[i].0 {
+                let (earlier, later) = (cells[i].1, cells[i + 1].1);
+                let same = earlier == later || (earlier.is_nan() && later.is_nan());
+                if !same && conflict.is_none() {
+                    conflict = Some(Conflict {
+                        time,
+                        contract: cells[i].0,
+                        earlier,
+                        later,
+                    });
+                }
                 continue;
             }
             cells[kept] = cells[i];
@@ -73,7 +98,11 @@ fn group_by_time(rows: &[Row], value: &impl Fn(u32) -> f64) -> Grouped {
         groups.push((time, start, kept));
     }
     cells.truncate(kept);
-    Grouped { groups, cells }
+    Grouped {
+        groups,
+        cells,
+        conflict,
+    }
 }
 
 /// `rows` stably sorted by curve (below `curves`).

@@ -108,3 +108,26 @@ fn a_curve_without_rows_has_no_groups() {
     assert_eq!(grouped[0], Grouped::default());
     assert_eq!(grouped[1].groups, vec![(5, 0, 1)]);
 }
+
+#[test]
+fn the_first_contract_and_time_given_two_values_is_the_conflict() {
+    // Rows 0 and 2 give contract 1 at time 5 two values; rows 3 and 4 give
+    // contract 0 at time 6 one value twice, which is no conflict.
+    let rows = vec![row(0, 1, 5, 0), row(0, 0, 5, 1), row(0, 1, 5, 2)];
+    let values = [10.0, 1.0, 12.0, 7.0, 7.0];
+    let grouped = group_by_curve(rows, 1, |r| values[r as usize]);
+    let expected = Conflict {
+        time: 5,
+        contract: 1,
+        earlier: 10.0,
+        later: 12.0,
+    };
+    assert_eq!(grouped[0].conflict, Some(expected));
+    // The later row is still the cell.
+    assert_eq!(grouped[0].cells, [(0, 1.0), (1, 12.0)]);
+    let same = vec![row(0, 0, 6, 3), row(0, 0, 6, 4)];
+    assert_eq!(
+        group_by_curve(same, 1, |r| values[r as usize])[0].conflict,
+        None
+    );
+}

@@ -4,9 +4,9 @@
 
 use std::ops::Range;
 
-use super::grouping::group_by_curve;
+use super::grouping::{group_by_curve, Conflict};
 use super::input::{Input, TimeKey};
-use super::rows::NamedRows;
+use super::rows::{NamedCurve, NamedRows, Row};
 use crate::tenor::Tenor;
 
 /// The prices of one curve at one time: `cells[range]`, sorted by contract.
@@ -24,6 +24,8 @@ pub struct CurvePanel {
     pub groups: Vec<Group>,
     /// (index into `contracts`, value).
     pub cells: Vec<(u32, f64)>,
+    /// The first contract and time the table gives two different values.
+    pub conflict: Option<Conflict>,
 }
 
 impl CurvePanel {
@@ -55,7 +57,14 @@ impl Panel {
     /// Groups the rows with a time and a value; the last of two rows of one
     /// contract at one time wins.
     pub fn build(input: &Input) -> Panel {
-        let NamedRows { curves, rows } = NamedRows::read(input);
+        Panel::build_keeping(input, |_, _| true)
+    }
+
+    /// Groups the rows with a time and a value that `keep` keeps, given
+    /// the row's curve; a curve keeps every contract it has in the table.
+    pub fn build_keeping(input: &Input, keep: impl Fn(&NamedCurve, &Row) -> bool) -> Panel {
+        let NamedRows { curves, mut rows } = NamedRows::read(input);
+        rows.retain(|row| keep(&curves[row.curve as usize], row));
         let grouped = group_by_curve(rows, curves.len(), |row| input.values.value(row as usize));
         let curves = curves
             .into_iter()
@@ -72,6 +81,7 @@ impl Panel {
                     })
                     .collect(),
                 cells: grouped.cells,
+                conflict: grouped.conflict,
             })
             .collect();
         Panel {

@@ -19,7 +19,8 @@ use crate::arrow::Table;
 type HashMap<K, V> = StdHashMap<K, V, ahash::RandomState>;
 
 /// One row per row of `source` whose tenor has delivery days (rows without a
-/// curve, tenor, time or price left out, as `build` leaves them out):
+/// curve, tenor, time or price, null or NaN, left out, as `build` leaves
+/// them out):
 /// `curve_id`, the time key, `tenor`, `price`, `mean` and `residual`, by
 /// curve, time and tenor in calendar order.
 pub fn residuals(source: &Table, built: &Table, weights: &Weights) -> Result<Table, CurveError> {
@@ -35,6 +36,8 @@ pub fn residuals(source: &Table, built: &Table, weights: &Weights) -> Result<Tab
     let mut rows: Vec<_> = named
         .rows
         .iter()
+        // A NaN price is no price, as in `build`.
+        .filter(|r| !input.values.value(r.row as usize).is_nan())
         .filter_map(|r| Some((r, periods[r.curve as usize][r.contract as usize]?)))
         .collect();
     rows.sort_by_key(|(r, _)| (r.curve, r.time, r.contract, r.row));
