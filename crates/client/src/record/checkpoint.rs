@@ -72,7 +72,15 @@ pub async fn replaced_files(
 ) -> Result<BTreeSet<String>, PlaceError> {
     let mut replaced = BTreeSet::new();
     for file in files.iter().filter(|f| may_replace(f, files)) {
-        let note = note_of(&dest.footer(&file.name).await?).unwrap_or_default();
+        // A file vanished since listed, or not one of the lake's (a bad
+        // footer), replaces nothing; its readers skip or list again.
+        let note = match dest.footer(&file.name).await {
+            Ok(footer) => note_of(&footer).unwrap_or_default(),
+            Err(e) => {
+                log::warn!(target: TARGET, "{e}: it replaces no file");
+                continue;
+            }
+        };
         replaced.extend(
             note.replaces
                 .into_iter()
