@@ -185,7 +185,9 @@ def test_every_value_is_delivered_or_counted_as_conflated(days_lake, speed):
     em, lake, curve_id, rows = _lake(days_lake)
     start, end = days_lake["start"], days_lake["end"]
     expected_updates = sorted(
-        (r["tenor"], r["generated_on"], r["price"]) for r in rows if start < r["generated_on"] <= end
+        (r["tenor"], r["generated_on"], r["price"])
+        for r in rows
+        if start < r["generated_on"] <= end
     )
     tenors = sorted({r["tenor"] for r in rows})
     with em.client() as client:
@@ -201,7 +203,9 @@ def test_every_value_is_delivered_or_counted_as_conflated(days_lake, speed):
                     if len(delivered) % 50 == 0:
                         time.sleep(0.001)  # a consumer slower than the pace
                 conflated = feed.stats()["conflated"]
-            updates = [(t.tenor, t.generated_on, t.price) for t in delivered if t.source == "update"]
+            updates = [
+                (t.tenor, t.generated_on, t.price) for t in delivered if t.source == "update"
+            ]
             snapshots = [t for t in delivered if t.source == "snapshot"]
             if conflate:
                 assert len(delivered) + conflated == len(tenors) + len(expected_updates)
