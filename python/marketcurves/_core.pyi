@@ -835,8 +835,14 @@ class LiveFeed:
     def replay(client: CoreClient, options: ReplayOptions) -> LiveFeed:
         """A replay behind a feed's handle: of a lake (``source``), or of the
         service's historical intraday endpoint (``source`` None)."""
-    def now(self) -> datetime.datetime | None:
-        """A replay's current time; None for the live feed."""
+    def now(self, unread: int = 0) -> datetime.datetime | None:
+        """A replay's current time, the last ``unread`` ticks of the last
+        ``take`` not handed out; None for the live feed."""
+    def give_back(self, unread: int) -> None:
+        """A replay takes back the last ``unread`` ticks of the last ``take``
+        (the caller drops them) and any it held for later reads: a
+        subscription change then takes effect at the last value handed out.
+        No-op on the live feed."""
     def subscribe(self, curve_id: str, tenor: str, strict: bool = True) -> None:
         """Subscribes and waits until the service has taken the subscription;
         with ``strict``, the curve and tenor must be listed in the catalogue."""

@@ -158,6 +158,11 @@ class LiveFeed:
         # Ticks taken from the core but not yet handed out: an iteration left
         # with `break` leaves the rest of its chunk here, for the next read.
         self._held: deque[Tick] = deque()
+        # Taken with `_held` changed by two threads: the callback's and a
+        # subscription change's (`_give_back`).
+        self._held_lock = threading.Lock()
+        # A replay's core takes back what is held here (`_give_back`).
+        self._replayed = core.now() is not None
         #: Names of the curves subscribed to as Curve objects, for the view.
         self._curve_names: dict[str, str] = {}
         self._failure: BaseException | None = None
@@ -179,7 +184,8 @@ class LiveFeed:
         """The feed's time (UTC): a replay's current time (what a
         subscription made now is a snapshot of); for the live feed, this
         machine's clock."""
-        replayed = self._core.now()
+        # Ticks held here are not handed out yet: the time is the last one's that is.
+        replayed = self._core.now(len(self._held))
         return _dt.datetime.now(_dt.UTC) if replayed is None else replayed
 
     def _repr_html_(self) -> str:
@@ -222,6 +228,7 @@ class LiveFeed:
         """
         args = (_args.curve_id(curve_id), _subscription_tenor(tenor), _args.flag(strict, "strict"))
         self._remember_name(curve_id)
+        self._give_back()
         self._core.subscribe(*args)
 
     async def subscribe_async(
@@ -230,6 +237,7 @@ class LiveFeed:
         """The awaitable form of :meth:`subscribe`."""
         args = (_args.curve_id(curve_id), _subscription_tenor(tenor), _args.flag(strict, "strict"))
         self._remember_name(curve_id)
+        self._give_back()
         await self._core.subscribe_async(*args)
 
     def unsubscribe(self, curve_id: str | Curve, tenor: str = "*") -> None:
@@ -251,11 +259,25 @@ class LiveFeed:
             ...     feed.subscriptions
             []
         """
-        self._core.unsubscribe(_args.curve_id(curve_id), _subscription_tenor(tenor))
+        args = (_args.curve_id(curve_id), _subscription_tenor(tenor))
+        self._give_back()
+        self._core.unsubscribe(*args)
 
     async def unsubscribe_async(self, curve_id: str | Curve, tenor: str = "*") -> None:
         """The awaitable form of :meth:`unsubscribe`."""
-        await self._core.unsubscribe_async(_args.curve_id(curve_id), _subscription_tenor(tenor))
+        args = (_args.curve_id(curve_id), _subscription_tenor(tenor))
+        self._give_back()
+        await self._core.unsubscribe_async(*args)
+
+    def _give_back(self) -> None:
+        """A replay takes back the ticks held here, not handed out: a
+        subscription change takes effect at the last value handed out, and
+        its values come in time order among those held."""
+        if not self._replayed:
+            return
+        with self._held_lock:
+            self._core.give_back(len(self._held))
+            self._held.clear()
 
     @property
     def subscriptions(self) -> list[tuple[str, str]]:
@@ -434,7 +456,16 @@ class LiveFeed:
             self._dispatch_events()
             if not ticks and core.closed:
                 return
-            for tick in ticks:
+            # Held, not iterated: a subscription made from on_price gives
+            # back the rest of the lot to a replay (`_give_back`).
+            held, lock = self._held, self._held_lock
+            with lock:
+                held.extend(ticks)
+            while True:
+                with lock:
+                    if not held:
+                        break
+                    tick = held.popleft()
                 try:
                     on_price(tick)
                 except Exception as error:

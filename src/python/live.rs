@@ -264,9 +264,19 @@ impl PyLiveFeed {
         })
     }
 
-    /// A replay's current time; None for the live feed.
-    fn now(&self) -> Option<DateTime<Utc>> {
-        self.inner.now().and_then(DateTime::from_timestamp_micros)
+    /// A replay's current time, the last `unread` ticks of the last `take`
+    /// not handed out; None for the live feed.
+    #[pyo3(signature = (unread = 0))]
+    fn now(&self, unread: usize) -> Option<DateTime<Utc>> {
+        self.inner
+            .now_unread(unread)
+            .and_then(DateTime::from_timestamp_micros)
+    }
+
+    /// A replay takes back the last `unread` ticks of the last `take`,
+    /// which the caller then drops; no-op on the live feed.
+    fn give_back(&self, unread: usize) {
+        self.inner.give_back(unread);
     }
 
     #[new]

@@ -33,3 +33,27 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
             )
         em.time_scale = 0
         yield {"em": em, "lake": lake, "curve": curve, "rows": mc.read_ticks(lake).to_pylist()}
+
+
+@pytest.fixture(scope="module")
+def days_lake(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """Three days of two tenors backfilled into a lake. Yields the emulator,
+    the lake, the curve id, the two tenors, the lake's rows, and a span
+    across the days from the middle of the first."""
+    lake = tmp_path_factory.mktemp("days")
+    with start_emulator(time_scale=0, start=LIVE_START) as em:
+        with em.client() as client:
+            curve = next(c for c in client.catalogue() if len(c.contracts or []) >= 5)
+            tenors = [t for t in curve.contracts if not t.startswith("C ")][:2]
+            client.backfill(lake, [(curve.id, t) for t in tenors], "2025-06-02", "2025-06-04")
+        rows = mc.read_ticks(lake).to_pylist()
+        times = sorted(r["generated_on"] for r in rows)
+        yield {
+            "em": em,
+            "lake": lake,
+            "curve_id": curve.id,
+            "tenors": tenors,
+            "rows": rows,
+            "start": times[len(times) // 6],
+            "end": times[-1],
+        }

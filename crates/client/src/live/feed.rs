@@ -146,7 +146,7 @@ impl LiveFeed {
         let stopping = Stopping::of_client(closing);
         let shared = Arc::new(Shared::new(config.queue_size));
         let (requests, requests_rx) = mpsc::unbounded_channel();
-        let clock = Arc::new(ReplayClock::new(config));
+        let clock = Arc::new(ReplayClock::new(config, Arc::clone(&shared.handed)));
         let listing = Listing::Replay(Arc::downgrade(&source));
         let session = ReplaySession::new(
             Arc::clone(&shared),
@@ -171,7 +171,27 @@ impl LiveFeed {
 
     /// A replay's current time; None for the live feed.
     pub fn now(&self) -> Option<Micros> {
-        self.clock.as_ref().map(|clock| clock.now())
+        self.now_unread(0)
+    }
+
+    /// [`now`](Self::now) for a caller that holds the last `unread` ticks
+    /// of its last [`next_ticks`](Self::next_ticks) still unread: at full
+    /// speed, a replay's time is that of the last value handed out.
+    pub fn now_unread(&self, unread: usize) -> Option<Micros> {
+        let clock = self.clock.as_ref()?;
+        Some(clock.now_handed(self.reader.handed(unread)))
+    }
+
+    /// For a replay, gives back the last `unread` ticks of the last
+    /// [`next_ticks`](Self::next_ticks), which the caller handed out no
+    /// further, and every tick held for the next reads: a subscription
+    /// then takes effect at the time of the last value handed out, and its
+    /// values come in time order among those. Call before a subscription
+    /// change; the caller drops the ticks it held. No-op on the live feed.
+    pub fn give_back(&self, unread: usize) {
+        if self.clock.is_some() {
+            self.reader.give_back_unread(unread);
+        }
     }
 
     /// Subscribes to a tenor of a curve, or to every calendar tenor with `*`,
@@ -195,6 +215,7 @@ impl LiveFeed {
     ) -> Result<(), ClientError> {
         let subscription = checked_subscription(curve_id, tenor)?;
         self.ensure_open()?;
+        self.give_back(0);
         if strict {
             self.check_listed(&subscription).await?;
         }
@@ -213,6 +234,7 @@ impl LiveFeed {
     pub async fn unsubscribe(&self, curve_id: &str, tenor: &str) -> Result<(), ClientError> {
         let subscription = checked_subscription(curve_id, tenor)?;
         self.ensure_open()?;
+        self.give_back(0);
         let request = |reply| Request::Unsubscribe(subscription.clone(), reply);
         let change = |registry: &mut SubscriptionSet| {
             registry.remove(&subscription);

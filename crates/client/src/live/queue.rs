@@ -207,6 +207,35 @@ impl DeliveryQueue {
         }
     }
 
+    /// Every row in front of the first error, taken back by the producer
+    /// (a replay that must place values of a new subscription among them).
+    pub fn take_back(&self) -> Vec<Row> {
+        match self.lock().take(usize::MAX) {
+            Taken::Rows(rows) => rows,
+            _ => Vec::new(),
+        }
+    }
+
+    /// Puts rows taken and not handed out back at the front, in their
+    /// order, whatever the capacity (they were in the queue before).
+    pub fn give_back(&self, rows: Vec<Row>) {
+        if rows.is_empty() {
+            return;
+        }
+        let woke = {
+            let mut inner = self.lock();
+            inner.give_back(rows);
+            let woke = inner.items.len() >= inner.wanted;
+            if woke {
+                inner.wanted = usize::MAX;
+            }
+            woke
+        };
+        if woke {
+            self.ready.notify_waiters();
+        }
+    }
+
     /// Values replaced by newer ones so far.
     pub fn conflated(&self) -> u64 {
         self.lock().conflated
@@ -359,6 +388,21 @@ impl Inner {
         self.conflated += (before - self.items.len()) as u64;
         // Positions moved: number them again from the same head.
         self.index = Some(self.build_index());
+    }
+
+    fn give_back(&mut self, rows: Vec<Row>) {
+        // Numbered again from a head before them: the index would be stale.
+        self.index = None;
+        let n = rows.len() as u64;
+        if self.head_seq < n {
+            let shift = n - self.head_seq;
+            self.head_seq += shift;
+            self.barrier += shift;
+        }
+        self.head_seq -= n;
+        for row in rows.into_iter().rev() {
+            self.items.push_front(Item::Row(row));
+        }
     }
 
     fn take_enough(&mut self, max: usize, enough: usize) -> Taken {

@@ -228,3 +228,24 @@ async fn a_consumer_never_waits_for_more_than_half_the_queue() {
     assert_eq!(rows.unwrap().len(), 4);
     assert_eq!(queue.conflated(), 0);
 }
+
+#[test]
+fn rows_taken_back_and_given_back_keep_their_order_whatever_the_capacity() {
+    let queue = DeliveryQueue::new(2);
+    queue.push_rows(&mut vec![tick("a", 1), tick("b", 2)]);
+    let taken = ticks_of(queue.take(1));
+    queue.give_back(taken);
+    queue.push_rows(&mut vec![tick("c", 3)]);
+    // Full: "c" made room by nothing, and none of "a" or "b" was replaced.
+    assert_eq!(
+        names(&queue.take_back()),
+        pairs(&[("a", 1), ("b", 2), ("c", 3)])
+    );
+    assert_eq!(queue.len(), 0);
+    queue.give_back(vec![tick("a", 1), tick("b", 2), tick("c", 3)]);
+    assert_eq!(queue.len(), 3);
+    assert_eq!(
+        names(&ticks_of(queue.take(10))),
+        pairs(&[("a", 1), ("b", 2), ("c", 3)])
+    );
+}

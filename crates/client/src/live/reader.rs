@@ -12,6 +12,7 @@
 //! read.
 
 use std::collections::VecDeque;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -23,8 +24,9 @@ use super::names::Row;
 use super::queue::Taken;
 use super::shared::Shared;
 use super::stats::Counters;
-use super::tick::Tick;
+use super::tick::{Tick, TickSource};
 use crate::ClientError;
+use domain::timestamp::Micros;
 
 /// Ticks taken from the queue at once for a read of one, and the usual size
 /// of a take.
@@ -48,6 +50,15 @@ struct Held {
 pub(crate) struct Reader {
     shared: Arc<Shared>,
     held: Mutex<Held>,
+    /// The rows of the last [`ticks`](Self::ticks), which a caller that
+    /// hands them out one by one (the Python feed) may give back in part.
+    last: Mutex<Option<LastTake>>,
+}
+
+/// A lot of ticks handed out at once, and the time handed out before it.
+struct LastTake {
+    before: Micros,
+    rows: Vec<Row>,
 }
 
 /// What a read found without waiting.
@@ -63,6 +74,7 @@ impl Reader {
         Reader {
             shared,
             held: Mutex::default(),
+            last: Mutex::default(),
         }
     }
 
@@ -88,7 +100,48 @@ impl Reader {
         timeout: Option<Duration>,
     ) -> Result<Vec<Tick>, ClientError> {
         let rows = self.read(checked_max(max)?, 1, timeout).await?;
-        Ok(self.delivered(&rows))
+        let before = self.shared.handed.load(Relaxed);
+        let ticks = self.delivered(&rows);
+        *lock(&self.last) = Some(LastTake { before, rows });
+        Ok(ticks)
+    }
+
+    /// The time handed out (see [`Shared::handed`]) had the last
+    /// `unread` ticks of the last [`ticks`](Self::ticks) not been.
+    pub fn handed(&self, unread: usize) -> Micros {
+        let last = lock(&self.last);
+        match last.as_ref() {
+            Some(take) if unread > 0 => {
+                let read = take.rows.len().saturating_sub(unread);
+                handed_time(&take.rows[..read]).unwrap_or(take.before)
+            }
+            _ => self.shared.handed.load(Relaxed),
+        }
+    }
+
+    /// Takes back the last `unread` ticks of the last [`ticks`](Self::ticks)
+    /// (a caller handed them out no further), then gives every row held
+    /// here back to the queue, in front: what the consumer has not had is
+    /// all in the queue, where a replay takes it back to place a new
+    /// subscription's values among it.
+    pub fn give_back_unread(&self, unread: usize) {
+        let mut held = self.held();
+        if let Some(mut take) = lock(&self.last).take() {
+            let read = take.rows.len().saturating_sub(unread);
+            let handed = handed_time(&take.rows[..read]).unwrap_or(take.before);
+            self.shared.handed.store(handed, Relaxed);
+            let back = take.rows.split_off(read);
+            let n = back.len() as u64;
+            self.shared.counters.ticks_delivered.fetch_sub(
+                n.min(self.shared.counters.ticks_delivered.load(Relaxed)),
+                Relaxed,
+            );
+            for row in back.into_iter().rev() {
+                held.rows.push_front(row);
+            }
+        }
+        let rows: Vec<Row> = held.rows.drain(..).collect();
+        self.shared.queue.give_back(rows);
     }
 
     /// What is there now, up to `max`, without waiting (errors as in `ticks`).
@@ -112,7 +165,7 @@ impl Reader {
                 first
             }
         };
-        self.count_delivered(usize::from(first.is_some()));
+        self.handed_out(first.as_slice());
         Ok(first.map(|row| self.shared.names.read().tick(&row)))
     }
 
@@ -137,7 +190,7 @@ impl Reader {
         timeout: Option<Duration>,
     ) -> Result<RecordBatch, ClientError> {
         let rows = self.batch_rows(max_rows, timeout).await?;
-        self.count_delivered(rows.len());
+        self.handed_out(&rows);
         feed_rows_to_batch(&rows, &self.shared.names.read())
             .map_err(|e| ClientError::InvalidRequest(format!("cannot build the batch: {e}")))
     }
@@ -243,13 +296,35 @@ impl Reader {
 
     /// The rows handed out, as ticks.
     fn delivered(&self, rows: &[Row]) -> Vec<Tick> {
-        self.count_delivered(rows.len());
+        self.handed_out(rows);
         self.shared.names.read().ticks(rows)
     }
 
-    fn count_delivered(&self, n: usize) {
-        Counters::add(&self.shared.counters.ticks_delivered, n as u64);
+    /// Counts the rows handed out and notes the time of the last update
+    /// among them; any other read forgets the last lot of `ticks`.
+    fn handed_out(&self, rows: &[Row]) {
+        *lock(&self.last) = None;
+        Counters::add(&self.shared.counters.ticks_delivered, rows.len() as u64);
+        if let Some(at) = handed_time(rows) {
+            self.shared.handed.store(at, Relaxed);
+        }
     }
+}
+
+/// The time of the last update among `rows` (a snapshot is of an earlier
+/// time, and moves no replay's time).
+fn handed_time(rows: &[Row]) -> Option<Micros> {
+    rows.iter()
+        .rev()
+        .find(|row| row.source != TickSource::Snapshot)
+        .map(|row| row.generated_on)
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Nothing that could panic runs under these locks; a poisoned one is intact.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn checked_max(max: usize) -> Result<usize, ClientError> {

@@ -234,3 +234,21 @@ async fn a_record_batch_holds_the_rows_of_a_batch_under_their_names() {
     let next = promptly(reader.record_batch(10, Some(Duration::from_millis(1))));
     assert_eq!(next.await.unwrap().num_rows(), 1);
 }
+
+#[tokio::test]
+async fn the_time_handed_out_leaves_out_what_the_caller_gives_back() {
+    let (shared, reader) = reader();
+    push(&shared, [10, 20, 30, 40]);
+    let ticks = reader.ticks(3, Some(LONG)).await.unwrap();
+    assert_eq!(ticks.len(), 3);
+    assert_eq!(reader.handed(0), 30);
+    // Two of the three were not handed out further.
+    assert_eq!(reader.handed(2), 10);
+    reader.give_back_unread(2);
+    assert_eq!(reader.handed(0), 10);
+    assert_eq!(shared.counters.ticks_delivered.load(Relaxed), 1);
+    let again = reader.ticks(10, Some(LONG)).await.unwrap();
+    let times: Vec<i64> = again.iter().map(|t| t.generated_on).collect();
+    assert_eq!(times, [20, 30, 40]);
+    assert_eq!(reader.handed(0), 40);
+}

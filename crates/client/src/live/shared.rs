@@ -2,7 +2,7 @@
 //! names its rows refer to, the counters, the subscription set, and the
 //! requests the handle sends.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::inflight::Reply;
@@ -46,6 +46,9 @@ pub(crate) struct Shared {
     registry: Mutex<SubscriptionSet>,
     /// Closed by the caller, or ended by a fatal error: nothing more will come.
     pub closed: AtomicBool,
+    /// The time of the last update handed to the consumer (`i64::MIN`:
+    /// none): a replay's time at full speed.
+    pub handed: Arc<AtomicI64>,
     /// Values the session conflated while holding them back for a backfill.
     pub held_conflated: AtomicU64,
     /// Why the last connection attempt failed, for a caller left waiting.
@@ -69,6 +72,7 @@ impl Shared {
             counters: Counters::new(),
             registry: Mutex::new(SubscriptionSet::default()),
             closed: AtomicBool::new(false),
+            handed: Arc::new(AtomicI64::new(i64::MIN)),
             held_conflated: AtomicU64::new(0),
             last_failure: Mutex::new(None),
             stopped_by: Mutex::new(None),

@@ -72,12 +72,15 @@ pub async fn replaced_files(
 ) -> Result<BTreeSet<String>, PlaceError> {
     let mut replaced = BTreeSet::new();
     for file in files.iter().filter(|f| may_replace(f, files)) {
-        // A footer that cannot be read replaces nothing: the file is no
-        // newer writer's (a backfill sets it aside, the check reports it).
-        let Ok(footer) = dest.footer(&file.name).await else {
-            continue;
+        // A file vanished since listed, or not one of the lake's (a bad
+        // footer), replaces nothing; its readers skip or list again.
+        let note = match dest.footer(&file.name).await {
+            Ok(footer) => note_of(&footer).unwrap_or_default(),
+            Err(e) => {
+                log::warn!(target: TARGET, "{e}: it replaces no file");
+                continue;
+            }
         };
-        let note = note_of(&footer).unwrap_or_default();
         replaced.extend(
             note.replaces
                 .into_iter()

@@ -72,25 +72,67 @@ impl TickSelection {
     }
 }
 
+/// How many times the lake is listed again when a file listed vanished
+/// before it was read (a backfill rewriting a day, a recorder rotating).
+pub(crate) const RELISTS: usize = 5;
+
+const TARGET: &str = "marketcurves.record";
+
 pub async fn read_ticks(place: Place, selection: TickSelection) -> Result<Table, ClientError> {
     let dest = place;
     dest.check_lake("dest").await?;
-    let files: Vec<DataFile> = data_files(&dest)
+    let mut attempt = 0;
+    let rows = loop {
+        match read_rows(&dest, &selection).await? {
+            Ok(rows) => break rows,
+            Err(vanished) if attempt < RELISTS => {
+                attempt += 1;
+                log::info!(
+                    target: TARGET,
+                    "{vanished} vanished while reading {}: listing the lake again",
+                    dest.shown()
+                );
+            }
+            Err(vanished) => {
+                return Err(PlaceError(format!(
+                    "{vanished} vanished while reading {}, and files went on vanishing \
+                     after {RELISTS} listings: is the lake being rewritten?",
+                    dest.shown()
+                ))
+                .into())
+            }
+        }
+    };
+    let mut rows = rows;
+    sort_rows(&mut rows);
+    let rows = each_value_once(rows);
+    let batch = recorded_rows_to_batch(&rows).map_err(ClientError::Destination)?;
+    Ok(Table {
+        schema: tick_schema(),
+        batches: vec![batch],
+    })
+}
+
+/// The rows `selection` takes of every file listed now, or the name of a
+/// file that vanished before it was read. A file that is not one of the
+/// lake's (a bad footer, other columns) is skipped with a warning.
+async fn read_rows(
+    dest: &Place,
+    selection: &TickSelection,
+) -> Result<Result<Vec<Recorded>, String>, ClientError> {
+    let files: Vec<DataFile> = data_files(dest)
         .await?
         .into_iter()
         .filter(|f| selection.wants_day(f.day))
         .collect();
-    let dest = &dest;
-    let selection = &selection;
-    let chunks: Vec<Vec<Recorded>> = stream::iter(files)
+    let chunks: Vec<Result<Vec<Recorded>, String>> = stream::iter(files)
         .map(|file| async move {
             let selection = selection.clone();
-            let bytes = dest
-                .get(&file.name)
-                .await?
-                .ok_or_else(|| PlaceError(format!("{} vanished while reading", file.name)))?;
-            tokio::task::spawn_blocking(move || {
-                let (batches, _) = decode(bytes).map_err(|e| format!("{}: {e}", file.name))?;
+            let Some(bytes) = dest.get(&file.name).await? else {
+                return Ok::<_, PlaceError>(Err(file.name));
+            };
+            let rows = tokio::task::spawn_blocking(move || {
+                let (batches, _) = decode(bytes)?;
                 let mut rows = Vec::new();
                 for batch in &batches {
                     rows.extend(
@@ -102,20 +144,28 @@ pub async fn read_ticks(place: Place, selection: TickSelection) -> Result<Table,
                 Ok::<_, String>(rows)
             })
             .await
-            .map_err(|e| PlaceError(e.to_string()))?
-            .map_err(|e| PlaceError(format!("cannot read {}: {e}", dest.shown())))
+            .map_err(|e| PlaceError(e.to_string()))?;
+            Ok(Ok(rows.unwrap_or_else(|e| {
+                log::warn!(
+                    target: TARGET,
+                    "skipping {} in {}: not a file of ticks ({e})",
+                    file.name,
+                    dest.shown()
+                );
+                Vec::new()
+            })))
         })
         .buffer_unordered(READS_IN_FLIGHT)
         .try_collect()
         .await?;
-    let mut rows: Vec<Recorded> = chunks.into_iter().flatten().collect();
-    sort_rows(&mut rows);
-    let rows = each_value_once(rows);
-    let batch = recorded_rows_to_batch(&rows).map_err(ClientError::Destination)?;
-    Ok(Table {
-        schema: tick_schema(),
-        batches: vec![batch],
-    })
+    let mut rows = Vec::new();
+    for chunk in chunks {
+        match chunk {
+            Ok(chunk) => rows.extend(chunk),
+            Err(vanished) => return Ok(Err(vanished)),
+        }
+    }
+    Ok(Ok(rows))
 }
 
 /// Sorted rows (`sort_rows`) with each value once: of the rows of one

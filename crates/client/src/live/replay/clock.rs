@@ -1,7 +1,9 @@
-//! The replay's time: paced on a virtual clock from the start, or at full
-//! speed the time of the last value delivered.
+//! The replay's time: paced, on a virtual clock from the start that runs
+//! from the first subscription; at full speed, the time of the last value
+//! handed to the consumer.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use chrono::{Days, NaiveDate};
@@ -15,35 +17,50 @@ use domain::timestamp::Micros;
 /// The replay's time, shared with the handle (`LiveFeed::now`).
 pub(crate) struct ReplayClock {
     pub(super) config: ReplayConfig,
-    started: Instant,
-    /// At full speed: the time of the last value pushed.
-    pub(super) last: AtomicI64,
-    /// Every value up to the end is pushed.
+    /// When the first subscription was answered: a paced replay's time
+    /// stands at the start until then, so that its first snapshot is as of
+    /// the start however long the caller took to subscribe.
+    started: OnceLock<Instant>,
+    /// The time of the last update handed out (`Shared::handed`).
+    handed: Arc<AtomicI64>,
+    /// Every value up to the end is handed out.
     pub(super) done: AtomicBool,
 }
 
 impl ReplayClock {
-    pub fn new(config: ReplayConfig) -> ReplayClock {
+    pub fn new(config: ReplayConfig, handed: Arc<AtomicI64>) -> ReplayClock {
         ReplayClock {
-            last: AtomicI64::new(config.start),
-            started: Instant::now(),
+            started: OnceLock::new(),
+            handed,
             done: AtomicBool::new(false),
             config,
         }
     }
 
+    /// Starts a paced replay's clock, if not already.
+    pub(super) fn start(&self) {
+        self.started.get_or_init(Instant::now);
+    }
+
     /// The replay's current time: paced, `start` plus the real time since
-    /// it began times the speed; at full speed, the last value's time.
+    /// the first subscription times the speed; at full speed, the time of
+    /// the last value handed out.
     pub fn now(&self) -> Micros {
+        self.now_handed(self.handed.load(Relaxed))
+    }
+
+    /// [`now`](Self::now), `handed` the time handed out at full speed.
+    pub fn now_handed(&self, handed: Micros) -> Micros {
         if self.done.load(Relaxed) {
             return self.config.end;
         }
-        match self.config.speed {
-            Some(speed) => {
-                let elapsed = self.started.elapsed().as_secs_f64() * speed * 1e6;
+        match (self.config.speed, self.started.get()) {
+            (None, _) => handed.clamp(self.config.start, self.config.end),
+            (Some(_), None) => self.config.start,
+            (Some(speed), Some(started)) => {
+                let elapsed = started.elapsed().as_secs_f64() * speed * 1e6;
                 (self.config.start.saturating_add(elapsed as i64)).min(self.config.end)
             }
-            None => self.last.load(Relaxed),
         }
     }
 
@@ -54,9 +71,10 @@ impl ReplayClock {
         (first, utc_day(self.config.end))
     }
 
-    /// When, in real time, the replay reaches `at`.
-    pub(super) fn due(&self, at: Micros, speed: f64) -> Instant {
+    /// When, in real time, the replay reaches `at` (None: not started).
+    pub(super) fn due(&self, at: Micros, speed: f64) -> Option<Instant> {
+        let started = self.started.get()?;
         let seconds = (at - self.config.start).max(0) as f64 / 1e6 / speed;
-        self.started + Duration::from_secs_f64(seconds.min(1e9))
+        Some(*started + Duration::from_secs_f64(seconds.min(1e9)))
     }
 }

@@ -20,12 +20,14 @@ use crate::one_thread::OneThread;
 use crate::record::checkpoint::replaced_files;
 use crate::record::file::{note_of, open_batches};
 use crate::record::layout::{data_file, day_folder, DataFile};
+use crate::record::read::RELISTS;
 use crate::storage::{Place, PlaceError};
 use crate::ClientError;
 use domain::live::Subscription;
 
 /// Files fetched at once.
 const READS_IN_FLIGHT: usize = 8;
+const TARGET: &str = "marketcurves.replay";
 
 /// A lake: the files of a recorder and a backfill (`record::layout`).
 pub struct LakeSource {
@@ -67,19 +69,29 @@ impl LakeSource {
 
     /// Whether the file `name` holds a value `subscription` takes.
     async fn holds(&self, name: &str, subscription: &Subscription) -> Result<bool, ClientError> {
-        if let Some(note) = note_of(&self.place.footer(name).await?) {
+        // Vanished, or not one of the lake's: it holds nothing (the replay
+        // skips it too).
+        let Ok(footer) = self.place.footer(name).await else {
+            return Ok(false);
+        };
+        if let Some(note) = note_of(&footer) {
             let mut held = note.last.keys();
             return Ok(held.any(|(curve, tenor)| takes(subscription, curve, tenor)));
         }
         let bytes = self.place.get(name).await?.unwrap_or_default();
         let one = [subscription.clone()];
-        let unreadable = |e: String| PlaceError(format!("cannot read {name}: {e}"));
-        let (batches, _) = open_batches(bytes).map_err(unreadable)?;
+        let Ok((batches, _)) = open_batches(bytes) else {
+            return Ok(false);
+        };
         let mut names = NameTable::new(&one);
         let mut staged = Vec::new();
         for batch in batches {
-            let batch = batch.map_err(|e| unreadable(e.to_string()))?;
-            stage(&batch, &mut names, &mut staged).map_err(unreadable)?;
+            let Ok(batch) = batch else {
+                return Ok(false);
+            };
+            if stage(&batch, &mut names, &mut staged).is_err() {
+                return Ok(false);
+            }
             if !staged.is_empty() {
                 return Ok(true);
             }
@@ -87,11 +99,40 @@ impl LakeSource {
         Ok(false)
     }
 
+    /// The values of the days, listed again (up to [`RELISTS`] times) if a
+    /// file vanished between listing and reading: a backfill rewriting a
+    /// day, a recorder rotating, never fail a replay.
     async fn read(
+        &self,
+        days: (NaiveDate, NaiveDate),
+        subscriptions: &[Subscription],
+    ) -> Result<Values, ClientError> {
+        let mut attempt = 0;
+        loop {
+            match self.read_listed(days, subscriptions).await? {
+                Ok(values) => return Ok(values),
+                Err(name) if attempt < RELISTS => {
+                    attempt += 1;
+                    log::info!(target: TARGET, "{name} vanished while replaying: listing again");
+                }
+                Err(name) => {
+                    return Err(PlaceError(format!(
+                        "{name} vanished while replaying {}, and files went on vanishing \
+                         after {RELISTS} listings: is the lake being rewritten?",
+                        self.place.shown()
+                    ))
+                    .into())
+                }
+            }
+        }
+    }
+
+    /// The values of the files listed now, or the name of one that vanished.
+    async fn read_listed(
         &self,
         (first, last): (NaiveDate, NaiveDate),
         subscriptions: &[Subscription],
-    ) -> Result<Values, ClientError> {
+    ) -> Result<Result<Values, String>, ClientError> {
         let names = self.files(first, last).await?;
         let files: Vec<(String, File)> = match &self.place {
             // Read on the decoding thread, as it needs them.
@@ -100,15 +141,22 @@ impl LakeSource {
                 .map(|name| (name.clone(), File::At(root.join(name))))
                 .collect(),
             place @ Place::Store(_) => {
-                stream::iter(names)
+                let fetched: Vec<(String, Option<Bytes>)> = stream::iter(names)
                     .map(|name| async move {
                         let bytes = place.get(&name).await?;
-                        let bytes = bytes.ok_or_else(|| vanished(&name))?;
-                        Ok::<_, PlaceError>((name, File::Read(bytes)))
+                        Ok::<_, PlaceError>((name, bytes))
                     })
                     .buffered(READS_IN_FLIGHT)
                     .try_collect()
-                    .await?
+                    .await?;
+                let mut files = Vec::with_capacity(fetched.len());
+                for (name, bytes) in fetched {
+                    match bytes {
+                        Some(bytes) => files.push((name, File::Read(bytes))),
+                        None => return Ok(Err(name)),
+                    }
+                }
+                files
             }
         };
         let subscriptions = subscriptions.to_vec();
@@ -126,15 +174,13 @@ enum File {
     Read(Bytes),
 }
 
-fn vanished(name: &str) -> PlaceError {
-    PlaceError(format!("{name} vanished while replaying"))
-}
-
 /// A day's files as values, on the decoding thread.
+/// A file that is not one of the lake's (a bad footer, other columns) is
+/// skipped with a warning naming it; one that vanished is named.
 fn decode_day(
     files: Vec<(String, File)>,
     subscriptions: &[Subscription],
-) -> Result<Values, PlaceError> {
+) -> Result<Result<Values, String>, PlaceError> {
     let mut names = NameTable::new(subscriptions);
     let mut opened = Vec::with_capacity(files.len());
     for (name, file) in files {
@@ -143,28 +189,41 @@ fn decode_day(
             File::Read(bytes) => bytes,
             File::At(path) => match std::fs::read(&path) {
                 Ok(bytes) => Bytes::from(bytes),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(vanished(&name)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Err(name)),
                 Err(e) => return Err(unreadable(e.to_string())),
             },
         };
-        let (batches, note) = open_batches(bytes).map_err(unreadable)?;
-        opened.push((name, batches, note.map_or(0, |n| n.rows)));
+        match open_batches(bytes) {
+            Ok((batches, note)) => opened.push((name, batches, note.map_or(0, |n| n.rows))),
+            Err(e) => skipped(&name, &e),
+        }
     }
     // Sized once from the footers' counts: grown by doubling, the day's
     // largest vector would be copied and left behind as it grew.
     let mut staged = Vec::with_capacity(opened.iter().map(|(_, _, rows)| *rows as usize).sum());
     for (name, batches, _) in opened {
-        let unreadable = |e: String| PlaceError(format!("cannot read {name}: {e}"));
+        // A file that fails part-way is skipped whole: none of its values.
+        let before = staged.len();
         for batch in batches {
-            let batch = batch.map_err(|e| unreadable(e.to_string()))?;
-            stage(&batch, &mut names, &mut staged).map_err(unreadable)?;
+            let staging = batch
+                .map_err(|e| e.to_string())
+                .and_then(|batch| stage(&batch, &mut names, &mut staged));
+            if let Err(e) = staging {
+                staged.truncate(before);
+                skipped(&name, &e);
+                break;
+            }
         }
     }
     let values = names.settle(staged);
     // The day's files and batches are freed: give them back, so that a long
     // replay holds no more than a short one.
     crate::give_back::trim();
-    Ok(values)
+    Ok(Ok(values))
+}
+
+fn skipped(name: &str, why: &str) {
+    log::warn!(target: TARGET, "skipping {name}: not a file of ticks ({why})");
 }
 
 /// The values of a recording's batch that the subscriptions take.

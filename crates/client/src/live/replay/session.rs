@@ -44,6 +44,9 @@ pub(crate) struct ReplaySession {
     loaded: NaiveDate,
     /// The next days' values, read while these are delivered.
     ahead: Option<Ahead>,
+    /// When each subscription took effect: its values after that time are
+    /// delivered, however late the days holding them are read.
+    since: HashMap<Subscription, Micros>,
 }
 
 /// A read of the days after those loaded, started before they are needed.
@@ -89,6 +92,7 @@ impl ReplaySession {
             pending: VecDeque::new(),
             loaded,
             ahead: None,
+            since: HashMap::new(),
         }
     }
 
@@ -116,28 +120,42 @@ impl ReplaySession {
             while let Ok(request) = self.requests.try_recv() {
                 self.answer(request).await;
             }
-            if self.shared.registry().is_empty() {
+            let end_due = config
+                .speed
+                .and_then(|speed| self.clock.due(config.end, speed));
+            let idle = self.shared.registry().is_empty();
+            let past_end = end_due.is_some_and(|due| Instant::now() >= due);
+            let all_read = self.pending.is_empty() && self.loaded >= end_day;
+            if (idle && past_end) || (!idle && all_read) {
+                // Everything is pushed: the replay ends once the consumer
+                // has had it all and asks for more, and until then takes
+                // subscriptions (at its time, the last value handed out).
+                if self.shared.queue.len() == 0 && self.shared.queue.wanted() > 0 {
+                    return Ok(());
+                }
+                if !self.wait(ROOM_WAIT).await {
+                    return Ok(());
+                }
+                continue;
+            }
+            if idle {
                 // Nothing to deliver: wait for a subscription (paced, the
                 // replay's time passes meanwhile, up to its end).
-                let end_due = config.speed.map(|speed| self.clock.due(config.end, speed));
                 tokio::select! {
                     request = self.requests.recv() => match request {
                         Some(request) => self.answer(request).await,
                         None => return Ok(()),
                     },
-                    _ = sleep_until(end_due) => return Ok(()),
+                    _ = sleep_until(end_due) => {}
                     _ = self.stopping.feed.closed() => return Ok(()),
                 }
                 continue;
             }
             let Some(next) = self.pending.front().map(|row| row.generated_on) else {
-                if self.loaded >= end_day {
-                    return Ok(());
-                }
                 self.load_next(end_day).await?;
                 continue;
             };
-            let due = config.speed.map(|speed| self.clock.due(next, speed));
+            let due = config.speed.and_then(|speed| self.clock.due(next, speed));
             if due.is_some_and(|due| Instant::now() < due) {
                 tokio::select! {
                     _ = sleep_until(due) => {}
@@ -153,9 +171,9 @@ impl ReplaySession {
             let room = if paced_and_conflating {
                 PUSH_AT_ONCE
             } else {
-                // At full speed the replay keeps just ahead of its consumer,
-                // so that its time, where a subscription takes effect, is
-                // about the consumer's.
+                // Pushed ahead of the consumer, but no further than the
+                // queue holds: a subscription takes back what was not
+                // handed out (`take_back`), so pushing ahead moves no time.
                 // A consumer waiting for a batch of more is woken only once
                 // that many wait: as many are let ahead.
                 let wanted = self.shared.queue.wanted();
@@ -163,9 +181,8 @@ impl ReplaySession {
                 ahead.saturating_sub(self.shared.queue.len())
             };
             if room == 0 {
-                tokio::select! {
-                    _ = tokio::time::sleep(ROOM_WAIT) => {}
-                    _ = self.stopping.feed.closed() => return Ok(()),
+                if !self.wait(ROOM_WAIT).await {
+                    return Ok(());
                 }
                 continue;
             }
@@ -177,12 +194,23 @@ impl ReplaySession {
                 .take_while(|row| config.speed.is_none() || row.generated_on <= now)
                 .count();
             let mut rows: Vec<Row> = self.pending.drain(..due_now).collect();
-            if let Some(last) = rows.last() {
-                self.clock.last.store(last.generated_on, Relaxed);
-            }
             Counters::add(&self.shared.counters.messages, rows.len() as u64);
             self.shared.queue.push_rows(&mut rows);
         }
+    }
+
+    /// Waits `pause` while answering requests; false once the feed is
+    /// closed or its handle gone.
+    async fn wait(&mut self, pause: Duration) -> bool {
+        tokio::select! {
+            _ = tokio::time::sleep(pause) => {}
+            request = self.requests.recv() => match request {
+                Some(request) => self.answer(request).await,
+                None => return false,
+            },
+            _ = self.stopping.feed.closed() => return false,
+        }
+        true
     }
 
     /// Loads the values of the next days (read ahead, if the subscriptions
@@ -200,8 +228,11 @@ impl ReplaySession {
             }
             _ => self.source.days(days.0, days.1, &subscriptions).await?,
         };
-        let now = self.clock.now();
-        self.pending = self.updates_after(values, now).into();
+        // Each subscription's values after it took effect: a paced replay
+        // whose consumer is late reads days its clock is already past, and
+        // delivers them late (or conflated), never skipped.
+        let since = self.since_by_name(&values);
+        self.pending = self.updates_since(values, |name| since[name]).into();
         // The day read and the last day's rows are freed (see `give_back`).
         crate::give_back::trim();
         self.loaded = days.1;
@@ -230,44 +261,104 @@ impl ReplaySession {
     async fn answer(&mut self, request: Request) {
         match request {
             Request::Subscribe(subscription, reply) => {
-                let answered = self.subscribe(&subscription).await;
-                if answered.is_err() {
-                    self.shared.registry().remove(&subscription);
-                }
+                self.clock.start();
+                let (queued, updates) = self.take_back();
+                let now = self.clock.now();
+                let answered = match self.subscribe(&subscription, now).await {
+                    Ok((snapshots, later)) => {
+                        self.since.insert(subscription, now);
+                        self.put_back(queued, snapshots, updates, later);
+                        Ok(())
+                    }
+                    Err(e) => {
+                        self.shared.registry().remove(&subscription);
+                        self.put_back(queued, Vec::new(), updates, Vec::new());
+                        Err(e)
+                    }
+                };
                 let _ = reply.send(answered);
             }
             Request::Unsubscribe(_, reply) => {
                 // The set is already without it: what the others still take
-                // stays (decided once per tenor, not per value).
+                // stays (decided once per tenor, not per value), and what
+                // the consumer has not had of it goes.
+                let (mut queued, mut updates) = self.take_back();
                 let remaining = self.shared.subscriptions();
                 let names = self.shared.names.read();
                 let mut taken: HashMap<NameKey, bool> = HashMap::new();
-                self.pending.retain(|row| {
+                let mut kept = |row: &Row| {
                     *taken.entry(row.key).or_insert_with(|| {
                         let pair = names.pair(row.key);
                         remaining
                             .iter()
                             .any(|s| takes(s, &pair.curve_id, &pair.tenor))
                     })
-                });
+                };
+                self.pending.retain(&mut kept);
+                queued.retain(&mut kept);
+                updates.retain(&mut kept);
+                drop(names);
+                self.put_back(queued, Vec::new(), updates, Vec::new());
                 let _ = reply.send(Ok(()));
             }
         }
     }
 
-    /// A snapshot per tenor as of now, then the values after it of the
-    /// days loaded.
-    async fn subscribe(&mut self, subscription: &Subscription) -> Result<(), ClientError> {
-        let now = self.clock.now();
+    /// At full speed, what was pushed and not handed out: the snapshots at
+    /// its front, to stay there, and the updates, which go back before
+    /// those pending. Paced, nothing: what was pushed was due.
+    fn take_back(&mut self) -> (Vec<Row>, Vec<Row>) {
+        if self.clock.config.speed.is_some() {
+            return (Vec::new(), Vec::new());
+        }
+        let mut queued = self.shared.queue.take_back();
+        let snapshots = queued
+            .iter()
+            .take_while(|row| row.source == TickSource::Snapshot)
+            .count();
+        let updates = queued.split_off(snapshots);
+        let counted = &self.shared.counters.messages;
+        counted.fetch_sub((updates.len() as u64).min(counted.load(Relaxed)), Relaxed);
+        (queued, updates)
+    }
+
+    /// Pushes the snapshots waiting and new, and puts the updates taken
+    /// back in front of those pending, a new subscription's among them.
+    fn put_back(
+        &mut self,
+        mut queued: Vec<Row>,
+        mut snapshots: Vec<Row>,
+        updates: Vec<Row>,
+        later: Vec<Row>,
+    ) {
+        queued.append(&mut snapshots);
+        self.shared.queue.push_rows(&mut queued);
+        if updates.is_empty() && later.is_empty() {
+            return;
+        }
+        let mut merged: Vec<Row> = updates.into_iter().chain(self.pending.drain(..)).collect();
+        if !later.is_empty() {
+            merged.extend(later);
+            self.in_replay_order(&mut merged);
+        }
+        self.pending = merged.into();
+    }
+
+    /// A snapshot per tenor as of `now`, and the values after it of the
+    /// days loaded that no other subscription takes.
+    async fn subscribe(
+        &mut self,
+        subscription: &Subscription,
+        now: Micros,
+    ) -> Result<(Vec<Row>, Vec<Row>), ClientError> {
         let one = std::slice::from_ref(subscription);
-        let mut snapshots = self.snapshots(one, now).await?;
-        self.shared.queue.push_rows(&mut snapshots);
+        let snapshots = self.snapshots(one, now).await?;
         // The values after now of the days already loaded for the others.
         if utc_day(now) > self.loaded {
-            return Ok(());
+            return Ok((snapshots, Vec::new()));
         }
         let values = self.source.days(utc_day(now), self.loaded, one).await?;
-        let mut later = self.updates_after(values, now);
+        let mut later = self.updates_since(values, |_| now);
         // Another subscription may already take some of them.
         let taken_before: Vec<Subscription> = self
             .shared
@@ -284,13 +375,7 @@ impl ReplaySession {
                     .any(|s| takes(s, &pair.curve_id, &pair.tenor))
             });
         }
-        if later.is_empty() {
-            return Ok(());
-        }
-        let mut merged: Vec<Row> = self.pending.drain(..).chain(later).collect();
-        self.in_replay_order(&mut merged);
-        self.pending = merged.into();
-        Ok(())
+        Ok((snapshots, later))
     }
 
     /// The last value at or before `at` of each tenor `subscriptions`
@@ -337,14 +422,35 @@ impl ReplaySession {
         Ok(rows)
     }
 
-    /// `values` after `after` and up to the end, as updates in replay order.
-    fn updates_after(&mut self, values: Values, after: Micros) -> Vec<Row> {
+    /// Each name's time from which on its values are delivered: the
+    /// earliest at which a subscription taking it took effect.
+    fn since_by_name(&self, values: &Values) -> Vec<Micros> {
+        let subscriptions = self.shared.subscriptions();
+        let start = self.clock.config.start;
+        values
+            .names
+            .iter()
+            .map(|(curve_id, tenor)| {
+                subscriptions
+                    .iter()
+                    .filter(|s| takes(s, curve_id, tenor))
+                    .map(|s| self.since.get(s).copied().unwrap_or(start))
+                    .min()
+                    .unwrap_or(Micros::MAX)
+            })
+            .collect()
+    }
+
+    /// `values` after `since` of their name and up to the end, as updates
+    /// in replay order.
+    fn updates_since(&mut self, values: Values, since: impl Fn(usize) -> Micros) -> Vec<Row> {
         let end = self.clock.config.end;
         let keys = self.keys_of(&values.names);
+        let since: Vec<Micros> = (0..values.names.len()).map(since).collect();
         values
             .rows
             .into_iter()
-            .filter(|v| v.generated_on > after && v.generated_on <= end)
+            .filter(|v| v.generated_on > since[v.name as usize] && v.generated_on <= end)
             .map(|v| Row {
                 key: keys[v.name as usize],
                 generated_on: v.generated_on,

@@ -1,0 +1,73 @@
+"""A lake's readers (``read_ticks`` and a replay) facing files that are not
+the lake's, and a lake being written while it is read."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import marketcurves as mc
+
+
+def _replayed(em, lake, curve_id, start, end):
+    with em.client() as client, client.replay(start, end, source=lake) as feed:
+        feed.subscribe(curve_id, "*")
+        return [(t.tenor, t.generated_on, t.price, t.source) for t in feed]
+
+
+def test_files_not_of_the_lake_are_skipped_with_a_warning(days_lake, tmp_path, caplog):
+    em, curve_id = days_lake["em"], days_lake["curve_id"]
+    start, end = days_lake["start"], days_lake["end"]
+    lake = tmp_path / "lake"
+    shutil.copytree(days_lake["lake"], lake)
+    day = sorted(p for p in lake.iterdir() if p.name.startswith("date="))[1]
+    bad = day / "part-20250603T120000.000000Z-bad-000001.parquet"
+    bad.write_bytes(b"PAR1 not a footer")
+    foreign = day / "part-20250603T120000.000000Z-foreign-000001.parquet"
+    pq.write_table(pa.table({"a": [1, 2], "b": ["x", "y"]}), foreign)
+    with caplog.at_level(logging.WARNING, logger="marketcurves"):
+        table = mc.read_ticks(lake)
+        ranged = mc.read_ticks(lake, start=start, end=end)
+        replayed = _replayed(em, lake, curve_id, start, end)
+    assert table.equals(mc.read_ticks(days_lake["lake"]))
+    assert ranged.equals(mc.read_ticks(days_lake["lake"], start=start, end=end))
+    assert replayed == _replayed(em, days_lake["lake"], curve_id, start, end) != []
+    warned = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING)
+    assert bad.name in warned and foreign.name in warned
+
+
+def test_a_lake_being_rewritten_never_fails_a_read(days_lake, tmp_path):
+    em, curve_id = days_lake["em"], days_lake["curve_id"]
+    start, end = days_lake["start"], days_lake["end"]
+    lake = tmp_path / "lake"
+    shutil.copytree(days_lake["lake"], lake)
+    days = sorted(p for p in lake.iterdir() if p.name.startswith("date="))
+    # A writer that keeps adding and removing a copy of a day's file, as a
+    # recorder rotating and a backfill rewriting do: listed, then gone.
+    source = next(days[1].glob("*.parquet")).read_bytes()
+    stop = threading.Event()
+
+    def churn():
+        n = 0
+        while not stop.is_set():
+            for day in days:
+                name = day / f"part-20250603T120000.000000Z-churn-{n:06d}.parquet"
+                name.write_bytes(source)
+                name.unlink()
+            n += 1
+
+    writer = threading.Thread(target=churn, daemon=True)
+    writer.start()
+    try:
+        clean = mc.read_ticks(days_lake["lake"])
+        expected = _replayed(em, days_lake["lake"], curve_id, start, end)
+        for _ in range(5):
+            assert mc.read_ticks(lake).equals(clean)
+            assert _replayed(em, lake, curve_id, start, end) == expected
+    finally:
+        stop.set()
+        writer.join(timeout=10)
