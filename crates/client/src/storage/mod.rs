@@ -7,6 +7,8 @@
 //!
 //! - `place`: where data is written or read, a folder or a store prefix,
 //!   parsed from a path or URL; `place_files` reads and writes its files;
+//! - `place_url`: a place's URL refused if it carries credentials, and
+//!   shown without them;
 //! - `location`: a prefix in an object store (with the one key builder),
 //!   and the store's errors in the design's terms;
 //! - `whole_file`: the one way a local file is written, whole, private, under
@@ -28,6 +30,7 @@ pub mod noted;
 mod parts;
 mod place;
 mod place_files;
+mod place_url;
 mod retry;
 #[cfg(test)]
 pub(crate) mod test_places;
@@ -37,3 +40,4 @@ pub mod whole_file;
 pub use location::{describe, store_error, Location};
 pub use place::Place;
 pub use place_files::PlaceError;
+pub use place_url::without_credentials;
