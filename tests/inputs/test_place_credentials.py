@@ -33,9 +33,7 @@ CALLS: dict[str, Callable[[mc.Client, str], Any]] = {
     "read_bulk": lambda c, u: mc.read_bulk(u),
     "record": lambda c, u: c.record(u, [(ID, "Jul 25")]),
     "read_ticks": lambda c, u: mc.read_ticks(u),
-    "backfill": lambda c, u: c.backfill(
-        u, [(ID, "Jul 25")], "2025-01-01", "2025-01-02"
-    ),
+    "backfill": lambda c, u: c.backfill(u, [(ID, "Jul 25")], "2025-01-01", "2025-01-02"),
     "check_lake": lambda c, u: mc.check_lake(u),
     "replay": lambda c, u: c.replay("2025-01-01", "2025-01-02", source=u),
     "cache_dir": lambda c, u: mc.Client(base_url=CLOSED_URL, token="t", cache_dir=u),

@@ -21,6 +21,7 @@
 //! - `footer`: the rows of a Parquet object from its footer alone;
 //! - `noted`: Parquet with a note in its footer, as the package writes its
 //!   own files;
+//! - `secret_options`: which storage options are secrets, by any alias;
 //! - `retry`: the bounds of a store's retries, for every store built here.
 
 pub mod folder;
@@ -32,6 +33,7 @@ mod place;
 mod place_files;
 mod place_url;
 mod retry;
+mod secret_options;
 #[cfg(test)]
 pub(crate) mod test_places;
 pub mod upload;
@@ -41,3 +43,4 @@ pub use location::{describe, store_error, Location};
 pub use place::Place;
 pub use place_files::PlaceError;
 pub use place_url::without_credentials;
+pub use secret_options::secret_options;

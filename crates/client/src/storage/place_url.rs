@@ -26,12 +26,8 @@ pub(super) fn check(argument: &str, url: &str) -> Result<(), ClientError> {
              where every message and result would show them"
         ))
     };
-    // A secret with a `/` ends the URL's authority early, so the login is
-    // not always parsed as one: `KEY:` before an `@` is one whatever follows.
-    if let Some((_, rest)) = url.split_once("://") {
-        if rest.rfind('@').is_some_and(|at| rest[..at].contains(':')) {
-            return Err(login());
-        }
+    if colon_before_at(url) {
+        return Err(login());
     }
     let parsed = Url::parse(url)
         .map_err(|e| invalid(format!("{argument} {shown:?} is not a valid URL: {e}")))?;
@@ -53,6 +49,21 @@ pub(super) fn check(argument: &str, url: &str) -> Result<(), ClientError> {
         )));
     }
     Ok(())
+}
+
+/// A secret with a `/` ends the URL's authority early, so the login is
+/// not always parsed as one: `KEY:` before an `@` is one whatever follows.
+fn colon_before_at(url: &str) -> bool {
+    url.split_once("://")
+        .is_some_and(|(_, rest)| rest.rfind('@').is_some_and(|at| rest[..at].contains(':')))
+}
+
+/// Whether `text` is a URL with a login (`http://user:password@proxy`),
+/// parsed or not.
+pub(super) fn has_login(text: &str) -> bool {
+    colon_before_at(text)
+        || Url::parse(text.trim())
+            .is_ok_and(|url| url.password().is_some() || !url.username().is_empty())
 }
 
 /// `url` for a message: whatever precedes the last `@` after `://` (a
