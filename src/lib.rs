@@ -47,6 +47,9 @@ mod _core {
     use crate::python::record::{check_lake, compact_recording, read_ticks, PyRecorder};
 
     #[pymodule_export]
+    use crate::python::place_arg::secret_storage_options;
+
+    #[pymodule_export]
     use crate::python::backfill::{
         backfill, backfill_async, backfill_lock, backfill_plan, backfill_task, PyBackfillLock,
     };

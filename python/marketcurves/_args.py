@@ -227,7 +227,7 @@ def path(value: Any, name: str) -> str:
 
 #: obstore's store classes, by name, and the URL scheme each one names a
 #: place with; a LocalStore is named by its folder.
-_STORE_SCHEMES = {"S3Store": "s3", "GCSStore": "gs", "AzureStore": "az", "LocalStore": None}
+STORE_SCHEMES = {"S3Store": "s3", "GCSStore": "gs", "AzureStore": "az", "LocalStore": None}
 
 
 def place(value: Any, name: str) -> str | tuple[Any, str]:
@@ -244,13 +244,13 @@ def place(value: Any, name: str) -> str | tuple[Any, str]:
         raise InvalidRequest(
             f"{name} must be a path, an object store URL or an obstore store, not {kind.__name__}"
         )
-    if kind.__name__ not in _STORE_SCHEMES:
+    if kind.__name__ not in STORE_SCHEMES:
         raise InvalidRequest(
             f"{name} is an obstore {kind.__name__}, which marketcurves cannot share: "
             "use an S3Store, GCSStore, AzureStore or LocalStore"
         )
     prefix = value.prefix
-    scheme = _STORE_SCHEMES[kind.__name__]
+    scheme = STORE_SCHEMES[kind.__name__]
     if scheme is None:
         return value, utf8(os.fspath(prefix), name)
     config = value.config

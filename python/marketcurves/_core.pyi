@@ -68,6 +68,7 @@ __all__ = [
     "curves_spread",
     "read_bulk",
     "read_ticks",
+    "secret_storage_options",
 ]
 
 __version__: str
@@ -767,6 +768,10 @@ def backfill_lock(
     dest: str | tuple[Any, str], storage_options: dict[str, str] | None = None
 ) -> BackfillLock:
     """Takes ``dest``'s backfill lock, or raises ``DestinationError`` naming its holder."""
+
+def secret_storage_options(scheme: str, options: dict[str, str]) -> list[str]:
+    """The keys of ``options`` whose value is a secret for a store of ``scheme``
+    (``s3``, ``gs``, ``az``, …), by any alias object_store takes."""
 
 def backfill_task(
     client: CoreClient,

@@ -22,20 +22,31 @@ graph**: the workers authenticate with the client's ``token_provider``
 (pickled with the task, so it must fetch the token where it runs, not hold
 it), or else from their own environment (``MARKETCURVES_TOKEN``, or
 ``MARKETCURVES_EMAIL`` and ``MARKETCURVES_PASSWORD``). A fixed token or a
-login given to the driver's client is never sent. Likewise
-``storage_options`` naming a secret are refused with a cluster: give the
+login given to the driver's client is never sent. Likewise a destination
+that would carry a secret is refused with a cluster, before anything is
+submitted: ``storage_options`` or an obstore store's configuration naming a
+credential by any of object_store's aliases, a store's
+``credential_provider``, an option that is a URL with a login. Give the
 workers the store's credentials in their environment (``AWS_ACCESS_KEY_ID``
-and ``AWS_SECRET_ACCESS_KEY``, say).
+and ``AWS_SECRET_ACCESS_KEY``, say). A folder's path is made absolute
+against the driver's working directory, and a worker that does not see the
+driver's folder (on a machine of its own) writes nothing and raises
+:class:`~marketcurves.InvalidRequest`.
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import datetime as _dt
 import hashlib
 import os
+import secrets
+import socket
 import threading
+import urllib.parse
+import urllib.request
 import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -52,9 +63,6 @@ if TYPE_CHECKING:
     from marketcurves.client import Client
 
 __all__ = ["BackfillSummary"]
-
-#: Words in a storage option's key that say its value is a secret.
-_SECRET_WORDS = ("secret", "token", "password", "sas", "account_key", "credential", "private")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -164,18 +172,20 @@ def backfill(
             return _warn(_summary(_core.backfill(client._core, checked, bar)))
         finally:
             _progress.close(bar)
-    _check_cluster(cluster, checked["storage_options"])
+    _check_cluster(cluster)
+    _check_no_secret(checked["dest"], checked["storage_options"])
+    checked["dest"] = _absolute(checked["dest"])
     settings = client._worker_settings()
     tasks, skipped = _core.backfill_plan(client._core, checked)
     summary = BackfillSummary(days_skipped=skipped)
     # One backfill per destination at a time: held here while the workers write.
     lock = _core.backfill_lock(checked["dest"], checked["storage_options"])
-    bar = _progress.progress_bar(show, "backfill", unit="task")
-    try:
-        return _warn(summary + _on_cluster(cluster, settings, checked, tasks, bar))
-    finally:
-        _progress.close(bar)
-        lock.release()
+    with contextlib.ExitStack() as after:
+        after.callback(lock.release)
+        mark = _leave_mark(checked["dest"], after)
+        bar = _progress.progress_bar(show, "backfill", unit="task")
+        after.callback(_progress.close, bar)
+        return _warn(summary + _on_cluster(cluster, settings, checked, tasks, bar, mark))
 
 
 async def backfill_async(
@@ -209,19 +219,115 @@ async def backfill_async(
     return _warn(_summary(await _core.backfill_async(client._core, checked)))
 
 
-def _check_cluster(cluster: Any, storage_options: dict[str, str] | None) -> None:
+def _check_cluster(cluster: Any) -> None:
     if not callable(getattr(cluster, "submit", None)):
         raise InvalidRequest(
             f"cluster must be a dask.distributed.Client, not {type(cluster).__name__} "
             "(for a LocalCluster, pass distributed.Client(cluster))"
         )
-    for key in storage_options or {}:
-        if any(word in key.lower() for word in _SECRET_WORDS):
-            raise InvalidRequest(
-                f"storage option {key!r} is a secret, and with a cluster the options travel "
-                "in Dask's task graph: give the workers the store's credentials in their "
-                "environment instead"
-            )
+
+
+def _check_no_secret(dest: str | tuple[Any, str], storage_options: dict[str, str] | None) -> None:
+    """Refuses, before anything is submitted, a destination whose task
+    arguments would carry a secret into Dask's task graph (pickled, sent to
+    the scheduler, kept in its memory and logs, handed to every worker): a
+    storage option, an obstore store's config or client option naming a
+    credential by any alias object_store takes, a URL with a login in an
+    option, or a store's credential provider (pickled with whatever it
+    holds). The workers take the store's credentials from their environment."""
+    if isinstance(dest, str):
+        scheme = dest.partition("://")[0] if "://" in dest else ""
+        found = [
+            f"storage option {key!r}"
+            for key in _core.secret_storage_options(scheme, storage_options or {})
+        ]
+    else:
+        store, _ = dest
+        kind = type(store).__name__
+        scheme = _args.STORE_SCHEMES.get(kind) or ""
+        settings = {
+            str(key): str(value)
+            for part in (getattr(store, "config", None), getattr(store, "client_options", None))
+            for key, value in (part or {}).items()
+        }
+        found = [f"the {kind}'s {key!r}" for key in _core.secret_storage_options(scheme, settings)]
+        if getattr(store, "credential_provider", None) is not None:
+            found.append(f"the {kind}'s credential_provider")
+    if found:
+        raise InvalidRequest(
+            f"{', '.join(found)} would travel in Dask's task graph, and a secret never does: "
+            "with a cluster, the workers take the store's credentials from their environment "
+            "(AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AZURE_STORAGE_ACCOUNT_KEY, "
+            "GOOGLE_SERVICE_ACCOUNT, …) or their instance role: give dest without them"
+        )
+
+
+def _absolute(dest: str | tuple[Any, str]) -> str | tuple[Any, str]:
+    """A folder's path made absolute against the driver's working directory,
+    as the driver reads and locks it: a worker would resolve a relative one
+    against its own. A LocalStore is rebuilt with its folder absolute."""
+    if isinstance(dest, str):
+        # An empty path is the core's to refuse, not the working directory.
+        return dest if "://" in dest or not dest.strip() else os.path.abspath(dest)
+    store = dest[0]
+    if type(store).__name__ != "LocalStore":
+        return dest
+    args, kwargs = store.__getnewargs_ex__()
+    folder = os.path.abspath(os.fspath(store.prefix))
+    return type(store)(folder, *args[1:], **kwargs), folder
+
+
+def _folder(dest: str | tuple[Any, str]) -> str | None:
+    """The local folder a destination is, None for an object store."""
+    if isinstance(dest, tuple):
+        return dest[1] if type(dest[0]).__name__ == "LocalStore" else None
+    scheme, found, _ = dest.partition("://")
+    if not found:
+        return dest
+    if scheme.lower() == "file":
+        return urllib.request.url2pathname(urllib.parse.urlsplit(dest).path)
+    return None
+
+
+#: The file the driver leaves in a folder destination while its workers
+#: write: a worker that does not find it (with this run's mark) sees
+#: another folder than the driver's, on a machine of its own.
+_MARK_NAME = "_backfill_driver"
+
+
+def _leave_mark(dest: str | tuple[Any, str], after: contextlib.ExitStack) -> str | None:
+    """This run's mark, left in a folder destination (made by the lock) and
+    removed by ``after``; None for an object store, which every worker sees."""
+    folder = _folder(dest)
+    if folder is None:
+        return None
+    mark = secrets.token_hex(16)
+    path = os.path.join(folder, _MARK_NAME)
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(mark)
+    after.callback(_remove, path)
+    return mark
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(path)
+
+
+def _check_mark(dest: str | tuple[Any, str], mark: str) -> None:
+    """On a worker: that the folder it would write into is the driver's."""
+    folder = _folder(dest) or ""
+    try:
+        with open(os.path.join(folder, _MARK_NAME), encoding="utf-8") as file:
+            found = file.read()
+    except OSError:
+        found = None
+    if found != mark:
+        raise InvalidRequest(
+            f"dest {folder!r} is a folder of the driver's machine that a worker "
+            f"({socket.gethostname()}) does not see: with a cluster, give dest as an object "
+            "store URL, or a folder every worker shares at the same path"
+        )
 
 
 def _on_cluster(
@@ -230,6 +336,7 @@ def _on_cluster(
     checked: BackfillOptions,
     tasks: list[_core._BackfillTask],
     bar: Callable[[int, int], None] | None,
+    mark: str | None,
 ) -> BackfillSummary:
     try:
         from distributed import as_completed
@@ -246,6 +353,7 @@ def _on_cluster(
             dest,
             storage_options,
             task,
+            mark,
             key=_task_key(task),
             pure=False,
         )
@@ -315,8 +423,13 @@ def run_task(
     dest: str | tuple[Any, str],
     storage_options: dict[str, str] | None,
     task: _core._BackfillTask,
+    mark: str | None = None,
 ) -> _core._BackfillCounts:
     """One task of a backfill, on a worker: a client of the worker's own
-    (kept for the worker's next tasks) fetches it and writes its files."""
+    (kept for the worker's next tasks) fetches it and writes its files.
+    ``mark`` is the one the driver left in a folder destination: a worker
+    that does not see it writes nothing."""
+    if mark is not None:
+        _check_mark(dest, mark)
     client = _worker_client(settings)
     return _core.backfill_task(client._core, dest, task, storage_options)

@@ -4,6 +4,8 @@
 //! store is rebuilt here from its configuration (pyo3-object_store); its own
 //! prefix stays its own.
 
+use std::collections::BTreeMap;
+
 use pyo3::prelude::*;
 use pyo3_object_store::AnyObjectStore;
 
@@ -53,4 +55,17 @@ impl PlaceArg {
             store => store.into_place(argument, options),
         }
     }
+}
+
+/// The keys of `options` whose value is a secret for a store of `scheme`
+/// (`s3`, `gs`, `az`, …), by any alias object_store takes
+/// (`client::storage::secret_options`): what a cluster's task graph must
+/// not carry.
+#[pyfunction]
+pub fn secret_storage_options(scheme: &str, options: BTreeMap<String, String>) -> Vec<String> {
+    let options: Vec<(String, String)> = options.into_iter().collect();
+    client::storage::secret_options(scheme, &options)
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
 }

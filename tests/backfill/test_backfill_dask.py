@@ -4,6 +4,7 @@ and no secret in what the driver sends."""
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import os
 import pickle
@@ -11,6 +12,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -117,6 +119,70 @@ def test_secret_storage_options_are_refused_with_a_cluster(em, cluster, tmp_path
                 storage_options={"aws_secret_access_key": "x"},
                 cluster=cluster,
             )
+
+
+@pytest.fixture
+def workers_elsewhere(cluster, tmp_path):
+    """The workers' working directory moved to a folder of its own for the
+    test, as on machines of their own, and put back after."""
+    elsewhere = tmp_path / "workers"
+    elsewhere.mkdir()
+    before = cluster.run(os.getcwd)
+    cluster.run(os.chdir, str(elsewhere))
+    try:
+        yield elsewhere
+    finally:
+        for worker, folder in before.items():
+            cluster.run(os.chdir, folder, workers=[worker])
+
+
+def _parquet(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.parquet"))
+
+
+@pytest.mark.parametrize("kind", ["path", "LocalStore"])
+def test_a_relative_dest_is_the_drivers_folder(em, cluster, workers_elsewhere, tmp_path, kind):
+    driver = tmp_path / "driver"
+    driver.mkdir()
+    with em.client() as client, pytest.MonkeyPatch.context() as patch:
+        curve_id, tenors = curve_and_tenors(client, 1)
+        patch.chdir(driver)
+        dest: Any = "lake"
+        if kind == "LocalStore":
+            obstore = pytest.importorskip("obstore.store")
+            dest = obstore.LocalStore("lake", mkdir=True)
+        summary = client.backfill(
+            dest, [(curve_id, tenors[0])], "2025-06-01", LAST, cluster=cluster
+        )
+    assert summary.files_written == len(_parquet(driver / "lake")) > 0
+    assert _parquet(workers_elsewhere) == []
+    assert values(mc.read_ticks(driver / "lake")) != []
+    assert not (driver / "lake" / "_backfill_driver").exists(), "the mark is removed"
+
+
+def test_a_worker_that_does_not_see_the_drivers_folder_writes_nothing(em, cluster, tmp_path):
+    # The same path on a worker's machine of its own: there, but without
+    # the mark the driver left in its folder for this run.
+    theirs = tmp_path / "lake"
+    theirs.mkdir()
+    with em.client() as client:
+        curve_id, tenors = curve_and_tenors(client, 1)
+        options = {
+            "dest": str(theirs),
+            "storage_options": None,
+            "subscriptions": [(curve_id, tenors[0])],
+            "start": dt.date(2025, 6, 1),
+            "end": dt.date(2025, 6, 3),
+            "tenors": "listed",
+        }
+        tasks, _ = backfill_module._core.backfill_plan(client._core, options)
+        settings = client._worker_settings()
+    future = cluster.submit(
+        backfill_module.run_task, settings, str(theirs), None, tasks[0], "the driver's mark"
+    )
+    with pytest.raises(mc.InvalidRequest, match=r"does not see.*object store URL"):
+        future.result(timeout=60)
+    assert list(theirs.iterdir()) == []
 
 
 def test_without_dask_the_error_names_the_extra(em, monkeypatch, tmp_path):

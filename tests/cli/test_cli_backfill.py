@@ -3,7 +3,7 @@ same values as ``Client.backfill``, and usage errors before anything is sent."""
 
 from __future__ import annotations
 
-from cli_helpers import FIRST, LAST, UNKNOWN_ID, ok, run_cli
+from cli_helpers import FIRST, LAST, UNKNOWN_ID, environment, ok, one_line_error, run_cli
 
 import marketcurves as mc
 
@@ -42,3 +42,33 @@ def test_usage_errors_exit_2_and_bad_values_1(env, tmp_path):
     unknown = run_cli([*base, "--curve", UNKNOWN_ID], env)
     assert unknown.returncode == 1 and UNKNOWN_ID in unknown.stderr
     assert not (tmp_path / "lake").exists()
+
+
+def test_a_vertical_skips_each_curve_outside_the_licence_and_finishes_the_others(
+    fresh_em, tmp_path
+):
+    # The demo account's licence leaves out Sales; Margin goes out too.
+    fresh_em.revoke_licence(quotation="Margin")
+    with fresh_em.client() as client:
+        oil = client.catalogue(vertical="Fuel Oil")
+    outside = {c.id for c in oil if c.quotation in ("Margin", "Sales")}
+    assert outside and len(outside) < len(oil)
+    # One tenor every curve has, to keep the run short.
+    tenor = min(set.intersection(*(set(c.contracts or []) for c in oil)), key=mc.Tenor)
+    args = ["--vertical", "Fuel Oil", "--tenor", str(tenor), "--start", LAST, "--end", LAST]
+    result = run_cli(["backfill", "--dest", str(tmp_path), *args], environment(fresh_em))
+    ok(result)
+    [skipped] = [line for line in result.stderr.splitlines() if line.startswith("skipped")]
+    assert f"skipped {len(outside)} curves outside the account's licence" in skipped
+    for curve in oil:
+        assert (curve.id in skipped) == (curve.id in outside), curve.name
+    written = set(mc.read_ticks(tmp_path)["curve_id"].to_pylist())
+    assert written == {c.id for c in oil} - outside
+
+
+def test_a_vertical_wholly_outside_the_licence_is_access_denied(fresh_em, tmp_path):
+    fresh_em.revoke_licence()
+    args = ["--vertical", "Jet", "--quotation", "Fob", "--start", LAST, "--end", LAST]
+    result = run_cli(["backfill", "--dest", str(tmp_path), *args], environment(fresh_em))
+    line = one_line_error(result, "AccessDenied")
+    assert "every curve asked for is outside the account's licence" in line

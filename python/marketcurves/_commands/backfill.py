@@ -4,6 +4,9 @@ intraday endpoint, here or on a Dask cluster."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Callable
+from typing import Any
 
 from marketcurves._commands._common import (
     CURVE_ID,
@@ -18,6 +21,8 @@ from marketcurves._commands._common import (
     say,
     storage_options,
 )
+from marketcurves.backfill import BackfillSummary
+from marketcurves.exceptions import AccessDenied
 
 EXAMPLES = """
   marketcurves backfill --dest ticks/ --curve CURVE_ID --start 2025-01-01 --end 2025-12-31
@@ -80,35 +85,79 @@ def add(commands: Commands) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.quotation is not None and args.vertical is None:
         args.usage_error("--quotation goes with --vertical")
-    with client() as service:
+    with client() as service, contextlib.ExitStack() as stack:
         if args.vertical is not None:
             chosen = service.catalogue(vertical=args.vertical, quotation=args.quotation)
-            curve_ids = [curve.id for curve in chosen]
-            if not curve_ids:
+            if not chosen:
                 args.usage_error(f"no curve of vertical {args.vertical!r} in the catalogue")
+            groups: dict[str | None, list[str]] = {}
+            names = {}
+            for curve in chosen:
+                groups.setdefault(curve.quotation, []).append(curve.id)
+                names[curve.id] = f"{curve.id} ({curve.name})"
         else:
-            curve_ids = args.curves
+            groups = {None: args.curves}
+            names = {curve_id: curve_id for curve_id in args.curves}
         tenors = args.tenors or ["*"]
-        subscriptions = [(curve, tenor) for curve in curve_ids for tenor in tenors]
-        arguments = {
+        arguments: dict[str, Any] = {
             "tenors": args.contracts,
             "storage_options": storage_options(args),
             "progress": progress(),
         }
-        if args.scheduler is None:
-            summary = service.backfill(args.dest, subscriptions, args.start, args.end, **arguments)
-        else:
-            with _dask_client(args.scheduler) as dask:
-                summary = service.backfill(
-                    args.dest, subscriptions, args.start, args.end, cluster=dask, **arguments
-                )
+        if args.scheduler is not None:
+            arguments["cluster"] = stack.enter_context(_dask_client(args.scheduler))
+
+        def backfill(curve_ids: list[str]) -> BackfillSummary:
+            subscriptions = [(curve, tenor) for curve in curve_ids for tenor in tenors]
+            return service.backfill(args.dest, subscriptions, args.start, args.end, **arguments)
+
+        summary, skipped = _within_licence(backfill, list(groups.values()))
+    if skipped and len(set(skipped)) == len(names):
+        raise AccessDenied(
+            f"every curve asked for is outside the account's licence: {_listed(skipped, names)}"
+        )
     say(
         f"{plural(summary.values, 'value')} in {plural(summary.files_written, 'file')} from "
         f"{plural(summary.requests, 'request')} ({plural(summary.tasks, 'task')}); "
         f"{plural(summary.days_complete, 'tenor-day')} complete, "
         f"{summary.days_skipped:,} already there"
     )
+    if skipped:
+        say(
+            f"skipped {plural(len(skipped), 'curve')} outside the account's licence "
+            f"(AccessDenied): {_listed(skipped, names)}"
+        )
     return 0
+
+
+def _within_licence(
+    backfill: Callable[[list[str]], BackfillSummary], groups: list[list[str]]
+) -> tuple[BackfillSummary, list[str]]:
+    """Each group of curves backfilled, and the curves the account's licence
+    does not cover, skipped. A licence covers quotations (so a vertical's
+    curves go by quotation, and a quotation outside it costs one refusal);
+    a group refused is tried curve by curve, as a licence may also leave
+    single curves out. A run cut short by the refusal loses nothing: the
+    files it wrote are whole, and the next run counts their days as there."""
+    summary, skipped = BackfillSummary(), []
+    for group in groups:
+        try:
+            summary = summary + backfill(group)
+            continue
+        except AccessDenied:
+            if len(group) == 1:
+                skipped.extend(group)
+                continue
+        for curve_id in group:
+            try:
+                summary = summary + backfill([curve_id])
+            except AccessDenied:
+                skipped.append(curve_id)
+    return summary, skipped
+
+
+def _listed(curve_ids: list[str], names: dict[str, str]) -> str:
+    return ", ".join(names[curve_id] for curve_id in curve_ids)
 
 
 def _dask_client(address: str):  # type: ignore[no-untyped-def]

@@ -18,6 +18,13 @@ fn typed_path(name: &str, path: &Path) -> Result<(), ClientError> {
             "{name} must not be empty (use '.' for the current folder)"
         )));
     }
+    if text.contains("://") {
+        // `s3://KEY:SECRET@bucket` as a folder's name: never made, never echoed.
+        return Err(invalid(format!(
+            "{name} must be a local folder, not a URL ({})",
+            super::place_url::without_credentials(&text)
+        )));
+    }
     if text.contains('\0') {
         return Err(invalid(format!("{name} must not contain NUL characters")));
     }

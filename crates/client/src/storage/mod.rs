@@ -7,6 +7,8 @@
 //!
 //! - `place`: where data is written or read, a folder or a store prefix,
 //!   parsed from a path or URL; `place_files` reads and writes its files;
+//! - `place_url`: a place's URL refused if it carries credentials, and
+//!   shown without them;
 //! - `location`: a prefix in an object store (with the one key builder),
 //!   and the store's errors in the design's terms;
 //! - `whole_file`: the one way a local file is written, whole, private, under
@@ -20,6 +22,7 @@
 //! - `noted`: Parquet with a note in its footer, as the package writes its
 //!   own files;
 //! - `retry`: the bounds of a store's retries, for every store built here;
+//! - `secret_options`: which storage options are secrets, by any alias;
 //! - `survey`: a place's names with the links and unreadable folders a
 //!   listing met (a lake's check, a backfill's plan).
 
@@ -30,7 +33,9 @@ pub mod noted;
 mod parts;
 mod place;
 mod place_files;
+mod place_url;
 mod retry;
+mod secret_options;
 pub mod survey;
 #[cfg(test)]
 pub(crate) mod test_places;
@@ -40,4 +45,6 @@ pub mod whole_file;
 pub use location::{describe, store_error, Location};
 pub use place::Place;
 pub use place_files::PlaceError;
+pub use place_url::without_credentials;
+pub use secret_options::secret_options;
 pub use survey::Survey;

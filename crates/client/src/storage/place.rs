@@ -12,6 +12,7 @@ use url::Url;
 
 use super::folder::folder_to_write;
 use super::location::{invalid, Location};
+use super::place_url;
 use crate::error::ClientError;
 
 /// Where data is: a local folder, or a prefix in an object store.
@@ -39,6 +40,7 @@ impl Place {
             }
             return Ok(Place::Folder(PathBuf::from(text)));
         };
+        place_url::check(argument, trimmed)?;
         if !scheme.eq_ignore_ascii_case("file") {
             return Location::from_url(argument, trimmed, options).map(Place::Store);
         }
