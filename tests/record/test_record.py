@@ -6,11 +6,21 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
-from record_helpers import SCALE, check_exactly_once, keepalive, millis, recorded, started, status
+from record_helpers import (
+    SCALE,
+    check_exactly_once,
+    keepalive,
+    millis,
+    recorded,
+    started,
+    status,
+    wait_for,
+)
 from support import start_emulator
 
 import marketcurves as mc
@@ -140,17 +150,24 @@ def test_a_run_across_midnight_splits_the_days_and_compacts_the_closed_one(busy_
 
 def test_the_compact_command_merges_closed_days(busy_curve, tmp_path, capsys):
     scale = 300
-    with start_emulator(time_scale=scale, start="2025-06-11T23:58:00Z") as emulator:
-        with emulator.client() as client:
-            client.record(
+    # The clock runs only once the recorder listens: at 300 times, midnight
+    # is 0.4 s away, which a loaded machine may spend connecting, and the
+    # day would hold nothing to compact.
+    with start_emulator(time_scale=0, start="2025-06-11T23:58:00Z") as emulator:
+        with emulator.client() as client, ThreadPoolExecutor(1) as pool:
+            recording = pool.submit(
+                client.record,
                 tmp_path,
                 [(busy_curve, "*")],
                 rotate="1s",
                 rotate_rows=20,
-                duration=3,
+                duration=4,
                 compact=False,
                 **keepalive(scale),
             )
+            wait_for(lambda: emulator.live_connections > 0, 30, "the recorder's connection")
+            emulator.time_scale = scale
+            recording.result(timeout=60)
     before = mc.read_ticks(tmp_path)
     assert len(list(tmp_path.glob("date=2025-06-11/part-*.parquet"))) >= 2
     assert cli.main(["compact", str(tmp_path), "--before", "2025-06-12"]) == 0
