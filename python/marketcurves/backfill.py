@@ -114,7 +114,8 @@ def _warn(summary: BackfillSummary) -> BackfillSummary:
         more = len(summary.set_aside) - 5
         warnings.warn(
             f"backfill set aside {len(summary.set_aside)} file(s) it could not read as the "
-            f"lake's, their days fetched again: {names}" + (f" and {more} more" if more > 0 else ""),
+            f"lake's, their days fetched again: {names}"
+            + (f" and {more} more" if more > 0 else ""),
             UserWarning,
             stacklevel=3,
         )

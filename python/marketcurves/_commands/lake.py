@@ -107,9 +107,7 @@ def _problems(report) -> list[str]:  # type: ignore[no-untyped-def]
     lines.extend(f"misfiled: {u['file']}: {u['reason']}" for u in report.misfiled)
     lines.extend(f"untrue note: {u['file']}: {u['reason']}" for u in report.untrue_notes)
     lines.extend(f"foreign: {u['file']}: {u['reason']}" for u in report.foreign)
-    lines.extend(
-        f"link: {name}: never read, written or deleted through" for name in report.links
-    )
+    lines.extend(f"link: {name}: never read, written or deleted through" for name in report.links)
     for nan in report.nan_prices:
         lines.append(
             f"not a number: {nan['curve_id']} {nan['tenor']} on {nan['day']}: "
