@@ -361,7 +361,7 @@ def _on_cluster(
         for task in tasks
     ]
     summary = BackfillSummary()
-    finished = as_completed(futures)  # type: ignore[no-untyped-call]
+    finished = as_completed(futures)
     try:
         for done, future in enumerate(finished, start=1):
             summary = summary + _summary(future.result())
