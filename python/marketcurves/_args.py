@@ -81,9 +81,7 @@ def history_tenors(value: Any) -> tuple[list[str] | None, str]:
 def date(value: Any, name: str) -> _dt.date:
     """A date from a ``date``, a ``datetime`` (its UTC day) or an ISO string."""
     if isinstance(value, _dt.datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(_dt.UTC)
-        return value.date()
+        return (value if value.tzinfo is None else value.astimezone(_dt.UTC)).date()
     if isinstance(value, _dt.date):
         return value
     if isinstance(value, str):
@@ -325,22 +323,23 @@ def url(value: Any, name: str, schemes: tuple[str, ...]) -> str:
     login in it (it would show in reprs), no query or fragment (paths are
     appended to it), no spaces or control characters."""
     shown = " or ".join(f"{s}://" for s in schemes)
-    parts = urlsplit(utf8(value, name)) if isinstance(value, str) else None
-    if parts is None or parts.scheme not in schemes or not parts.hostname:
+    text = utf8(value, name) if isinstance(value, str) else None
+    parts = None if text is None else urlsplit(text)
+    if text is None or parts is None or parts.scheme not in schemes or not parts.hostname:
         raise InvalidRequest(
             f"{name} must be a URL starting with {shown} and a host, not {_without_login(value)!r}"
         )
-    if any(c.isspace() for c in value) or _has_control(value):
+    if any(c.isspace() for c in text) or _has_control(text):
         raise InvalidRequest(f"{name} must not contain spaces or control characters")
     if parts.username is not None or parts.password is not None:
         raise InvalidRequest(
             f"{name} must not carry a login: give token=, token_provider= or email= and password="
         )
-    if parts.query or parts.fragment or value.rstrip().endswith(("?", "#")):
+    if parts.query or parts.fragment or text.rstrip().endswith(("?", "#")):
         raise InvalidRequest(
-            f"{name} must not have a query or fragment, not {_without_login(value)!r}"
+            f"{name} must not have a query or fragment, not {_without_login(text)!r}"
         )
-    return value.rstrip("/")
+    return text.rstrip("/")
 
 
 def optional_path(value: Any, name: str) -> str | None:

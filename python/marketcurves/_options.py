@@ -9,6 +9,16 @@ from collections.abc import Callable
 from typing import Any, TypedDict
 
 
+class Credentials(TypedDict, total=False):
+    """The one kind of credentials a :class:`marketcurves.Client` was given:
+    a token, a token provider, or an email and password."""
+
+    token: str
+    token_provider: Callable[[], str]
+    email: str | None
+    password: str | None
+
+
 class ClientOptions(TypedDict):
     """``_core.CoreClient``'s, built by :class:`marketcurves.Client`: one
     kind of credentials set, the others None."""

@@ -8,6 +8,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -42,10 +43,10 @@ def _warn_once() -> None:
 def _caller_level() -> int:
     """The ``stacklevel`` of the first frame outside the package: the
     warning names the user's line that asked for progress."""
-    frame = sys._getframe(2)  # the caller of _warn_once
+    frame: FrameType | None = sys._getframe(2)  # the caller of _warn_once
     level = 2
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
         level += 1
     return level
 

@@ -114,7 +114,8 @@ def _warn(summary: BackfillSummary) -> BackfillSummary:
         more = len(summary.set_aside) - 5
         warnings.warn(
             f"backfill set aside {len(summary.set_aside)} file(s) it could not read as the "
-            f"lake's, their days fetched again: {names}" + (f" and {more} more" if more > 0 else ""),
+            f"lake's, their days fetched again: {names}"
+            + (f" and {more} more" if more > 0 else ""),
             UserWarning,
             stacklevel=3,
         )
@@ -360,7 +361,7 @@ def _on_cluster(
         for task in tasks
     ]
     summary = BackfillSummary()
-    finished = as_completed(futures)  # type: ignore[no-untyped-call]
+    finished = as_completed(futures)
     try:
         for done, future in enumerate(finished, start=1):
             summary = summary + _summary(future.result())

@@ -9,7 +9,9 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from marketcurves import _args, _core, _html, _progress
-from marketcurves._core import BulkResult
+
+# Re-exported (the ``as``): this module is BulkResult's home in the API.
+from marketcurves._core import BulkResult as BulkResult
 from marketcurves._options import BulkDownloadOptions
 
 if TYPE_CHECKING:

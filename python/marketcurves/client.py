@@ -10,13 +10,18 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _args, _core, _progress, bulk, live
+from marketcurves import _args, _core, _progress, bulk
 from marketcurves import backfill as backfill_
 from marketcurves import record as record_
-from marketcurves._options import ClientOptions, ReplayOptions
+from marketcurves._options import ClientOptions, Credentials, LiveSettings, ReplayOptions
+
+# Annotations name these classes, not bulk.X or live.X: in the class body the
+# methods Client.bulk and Client.live hide the modules of those names.
+from marketcurves.bulk import BulkJob, BulkResult
 from marketcurves.cache import CacheInfo, CacheMode, Cleared
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.exceptions import ClientClosed, InvalidRequest
+from marketcurves.live import LiveEvent, LiveFeed
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -137,7 +142,7 @@ class Client:
             "token_provider": None,
             "email": None,
             "password": None,
-            **credentials,  # type: ignore[typeddict-item]
+            **credentials,
             "max_concurrency": _args.positive_int(max_concurrency, "max_concurrency"),
             "timeout": self._timeout,
             "max_retries": _args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
@@ -164,7 +169,7 @@ class Client:
         if options["token_provider"] is not None:
             self._settings["token_provider"] = options["token_provider"]
         # Feeds opened from this client, so that close() can wait for their threads.
-        self._feeds: weakref.WeakSet[live.LiveFeed] = weakref.WeakSet()
+        self._feeds: weakref.WeakSet[LiveFeed] = weakref.WeakSet()
 
     @staticmethod
     def _cache_dir(cache_dir: Any) -> str | None:
@@ -173,7 +178,7 @@ class Client:
         return None if path is None else os.path.expanduser(path)
 
     @staticmethod
-    def _credentials(token: Any, token_provider: Any, email: Any, password: Any) -> dict[str, Any]:
+    def _credentials(token: Any, token_provider: Any, email: Any, password: Any) -> Credentials:
         if token_provider is not None:
             if not callable(token_provider):
                 raise InvalidRequest("token_provider must be a callable returning a token")
@@ -698,7 +703,7 @@ class Client:
         vertical: str,
         start: _dt.date | _dt.datetime | str,
         end: _dt.date | _dt.datetime | str,
-    ) -> bulk.BulkJob:
+    ) -> BulkJob:
         """Submits a bulk job: every end-of-day snapshot of one vertical over
         whole months, as Parquet files. :meth:`bulk_download` does the rest;
         the job lets you wait and download yourself.
@@ -738,7 +743,7 @@ class Client:
         poll_interval: float = _core.BULK_POLL_INTERVAL,
         timeout: float = _core.BULK_TIMEOUT,
         storage_options: dict[str, str] | None = None,
-    ) -> bulk.BulkResult:
+    ) -> BulkResult:
         """Submits, waits, downloads and verifies a bulk job, into
         ``dest/vertical=…/year=…/month=…/``.
 
@@ -814,12 +819,12 @@ class Client:
         backfill: bool = True,
         on_price: Callable[[Tick], object] | None = None,
         *,
-        on_event: Callable[[live.LiveEvent], object] | None = None,
+        on_event: Callable[[LiveEvent], object] | None = None,
         queue_size: int = _core.LIVE_QUEUE_SIZE,
         ping_interval: float = _core.LIVE_PING_INTERVAL,
         pong_timeout: float = _core.LIVE_PONG_TIMEOUT,
         reconnect_max: float = _core.LIVE_RECONNECT_MAX,
-    ) -> live.LiveFeed:
+    ) -> LiveFeed:
         """Opens the live feed (``live_url``) and returns a
         :class:`~marketcurves.LiveFeed` to subscribe and read; use it as a
         context manager. The connection is made, and kept, in the background.
@@ -860,7 +865,7 @@ class Client:
         live_url = self._required_live_url("the live feed")
         backfill = _args.flag(backfill, "backfill")
         # Types here; the core checks the values (LiveConfig::validate).
-        options = {
+        options: LiveSettings = {
             "queue_size": _args.count(queue_size, "queue_size"),
             "ping_interval": _args.duration(ping_interval, "ping_interval"),
             "pong_timeout": _args.duration(pong_timeout, "pong_timeout"),
@@ -870,7 +875,7 @@ class Client:
             "connect_timeout": self._timeout,
             "subscribe_timeout": self._timeout,
         }
-        feed = live.LiveFeed(
+        feed = LiveFeed(
             self._core,
             live_url,
             backfill=backfill,
@@ -889,11 +894,11 @@ class Client:
         source: str | os.PathLike[str] | ObjectStore = "service",
         speed: float | str = "max",
         on_price: Callable[[Tick], object] | None = None,
-        on_event: Callable[[live.LiveEvent], object] | None = None,
+        on_event: Callable[[LiveEvent], object] | None = None,
         storage_options: dict[str, str] | None = None,
         conflate: bool | None = None,
         queue_size: int = _core.LIVE_QUEUE_SIZE,
-    ) -> live.LiveFeed:
+    ) -> LiveFeed:
         """Replays history through a :class:`LiveFeed`, the very class
         :meth:`live` returns: a strategy written against the live feed runs
         unchanged, and switching a backtest to it is one line.
@@ -967,7 +972,7 @@ class Client:
             and (conflate is None or _args.flag(conflate, "conflate")),
             "queue_size": _args.count(queue_size, "queue_size"),
         }
-        feed = live.LiveFeed._replay(self._core, replay_options, on_price, on_event)
+        feed = LiveFeed._replay(self._core, replay_options, on_price, on_event)
         self._feeds.add(feed)
         return feed
 

@@ -41,12 +41,16 @@ from marketcurves._args import text as _text
 from marketcurves.exceptions import InvalidRequest
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     import pyarrow
 
     from marketcurves.catalogue import Catalogue, Curve
 
-    Factor = float | str | Curve
-    FactorArg = Factor | Mapping[str, Factor] | Catalogue | None
+    # Explicit aliases: mypy meets Curve and Catalogue within the package's
+    # import cycle, where it would take an implicit alias for a variable.
+    Factor: TypeAlias = float | str | Curve
+    FactorArg: TypeAlias = Factor | Mapping[str, Factor] | Catalogue | None
     Holidays = Iterable[_dt.date | _dt.datetime | str] | str | None
 
 __all__ = [
@@ -681,7 +685,10 @@ def _factors(value: Any, name: str) -> tuple[float | str | None, dict[str, float
     if value is None:
         return None, {}
     if isinstance(value, Catalogue):
-        return None, {c.id: c.vertical for c in value if c.vertical is not None}
+        # A curve the service listed without an id names no table's curve.
+        return None, {
+            c.id: c.vertical for c in value if c.id is not None and c.vertical is not None
+        }
     if isinstance(value, Mapping):
         per_curve: dict[str, float | str] = {}
         for key, factor in value.items():

@@ -686,6 +686,8 @@ def table_schema(kind: str) -> pyarrow.Schema:
         >>> client.settlements(curve, "2026-01-13", "2026-01-14").schema.equals(table_schema("settlements"))
         True
     """
+    # The ignore: any str is taken, as documented; the core refuses an
+    # unknown kind with InvalidRequest, which its stub's Literal cannot say.
     return _core._table_schema(kind)  # type: ignore[arg-type]
 
 
@@ -719,4 +721,6 @@ def decode_table(
           ...
         marketcurves.exceptions.DecodeError: unexpected response from GET /historical/settlements/<curve_id>/<tenor>: field `[0].value`: missing or null
     """
+    # The ignore: any str is taken, as documented; the core refuses an
+    # unknown endpoint with InvalidRequest, which its stub's Literal cannot say.
     return _core._decode_table(endpoint, body, curve_id, tenor)  # type: ignore[arg-type]

@@ -147,6 +147,4 @@ def test_days_marked_complete_without_a_value_are_named_and_warned_of(em, tmp_pa
         with pytest.warns(UserWarning, match="no value"):
             summary = client.backfill(tmp_path, [(curve_id, tenors[0])], "2016-06-06", "2016-06-10")
         assert summary.values == 0 and summary.days_complete == 5
-        assert summary.empty == [
-            (curve_id, tenors[0], dt.date(2016, 6, 6), dt.date(2016, 6, 10))
-        ]
+        assert summary.empty == [(curve_id, tenors[0], dt.date(2016, 6, 6), dt.date(2016, 6, 10))]

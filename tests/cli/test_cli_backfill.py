@@ -6,6 +6,7 @@ from __future__ import annotations
 from cli_helpers import FIRST, LAST, UNKNOWN_ID, environment, ok, one_line_error, run_cli
 
 import marketcurves as mc
+from marketcurves import cli
 
 
 def _values(dest):
@@ -31,6 +32,30 @@ def test_backfill_of_a_vertical_takes_each_of_its_curves(env, client, tmp_path):
     ok(run_cli(["backfill", "--dest", str(tmp_path), *args], env))
     curves = set(mc.read_ticks(tmp_path)["curve_id"].to_pylist())
     assert curves and curves <= {c.id for c in jet}
+
+
+def test_a_vertical_passes_over_a_curve_listed_without_an_id(
+    env, client, tmp_path, monkeypatch, capsys
+):
+    # The service may leave a curve's id out (Curve.id is then None); the
+    # emulator never does, so its catalogue gets one here, in this process.
+    listed = mc.Client.catalogue
+    no_id = mc.Curve(id=None, name="Jet Fob NOWHERE", quotation="Fob", units="$/mt")
+
+    def with_no_id(self, *args, **kwargs):
+        return mc.Catalogue([*listed(self, *args, **kwargs), no_id])
+
+    monkeypatch.setattr(mc.Client, "catalogue", with_no_id)
+    for name, value in env.items():
+        if name.startswith("MARKETCURVES_"):
+            monkeypatch.setenv(name, value)
+    jet = listed(client, vertical="Jet", quotation="Fob")
+    tenor = min(set.intersection(*(set(c.contracts) for c in jet)), key=mc.Tenor)
+    args = ["--vertical", "Jet", "--quotation", "Fob", "--tenor", tenor, "--start", LAST]
+    assert cli.main(["backfill", "--dest", str(tmp_path), *args, "--end", LAST]) == 0
+    err = capsys.readouterr().err
+    assert "skipped 1 curve the catalogue lists without an id: Jet Fob NOWHERE" in err
+    assert set(mc.read_ticks(tmp_path)["curve_id"].to_pylist()) == {c.id for c in jet}
 
 
 def test_usage_errors_exit_2_and_bad_values_1(env, tmp_path):

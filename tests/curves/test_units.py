@@ -32,6 +32,19 @@ def test_tonnes_need_a_factor_and_the_products_is_standard(client, jet_tonnes, c
         assert column(out, "price") == pytest.approx(expected)
 
 
+def test_a_catalogue_factor_passes_over_a_curve_listed_without_an_id(
+    client, jet_tonnes, catalogue
+) -> None:
+    # The service may leave a curve's id out (Curve.id is then None): such a
+    # curve names no table's curve, and the others still give their factor.
+    table = client.settlements(jet_tonnes, *WEEK, tenors="Jul 25")
+    no_id = mc.Curve(
+        id=None, name="Jet Fob", quotation="Fob", units="$/mt", filters={"vertical": "Jet"}
+    )
+    out = mc.curves.convert(table, "$/bbl", factor=mc.Catalogue([no_id, *catalogue]))
+    assert column(out, "price") == pytest.approx([p / 7.88 for p in column(table, "price")])
+
+
 def test_mixed_units_are_refused() -> None:
     import pyarrow as pa
 

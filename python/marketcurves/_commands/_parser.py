@@ -10,7 +10,7 @@ import difflib
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)'")
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
@@ -22,11 +22,13 @@ class Parser(argparse.ArgumentParser):
 
     _given: Sequence[str] = ()
 
-    def parse_known_args(  # type: ignore[override]
-        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-    ) -> tuple[argparse.Namespace, list[str]]:
+    def parse_known_args(
+        self, args: Iterable[str] | None = None, namespace: Any = None
+    ) -> tuple[Any, list[str]]:
+        # Any namespace, as argparse's: the parsed one is of the class given.
+        # A list, read here and by argparse (which reads None as sys.argv[1:]).
         self._given = list(sys.argv[1:] if args is None else args)
-        parsed, extras = super().parse_known_args(args, namespace)
+        parsed, extras = super().parse_known_args(self._given, namespace)
         if extras:
             # Here, not in the top-level parser, so that the usage shown and
             # the flags suggested are those of the command that was given them.
@@ -45,12 +47,14 @@ class Parser(argparse.ArgumentParser):
             if nearest is not None:
                 hints.append(f"did you mean {nearest}?")
         flags = [(flag, _nearest(flag, self._flags())) for flag in self._unknown_flags()]
-        nearest = [(flag, near) for flag, near in flags if near is not None]
-        if len(nearest) == 1:
-            hints.append(f"did you mean {nearest[0][1]}?")
-        elif nearest:
+        near_flags = [(flag, near) for flag, near in flags if near is not None]
+        if len(near_flags) == 1:
+            hints.append(f"did you mean {near_flags[0][1]}?")
+        elif near_flags:
             hints.append(
-                "did you mean " + ", ".join(f"{near} (for {flag})" for flag, near in nearest) + "?"
+                "did you mean "
+                + ", ".join(f"{near} (for {flag})" for flag, near in near_flags)
+                + "?"
             )
         return hints
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from marketcurves._commands._common import (
     CURVE_ID,
@@ -23,6 +23,9 @@ from marketcurves._commands._common import (
 )
 from marketcurves.backfill import BackfillSummary
 from marketcurves.exceptions import AccessDenied
+
+if TYPE_CHECKING:
+    import distributed
 
 EXAMPLES = """
   marketcurves backfill --dest ticks/ --curve CURVE_ID --start 2025-01-01 --end 2025-12-31
@@ -91,10 +94,17 @@ def run(args: argparse.Namespace) -> int:
             if not chosen:
                 args.usage_error(f"no curve of vertical {args.vertical!r} in the catalogue")
             groups: dict[str | None, list[str]] = {}
-            names = {}
+            names: dict[str, str] = {}
             for curve in chosen:
-                groups.setdefault(curve.quotation, []).append(curve.id)
-                names[curve.id] = f"{curve.id} ({curve.name})"
+                if curve.id is not None:
+                    groups.setdefault(curve.quotation, []).append(curve.id)
+                    names[curve.id] = f"{curve.id} ({curve.name})"
+            # A curve the service lists without an id cannot be asked for.
+            if unnamed := [curve.name or "no name" for curve in chosen if curve.id is None]:
+                say(
+                    f"skipped {plural(len(unnamed), 'curve')} the catalogue lists "
+                    f"without an id: {', '.join(unnamed)}"
+                )
         else:
             groups = {None: args.curves}
             names = {curve_id: curve_id for curve_id in args.curves}
@@ -160,7 +170,7 @@ def _listed(curve_ids: list[str], names: dict[str, str]) -> str:
     return ", ".join(names[curve_id] for curve_id in curve_ids)
 
 
-def _dask_client(address: str):  # type: ignore[no-untyped-def]
+def _dask_client(address: str) -> distributed.Client:
     try:
         import distributed
     except ImportError:

@@ -4,6 +4,7 @@ it; exits 1 when anything is."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from marketcurves._commands import output
 from marketcurves._commands._common import (
@@ -16,6 +17,9 @@ from marketcurves._commands._common import (
     storage_options,
 )
 from marketcurves._commands._parser import print_help
+
+if TYPE_CHECKING:
+    from marketcurves.lake import LakeReport
 
 EXAMPLES = """
   marketcurves lake check ticks/
@@ -86,7 +90,7 @@ def run_check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _problems(report) -> list[str]:  # type: ignore[no-untyped-def]
+def _problems(report: LakeReport) -> list[str]:
     """One line per fault, for the person at the terminal."""
     lines = []
     for tenor in report.tenors:
@@ -107,9 +111,7 @@ def _problems(report) -> list[str]:  # type: ignore[no-untyped-def]
     lines.extend(f"misfiled: {u['file']}: {u['reason']}" for u in report.misfiled)
     lines.extend(f"untrue note: {u['file']}: {u['reason']}" for u in report.untrue_notes)
     lines.extend(f"foreign: {u['file']}: {u['reason']}" for u in report.foreign)
-    lines.extend(
-        f"link: {name}: never read, written or deleted through" for name in report.links
-    )
+    lines.extend(f"link: {name}: never read, written or deleted through" for name in report.links)
     for nan in report.nan_prices:
         lines.append(
             f"not a number: {nan['curve_id']} {nan['tenor']} on {nan['day']}: "

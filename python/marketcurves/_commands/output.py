@@ -166,7 +166,9 @@ def iso(value: Any) -> str:
     if isinstance(value, _dt.date):
         return value.isoformat()
     if isinstance(value, os.PathLike):
-        return os.fspath(value)
+        path = os.fspath(value)
+        if isinstance(path, str):
+            return path
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
@@ -193,7 +195,7 @@ def _plain(value: Any, kind: pyarrow.DataType) -> Any:
 
 def _column(table: pyarrow.Table, name: str) -> list[Any]:
     column = table[name]
-    values = column.to_pylist()
+    values: list[Any] = column.to_pylist()
     if _is_nested(column.type):
         values = [_plain(v, column.type) for v in values]
     return values

@@ -75,9 +75,22 @@ def draw(
         unit = _input.units([("table", contracts)])
     # Everything is checked before the figure is made: bad input draws nothing.
     ax = _figure.axes(ax)
+    # The ignores: matplotlib draws dates through its unit converters, but its
+    # stubs type plot()'s data as numbers and arrays only.
     for kind, (xs, ys) in steps.items():
-        ax.plot(xs, ys, linewidth=4, alpha=0.45, solid_capstyle="butt", label=KIND_LABELS[kind])
-    ax.plot(days, forwards, **{"label": CURVE_LABEL, "color": "black", "linewidth": 1.5, **style})
+        ax.plot(
+            xs,  # type: ignore[arg-type]
+            ys,
+            linewidth=4,
+            alpha=0.45,
+            solid_capstyle="butt",
+            label=KIND_LABELS[kind],
+        )
+    ax.plot(
+        days,  # type: ignore[arg-type]
+        forwards,
+        **{"label": CURVE_LABEL, "color": "black", "linewidth": 1.5, **style},
+    )
     _figure.date_axis(ax, "delivery")
     ax.set_ylabel(_input.price_label(unit))
     shown = str(when) if key == "date" else _time_text(when)

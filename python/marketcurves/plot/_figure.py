@@ -57,8 +57,9 @@ def axes(ax: Any) -> Axes:
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(9, 4.5), layout="constrained")
-        return ax
+        new: Axes  # one Axes, as subplots() makes by default
+        _, new = plt.subplots(figsize=(9, 4.5), layout="constrained")
+        return new
     from matplotlib.axes import Axes
 
     if not isinstance(ax, Axes):

@@ -130,7 +130,7 @@ def forward_curve(
     ax = _figure.axes(ax)
     for kind, (positions, names) in series.items():
         label = str(day) if len(series) == 1 else f"{day}, {PLURALS[kind]}"
-        look = {"marker": "o", "label": label}
+        look: dict[str, Any] = {"marker": "o", "label": label}
         if len(series) > 1:
             look["linestyle"] = LINE_STYLES[kind]
         ax.plot(positions, curves.line(prices, names), **{**look, **style})

@@ -128,9 +128,11 @@ def days(table: pyarrow.Table) -> list[_dt.date | None]:
     import pyarrow.compute as pc
 
     if "date" in table.column_names:
-        return table["date"].to_pylist()
+        dates: list[_dt.date | None] = table["date"].to_pylist()
+        return dates
     times = table["generated_on"].cast(pa.timestamp("us", tz="UTC"))
-    return pc.cast(times, pa.date32()).to_pylist()
+    days_: list[_dt.date | None] = pc.cast(times, pa.date32()).to_pylist()
+    return days_
 
 
 def day_arg(value: Any, name: str) -> _dt.date:

@@ -135,7 +135,8 @@ def _times(table: pyarrow.Table) -> numpy.ndarray:
     """``generated_on`` as UTC datetime64, which matplotlib draws as dates."""
     import pyarrow as pa
 
-    return table["generated_on"].cast(pa.timestamp("us", tz="UTC")).to_numpy()
+    times: numpy.ndarray = table["generated_on"].cast(pa.timestamp("us", tz="UTC")).to_numpy()
+    return times
 
 
 def _settlement_times(table: pyarrow.Table) -> numpy.ndarray:
