@@ -119,3 +119,24 @@ def test_a_value_in_the_wrong_days_folder_is_read_once_at_its_time(days_lake, tm
             times = [t[1] for t in replayed]
             assert times == sorted(times)
             assert len(set(replayed)) == len(replayed)
+
+
+def test_a_replays_last_batch_comes_however_few_its_rows(days_lake):
+    em, curve_id, lake = days_lake["em"], days_lake["curve_id"], days_lake["lake"]
+    start, end = days_lake["start"], days_lake["end"]
+    expected = _replayed(em, lake, curve_id, start, end)
+    got = []
+
+    def consume():
+        # Full batches only (timeout=None), of more rows than the replay
+        # holds: the last, shorter one comes once every value is pushed.
+        with em.client() as client, client.replay(start, end, source=lake) as feed:
+            feed.subscribe(curve_id, "*")
+            for batch in feed.batches(max_rows=100_000, timeout=None):
+                got.extend(batch.to_pylist())
+
+    consumer = threading.Thread(target=consume, daemon=True)
+    consumer.start()
+    consumer.join(timeout=60)
+    assert not consumer.is_alive(), "the replay's last batch never came"
+    assert [(r["tenor"], r["generated_on"], r["price"], r["source"]) for r in got] == expected

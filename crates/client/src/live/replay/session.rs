@@ -130,6 +130,8 @@ impl ReplaySession {
                 // Everything is pushed: the replay ends once the consumer
                 // has had it all and asks for more, and until then takes
                 // subscriptions (at its time, the last value handed out).
+                // A consumer waiting for a full batch takes what is left.
+                self.shared.queue.all_pushed();
                 if self.shared.queue.len() == 0 && self.shared.queue.wanted() > 0 {
                     return Ok(());
                 }
