@@ -6,6 +6,9 @@ days (1 M values), the large one 100 days (10 M).
 
 * ``batches()`` rows a second, and the iterator's ticks a second, over the
   large lake (targets: at least 3 M and 1 M);
+* ``batches()`` against an Arrow floor measured in the same run: each day's
+  files read by pyarrow, sorted by time, sliced into batches of the same size
+  (target: at most 1.3 x its time);
 * against a plain-Python replay of the same values: ``read_ticks``, a pandas
   sort by time, ``itertuples`` into the same callback (target: at least 20 x);
 * peak memory (``VmHWM`` of a process of its own, the median of three)
@@ -14,7 +17,7 @@ days (1 M values), the large one 100 days (10 M).
 Run it on an optimised build:
 
     maturin build --profile release-fast -o dist && pip install dist/*.whl
-    python benches/replay.py [--days-small 10 --days-large 100]
+    python benches/replay.py [--days-small 10 --days-large 100] [--part floor]
 """
 
 from __future__ import annotations
@@ -100,17 +103,41 @@ def bounds(days: int) -> tuple[str, str]:
     return f"{FIRST_DAY}T00:00:00Z", f"{last}T23:59:59.999999Z"
 
 
-def speed(em: Emulator, lake: Path, days: int) -> None:
+BATCH_ROWS = 100_000
+
+
+def arrow_floor(lake: Path) -> tuple[int, float]:
+    """What reading the lake costs Arrow alone: every file read by pyarrow,
+    a day at a time as the replay reads it, sorted by time and sliced into
+    batches of ``batches()``'s size. Rows and seconds."""
+    started = time.perf_counter()
+    rows = 0
+    for day in sorted(lake.iterdir()):
+        table = pa.concat_tables(pq.read_table(f) for f in sorted(day.glob("*.parquet")))
+        table = table.sort_by("generated_on")
+        for batch in table.to_batches(max_chunksize=BATCH_ROWS):
+            rows += batch.num_rows
+    return rows, time.perf_counter() - started
+
+
+def speed(em: Emulator, lake: Path, days: int, floor_only: bool = False) -> None:
     start, end = bounds(days)
     with em.client() as client:
         started = time.perf_counter()
         with client.replay(start, end, source=lake) as feed:
             feed.subscribe(CURVE, "*", strict=False)
-            rows = sum(b.num_rows for b in feed.batches(max_rows=100_000, timeout=None))
+            rows = sum(b.num_rows for b in feed.batches(max_rows=BATCH_ROWS, timeout=None))
         batches = time.perf_counter() - started
         print(
             f"batches(): {rows:,} rows in {batches:.2f} s, {rows / batches / 1e6:.2f} M rows/s (target >= 3)"
         )
+        floor_rows, floor = arrow_floor(lake)
+        print(
+            f"Arrow floor (pyarrow reads each day's files, sorts them by time, slices them): "
+            f"{floor_rows:,} rows in {floor:.2f} s; batches() / floor {batches / floor:.2f} (target <= 1.3)"
+        )
+        if floor_only:
+            return
 
         count = 0
 
@@ -173,18 +200,26 @@ def main() -> None:
     parser.add_argument("--days-small", type=int, default=10)
     parser.add_argument("--days-large", type=int, default=100)
     parser.add_argument("--memory-runs", type=int, default=3)
+    parser.add_argument(
+        "--part",
+        choices=["all", "floor"],
+        default="all",
+        help="floor: batches() and its Arrow floor over the large lake, nothing else",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch, Emulator(seed=0) as em:
         lakes = {}
-        for days in (args.days_small, args.days_large):
+        sizes = (args.days_large,) if args.part == "floor" else (args.days_small, args.days_large)
+        for days in sizes:
             lakes[days] = Path(scratch) / f"lake-{days}"
             started = time.perf_counter()
             write_lake(lakes[days], days)
             print(
                 f"lake of {days * PER_DAY:,} values written in {time.perf_counter() - started:.1f} s"
             )
-        speed(em, lakes[args.days_large], args.days_large)
-        memory(em, lakes, args.memory_runs)
+        speed(em, lakes[args.days_large], args.days_large, floor_only=args.part == "floor")
+        if args.part == "all":
+            memory(em, lakes, args.memory_runs)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ source holds delivered or counted."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import time
 
@@ -178,6 +179,27 @@ def test_a_paced_replay_starts_its_clock_with_the_first_subscription(days_lake):
     assert (ticks[0].tenor, ticks[0].generated_on, ticks[0].price) == _snapshot_of(rows, one, start)
     got = [(t.tenor, t.generated_on, t.price) for t in ticks if t.source == "update"]
     assert got == _expected_after(rows, {one}, start)
+
+
+def test_a_paced_replays_first_subscription_takes_every_value_from_the_start(days_lake):
+    em, lake, curve_id, rows = _lake(days_lake)
+    # A value a millisecond after the start: at 1e8 times real time, the
+    # clock passes it a ten-billionth of a second after it starts.
+    first, last = days_lake["start"], days_lake["end"]
+    start = first - dt.timedelta(milliseconds=1)
+    with em.client() as client:
+        for conflate in (False, True):
+            with client.replay(start, last, source=lake, speed=1e8, conflate=conflate) as feed:
+                feed.subscribe(curve_id, "*")
+                ticks = list(feed)
+                conflated = feed.stats()["conflated"]
+            got = [(t.tenor, t.generated_on, t.price) for t in ticks if t.source == "update"]
+            expected = _expected_after(rows, set(days_lake["tenors"]), start)
+            assert expected[0][1] == first
+            if conflate:
+                assert len(ticks) + conflated == len(days_lake["tenors"]) + len(expected)
+            else:
+                assert got == expected
 
 
 # Paced over the lake's three days: 2.6 s of real time a run at 1e5.

@@ -92,6 +92,9 @@ struct Inner {
     wanted: usize,
     conflated: u64,
     closed: bool,
+    /// The producer has pushed all it holds (a replay past its last value):
+    /// a waiter takes the rows there are, however few, as none may follow.
+    all_pushed: bool,
 }
 
 /// What a push of rows did.
@@ -130,6 +133,7 @@ impl DeliveryQueue {
                 wanted: usize::MAX,
                 conflated: 0,
                 closed: false,
+                all_pushed: false,
             }),
             ready: Notify::new(),
         }
@@ -195,6 +199,26 @@ impl DeliveryQueue {
 
     pub fn len(&self) -> usize {
         self.lock().items.len()
+    }
+
+    /// The producer has pushed all it holds, and may push more only if
+    /// asked (a replay past its last value, still answering subscriptions):
+    /// a consumer waiting for more rows than there are takes those there
+    /// are, now and from now on, rather than waiting for rows that would
+    /// never come.
+    pub fn all_pushed(&self) {
+        let woke = {
+            let mut inner = self.lock();
+            inner.all_pushed = true;
+            let woke = inner.wanted != usize::MAX && !inner.items.is_empty();
+            if woke {
+                inner.wanted = usize::MAX;
+            }
+            woke
+        };
+        if woke {
+            self.ready.notify_waiters();
+        }
     }
 
     /// How many rows a waiting consumer needs before it is woken (0 when
@@ -407,7 +431,8 @@ impl Inner {
 
     fn take_enough(&mut self, max: usize, enough: usize) -> Taken {
         let enough = enough.min(self.capacity / 2).max(1);
-        if self.items.len() >= enough || self.errors > 0 || self.closed {
+        let some = self.all_pushed && !self.items.is_empty();
+        if self.items.len() >= enough || self.errors > 0 || self.closed || some {
             return self.take(max);
         }
         self.wanted = self.wanted.min(enough);

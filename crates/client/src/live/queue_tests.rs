@@ -249,3 +249,22 @@ fn rows_taken_back_and_given_back_keep_their_order_whatever_the_capacity() {
         pairs(&[("a", 1), ("b", 2), ("c", 3)])
     );
 }
+
+#[tokio::test]
+async fn once_all_is_pushed_a_consumer_takes_the_rows_there_however_few() {
+    let queue = Arc::new(DeliveryQueue::new(100));
+    queue.push_rows(&mut vec![tick("a", 1), tick("b", 2)]);
+    let waiter = {
+        let queue = Arc::clone(&queue);
+        tokio::spawn(async move { queue.next(100, 5, None).await })
+    };
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    assert!(!waiter.is_finished(), "2 of the 5 rows wanted");
+    queue.all_pushed();
+    let got = tokio::time::timeout(Duration::from_secs(5), waiter).await;
+    assert_eq!(got.unwrap().unwrap().unwrap().len(), 2);
+    // From now on too, and an empty queue still waits.
+    queue.push_rows(&mut vec![tick("a", 3)]);
+    assert!(matches!(queue.take_enough(100, 5), Taken::Rows(rows) if rows.len() == 1));
+    assert!(matches!(queue.take_enough(100, 5), Taken::Empty));
+}

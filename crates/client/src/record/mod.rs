@@ -15,6 +15,7 @@ pub mod lock;
 pub(crate) mod pending;
 pub mod read;
 pub mod run;
+pub mod span;
 pub mod status;
 mod subscriptions;
 #[cfg(test)]

@@ -2,15 +2,17 @@
 //! calendar order) and time, reading only the days asked for, each value
 //! once: the recorder and the backfill may both hold a value (the feed's
 //! copy truncated to milliseconds, the historical endpoint's with
-//! microseconds), and the lake is read as one.
+//! microseconds), and the lake is read as one. A value filed under the day
+//! next to its own is read with its day (`span`), once.
 
-use chrono::NaiveDate;
+use chrono::{Days, NaiveDate};
 use futures_util::{stream, StreamExt, TryStreamExt};
 
 use super::checkpoint::data_files;
 use super::compact::sort_rows;
 use super::file::{batch_rows, decode, recorded_rows_to_batch, tick_schema, Recorded};
 use super::layout::{utc_day, DataFile};
+use super::span::may_hold;
 use crate::live::TickSource;
 use crate::rest::validate;
 use crate::storage::{Place, PlaceError};
@@ -59,6 +61,21 @@ impl TickSelection {
 
     fn wants_day(&self, day: NaiveDate) -> bool {
         self.start.is_none_or(|s| day >= utc_day(s)) && self.end.is_none_or(|e| day <= utc_day(e))
+    }
+
+    /// Whether `day`'s folder is next to the days asked for: a file filed
+    /// there may hold values of them (`span`), which its footer tells.
+    fn next_to(&self, day: NaiveDate) -> bool {
+        let before = |s: Micros| utc_day(s).checked_sub_days(Days::new(1)) == Some(day);
+        let after = |e: Micros| utc_day(e).checked_add_days(Days::new(1)) == Some(day);
+        self.start.is_some_and(before) || self.end.is_some_and(after)
+    }
+
+    fn times(&self) -> (Micros, Micros) {
+        (
+            self.start.unwrap_or(Micros::MIN),
+            self.end.unwrap_or(Micros::MAX),
+        )
     }
 
     fn wants(&self, row: &Recorded) -> bool {
@@ -123,11 +140,21 @@ async fn read_rows(
     let files: Vec<DataFile> = data_files(dest)
         .await?
         .into_iter()
-        .filter(|f| selection.wants_day(f.day))
+        .filter(|f| selection.wants_day(f.day) || selection.next_to(f.day))
         .collect();
     let chunks: Vec<Result<Vec<Recorded>, String>> = stream::iter(files)
         .map(|file| async move {
             let selection = selection.clone();
+            if !selection.wants_day(file.day) {
+                // A file of a day next to those asked for is read only if
+                // its statistics say it holds values of them: a file filed
+                // under the wrong day. One that cannot be read, or has gone,
+                // holds none of them (it is its own day's reader's to name).
+                let holds = dest.footer(&file.name).await;
+                if !holds.is_ok_and(|footer| may_hold(&footer, selection.times())) {
+                    return Ok(Ok(Vec::new()));
+                }
+            }
             let Some(bytes) = dest.get(&file.name).await? else {
                 return Ok::<_, PlaceError>(Err(file.name));
             };

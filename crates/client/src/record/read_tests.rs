@@ -83,3 +83,57 @@ fn a_value_held_by_the_recorder_and_the_backfill_is_read_once() {
     sort_rows(&mut rows);
     assert_eq!(each_value_once(rows), vec![recorded, next, other_tenor]);
 }
+
+#[test]
+fn a_value_filed_under_the_day_next_to_its_own_is_read_with_its_day_once() {
+    use crate::record::file::{encode, recorded_rows_to_batch, FileNote};
+    use crate::record::layout::part_name;
+    runtime().block_on(async {
+        let root = scratch("read-misfiled");
+        let dest = Place::Folder(root.clone());
+        dest.prepare().await.unwrap();
+        let up = |at| row("C1", "Jan 26", at, TickSource::Update);
+        let own = vec![up(MIDNIGHT + DAY + MS), up(MIDNIGHT + DAY + 3 * MS)];
+        write_part(&dest, &own, 1).await;
+        // The second day's values, one held twice, filed under the days
+        // before and after it.
+        let stray = |rows: &[Recorded], day, sequence| {
+            let note = FileNote::of_rows(rows);
+            let bytes = encode(&[recorded_rows_to_batch(rows).unwrap()], &note).unwrap();
+            let name = part_name(utc_day(day), MIDNIGHT, "stray", sequence);
+            let dest = &dest;
+            async move { dest.put(&name, bytes).await.unwrap() }
+        };
+        stray(&[up(MIDNIGHT + DAY + 2 * MS)], MIDNIGHT, 2).await;
+        stray(
+            &[own[1].clone(), up(MIDNIGHT + DAY + 4 * MS)],
+            MIDNIGHT + 2 * DAY,
+            3,
+        )
+        .await;
+        let times = |start, end| {
+            let selection = TickSelection::new(None, None, start, end).unwrap();
+            let place = Place::Folder(root.clone());
+            async move {
+                let table = read_ticks(place, selection).await.unwrap();
+                let batch = &table.batches[0];
+                let times = batch
+                    .column(2)
+                    .as_any()
+                    .downcast_ref::<TimestampMicrosecondArray>()
+                    .unwrap();
+                (0..times.len())
+                    .map(|i| times.value(i) - MIDNIGHT - DAY)
+                    .collect::<Vec<_>>()
+            }
+        };
+        let all = vec![MS, 2 * MS, 3 * MS, 4 * MS];
+        assert_eq!(times(None, None).await, all);
+        let day = (Some(MIDNIGHT + DAY), Some(MIDNIGHT + 2 * DAY - 1));
+        assert_eq!(times(day.0, day.1).await, all);
+        assert_eq!(times(day.0, None).await, all);
+        assert_eq!(times(None, day.1).await, all);
+        assert_eq!(times(Some(MIDNIGHT + DAY + 2 * MS), day.1).await, all[1..]);
+        assert!(times(None, Some(MIDNIGHT + DAY - 1)).await.is_empty());
+    });
+}

@@ -37,9 +37,14 @@ impl ReplayClock {
         }
     }
 
-    /// Starts a paced replay's clock, if not already.
-    pub(super) fn start(&self) {
-        self.started.get_or_init(Instant::now);
+    /// Starts a paced replay's clock, if not already; true if it starts now.
+    pub(super) fn start(&self) -> bool {
+        let mut now = false;
+        self.started.get_or_init(|| {
+            now = true;
+            Instant::now()
+        });
+        now
     }
 
     /// The replay's current time: paced, `start` plus the real time since

@@ -1,5 +1,7 @@
 //! A lake as a replay's source: the files of a recorder and a backfill
-//! (`record::layout`), a UTC day at a time, read a batch at a time.
+//! (`record::layout`), a UTC day at a time, read a batch at a time. A day's
+//! values are those of its time, whichever folder holds them: the folders
+//! of the days next to it are looked into too (`record::span`).
 
 use ahash::AHashMap;
 use std::path::PathBuf;
@@ -21,9 +23,11 @@ use crate::record::checkpoint::replaced_files;
 use crate::record::file::{note_of, open_batches};
 use crate::record::layout::{data_file, day_folder, DataFile};
 use crate::record::read::RELISTS;
+use crate::record::span::{days_times, may_hold, neighbours};
 use crate::storage::{Place, PlaceError};
 use crate::ClientError;
 use domain::live::Subscription;
+use domain::timestamp::Micros;
 
 /// Files fetched at once.
 const READS_IN_FLIGHT: usize = 8;
@@ -67,6 +71,31 @@ impl LakeSource {
         Ok(names)
     }
 
+    /// The files that may hold values of the days `first..=last`: those
+    /// filed under them, and those filed under the days next to them whose
+    /// statistics say so (`record::span`: a file moved, copied or planted
+    /// there), found by their footers alone.
+    async fn files_of_days(
+        &self,
+        first: NaiveDate,
+        last: NaiveDate,
+    ) -> Result<Vec<String>, PlaceError> {
+        let mut names = self.files(first, last).await?;
+        let times = days_times(first, last);
+        for day in neighbours(first, last) {
+            for name in self.files(day, day).await? {
+                // One that cannot be read, or has gone, holds nothing of
+                // these days: its own day's read names it.
+                if let Ok(footer) = self.place.footer(&name).await {
+                    if may_hold(&footer, times) {
+                        names.push(name);
+                    }
+                }
+            }
+        }
+        Ok(names)
+    }
+
     /// Whether the file `name` holds a value `subscription` takes.
     async fn holds(&self, name: &str, subscription: &Subscription) -> Result<bool, ClientError> {
         // Vanished, or not one of the lake's: it holds nothing (the replay
@@ -89,7 +118,7 @@ impl LakeSource {
             let Ok(batch) = batch else {
                 return Ok(false);
             };
-            if stage(&batch, &mut names, &mut staged).is_err() {
+            if stage(&batch, &mut names, &mut staged, ALL_TIMES).is_err() {
                 return Ok(false);
             }
             if !staged.is_empty() {
@@ -133,7 +162,7 @@ impl LakeSource {
         (first, last): (NaiveDate, NaiveDate),
         subscriptions: &[Subscription],
     ) -> Result<Result<Values, String>, ClientError> {
-        let names = self.files(first, last).await?;
+        let names = self.files_of_days(first, last).await?;
         let files: Vec<(String, File)> = match &self.place {
             // Read on the decoding thread, as it needs them.
             Place::Folder(root) => names
@@ -160,9 +189,10 @@ impl LakeSource {
             }
         };
         let subscriptions = subscriptions.to_vec();
+        let times = days_times(first, last);
         let values = self
             .decoder
-            .run(move || decode_day(files, &subscriptions))
+            .run(move || decode_day(files, &subscriptions, times))
             .await??;
         Ok(values)
     }
@@ -174,12 +204,14 @@ enum File {
     Read(Bytes),
 }
 
-/// A day's files as values, on the decoding thread.
+/// A day's files as values of `times` alone (a value filed under the
+/// wrong day is its own day's), on the decoding thread.
 /// A file that is not one of the lake's (a bad footer, other columns) is
 /// skipped with a warning naming it; one that vanished is named.
 fn decode_day(
     files: Vec<(String, File)>,
     subscriptions: &[Subscription],
+    times: (Micros, Micros),
 ) -> Result<Result<Values, String>, PlaceError> {
     let mut names = NameTable::new(subscriptions);
     let mut opened = Vec::with_capacity(files.len());
@@ -207,7 +239,7 @@ fn decode_day(
         for batch in batches {
             let staging = batch
                 .map_err(|e| e.to_string())
-                .and_then(|batch| stage(&batch, &mut names, &mut staged));
+                .and_then(|batch| stage(&batch, &mut names, &mut staged, times));
             if let Err(e) = staging {
                 staged.truncate(before);
                 skipped(&name, &e);
@@ -226,11 +258,16 @@ fn skipped(name: &str, why: &str) {
     log::warn!(target: TARGET, "skipping {name}: not a file of ticks ({why})");
 }
 
-/// The values of a recording's batch that the subscriptions take.
+/// Every time: what a file holds whatever its day.
+const ALL_TIMES: (Micros, Micros) = (Micros::MIN, Micros::MAX);
+
+/// The values of a recording's batch that the subscriptions take, of
+/// `from..=to`.
 fn stage(
     batch: &RecordBatch,
     names: &mut NameTable<'_>,
     staged: &mut Vec<Value>,
+    (from, to): (Micros, Micros),
 ) -> Result<(), String> {
     let text = |i: usize| {
         batch
@@ -275,10 +312,14 @@ fn stage(
             "backfill" => TickSource::Backfill,
             other => return Err(format!("unknown source {other:?}")),
         };
+        let generated_on = generated.value(i);
+        if generated_on < from || generated_on > to {
+            continue;
+        }
         if let Some(name) = name {
             staged.push(Value {
                 name,
-                generated_on: generated.value(i),
+                generated_on,
                 recorded_at: recorded.value(i),
                 price: prices.value(i),
                 source,
@@ -314,7 +355,7 @@ impl ReplaySource for LakeSource {
     ) -> BoxFuture<'a, Result<(), ClientError>> {
         Box::pin(async move {
             for day in first.iter_days().take_while(|d| *d <= last) {
-                for name in self.files(day, day).await? {
+                for name in self.files_of_days(day, day).await? {
                     if self.holds(&name, subscription).await? {
                         return Ok(());
                     }

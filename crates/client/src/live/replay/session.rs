@@ -130,6 +130,8 @@ impl ReplaySession {
                 // Everything is pushed: the replay ends once the consumer
                 // has had it all and asks for more, and until then takes
                 // subscriptions (at its time, the last value handed out).
+                // A consumer waiting for a full batch takes what is left.
+                self.shared.queue.all_pushed();
                 if self.shared.queue.len() == 0 && self.shared.queue.wanted() > 0 {
                     return Ok(());
                 }
@@ -261,9 +263,16 @@ impl ReplaySession {
     async fn answer(&mut self, request: Request) {
         match request {
             Request::Subscribe(subscription, reply) => {
-                self.clock.start();
+                let first = self.clock.start();
                 let (queued, updates) = self.take_back();
-                let now = self.clock.now();
+                // The subscription that starts a paced clock takes effect
+                // at the start: read a moment later, at a high speed, the
+                // clock would already be past values it must deliver.
+                let now = if first && self.clock.config.speed.is_some() {
+                    self.clock.config.start
+                } else {
+                    self.clock.now()
+                };
                 let answered = match self.subscribe(&subscription, now).await {
                     Ok((snapshots, later)) => {
                         self.since.insert(subscription, now);
