@@ -49,7 +49,9 @@ def test_a_lake_being_rewritten_never_fails_a_read(days_lake, tmp_path):
     shutil.copytree(days_lake["lake"], lake)
     days = sorted(p for p in lake.iterdir() if p.name.startswith("date="))
     # A writer that keeps adding and removing a copy of a day's file, as a
-    # recorder rotating and a backfill rewriting do: listed, then gone.
+    # recorder rotating and a backfill rewriting do: listed, then gone. Each
+    # lives a few milliseconds, a reader's time between listing and reading;
+    # a writer with no pause at all would outrun any bound on re-listing.
     source = next(days[1].glob("*.parquet")).read_bytes()
     stop = threading.Event()
 
@@ -59,7 +61,9 @@ def test_a_lake_being_rewritten_never_fails_a_read(days_lake, tmp_path):
             for day in days:
                 name = day / f"part-20250603T120000.000000Z-churn-{n:06d}.parquet"
                 name.write_bytes(source)
+                stop.wait(0.003)
                 name.unlink()
+            stop.wait(0.003)
             n += 1
 
     writer = threading.Thread(target=churn, daemon=True)
