@@ -6,11 +6,10 @@
 //! its schema metadata and the log, and Python warns.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, RecordBatch};
-use arrow_schema::{DataType, Schema};
+use arrow_array::Array;
+use arrow_schema::DataType;
 
 use domain::arrow::Table;
 use domain::tenor::Tenor;
@@ -69,7 +68,7 @@ fn tenors_in(table: &Table) -> HashSet<String> {
 
 /// `table` with `names` under `key` in its schema's metadata, as a JSON
 /// array; as it was when `names` is empty.
-pub fn noted(mut table: Table, key: &str, names: &[String]) -> Table {
+pub fn noted(table: Table, key: &str, names: &[String]) -> Table {
     if names.is_empty() {
         return table;
     }
@@ -78,17 +77,7 @@ pub fn noted(mut table: Table, key: &str, names: &[String]) -> Table {
         key.to_owned(),
         serde_json::to_string(names).expect("strings"),
     );
-    let schema = Arc::new(Schema::new_with_metadata(
-        table.schema.fields().clone(),
-        metadata,
-    ));
-    table.batches = table
-        .batches
-        .into_iter()
-        .map(|b: RecordBatch| b.with_schema(schema.clone()).expect("same fields"))
-        .collect();
-    table.schema = schema;
-    table
+    table.with_metadata(metadata)
 }
 
 /// `table` noting the tenors of `asked` that are unlisted and empty (and

@@ -1,8 +1,8 @@
 use std::sync::Arc;
 
 use arrow_array::types::Int32Type;
-use arrow_array::{DictionaryArray, StringArray};
-use arrow_schema::Field;
+use arrow_array::{DictionaryArray, RecordBatch, StringArray};
+use arrow_schema::{Field, Schema};
 
 use super::*;
 

@@ -6,8 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{describe, Place, PlaceError};
-use futures_util::TryStreamExt;
+use super::{Place, PlaceError};
 
 /// Every name under a place, and what else the listing met.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,28 +29,9 @@ impl Place {
                     .await
                     .map_err(|e| PlaceError(format!("cannot list {}: {e}", self.shown())))
             }
-            Place::Store(location) => {
-                let depth = location.prefix.parts().count();
-                let metas: Vec<_> = location
-                    .store
-                    .list((depth > 0).then_some(&location.prefix))
-                    .try_collect()
-                    .await
-                    .map_err(|e| {
-                        PlaceError(format!("cannot list {}: {}", self.shown(), describe(&e)))
-                    })?;
-                let mut names: Vec<String> = metas
-                    .into_iter()
-                    .map(|meta| {
-                        let parts: Vec<String> = meta
-                            .location
-                            .parts()
-                            .skip(depth)
-                            .map(|p| p.as_ref().to_owned())
-                            .collect();
-                        parts.join("/")
-                    })
-                    .collect();
+            Place::Store(_) => {
+                // A store has no links and no folders of its own to refuse.
+                let mut names = self.list().await?;
                 names.sort();
                 Ok(Survey {
                     names,

@@ -14,8 +14,11 @@ pub use files::{bulk_file_schema, recording_schema};
 pub use merge::merge_slice;
 pub use schema::{schema, TableKind};
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use arrow_array::RecordBatch;
-use arrow_schema::SchemaRef;
+use arrow_schema::{Schema, SchemaRef};
 
 /// A table as record batches of one schema, already in table order.
 #[derive(Clone, Debug)]
@@ -27,5 +30,25 @@ pub struct Table {
 impl Table {
     pub fn num_rows(&self) -> usize {
         self.batches.iter().map(RecordBatch::num_rows).sum()
+    }
+
+    /// The table with `metadata` as its schema's (the notes a result carries
+    /// to Python: tenors left out, unlisted tenors that returned nothing);
+    /// its columns untouched.
+    pub fn with_metadata(mut self, metadata: HashMap<String, String>) -> Table {
+        if &metadata == self.schema.metadata() {
+            return self;
+        }
+        let schema = Arc::new(Schema::new_with_metadata(
+            self.schema.fields().clone(),
+            metadata,
+        ));
+        self.batches = self
+            .batches
+            .into_iter()
+            .map(|b| b.with_schema(schema.clone()).expect("the same fields"))
+            .collect();
+        self.schema = schema;
+        self
     }
 }

@@ -5,10 +5,9 @@
 //! Python face finds it and warns (the core does no warning of its own).
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
-use arrow_array::{Array, RecordBatch};
-use arrow_schema::{DataType, Schema};
+use arrow_array::Array;
+use arrow_schema::DataType;
 
 use super::input::{Input, TimeKey};
 use super::panel::Panel;
@@ -60,7 +59,7 @@ impl Notes {
 
     /// `table` with the notes in its schema's metadata; as it was when
     /// there are none.
-    pub fn noted(self, mut table: Table) -> Table {
+    pub fn noted(self, table: Table) -> Table {
         let mut metadata = table.schema.metadata().clone();
         if !self.dropped.is_empty() {
             let json = serde_json::to_string(&self.dropped).expect("strings");
@@ -73,20 +72,7 @@ impl Notes {
         if self.undated > 0 {
             metadata.insert(UNDATED_ROWS.to_owned(), self.undated.to_string());
         }
-        if metadata.len() == table.schema.metadata().len() {
-            return table;
-        }
-        let schema = Arc::new(Schema::new_with_metadata(
-            table.schema.fields().clone(),
-            metadata,
-        ));
-        table.batches = table
-            .batches
-            .into_iter()
-            .map(|b: RecordBatch| b.with_schema(schema.clone()).expect("same fields"))
-            .collect();
-        table.schema = schema;
-        table
+        table.with_metadata(metadata)
     }
 }
 
