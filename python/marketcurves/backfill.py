@@ -294,6 +294,8 @@ def _folder(dest: str | tuple[Any, str]) -> str | None:
 #: write: a worker that does not find it (with this run's mark) sees
 #: another folder than the driver's, on a machine of its own.
 _MARK_NAME = "_backfill_driver"
+#: A file created new, never through a link.
+_CREATE_NEW = os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
 def _leave_mark(dest: str | tuple[Any, str], after: contextlib.ExitStack) -> str | None:
@@ -304,7 +306,11 @@ def _leave_mark(dest: str | tuple[Any, str], after: contextlib.ExitStack) -> str
         return None
     mark = secrets.token_hex(16)
     path = os.path.join(folder, _MARK_NAME)
-    with open(path, "w", encoding="utf-8") as file:
+    # One a killed run left is the lock holder's to replace; a link planted
+    # at the name is removed, never written through; the mark is the user's.
+    _remove(path)
+    created = os.open(path, _CREATE_NEW | os.O_WRONLY, 0o600)
+    with os.fdopen(created, "w", encoding="utf-8") as file:
         file.write(mark)
     after.callback(_remove, path)
     return mark

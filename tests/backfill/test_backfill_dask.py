@@ -160,6 +160,19 @@ def test_a_relative_dest_is_the_drivers_folder(em, cluster, workers_elsewhere, t
     assert not (driver / "lake" / "_backfill_driver").exists(), "the mark is removed"
 
 
+def test_a_link_planted_at_the_drivers_mark_is_refused_never_written_through(em, cluster, tmp_path):
+    lake, elsewhere = tmp_path / "lake", tmp_path / "elsewhere.txt"
+    lake.mkdir()
+    elsewhere.write_text("the user's")
+    (lake / "_backfill_driver").symlink_to(elsewhere)
+    with em.client() as client:
+        curve_id, tenors = curve_and_tenors(client, 1)
+        with pytest.raises(mc.InvalidRequest, match="symbolic link, _backfill_driver"):
+            client.backfill(lake, [(curve_id, tenors[0])], "2025-06-01", LAST, cluster=cluster)
+    assert elsewhere.read_text() == "the user's"
+    assert _parquet(lake) == []
+
+
 def test_a_worker_that_does_not_see_the_drivers_folder_writes_nothing(em, cluster, tmp_path):
     # The same path on a worker's machine of its own: there, but without
     # the mark the driver left in its folder for this run.
