@@ -9,9 +9,12 @@ use std::sync::Arc;
 
 use arrow_array::builder::{Float64Builder, StringBuilder, TimestampMicrosecondBuilder};
 use arrow_array::{Array, RecordBatch, StringArray, TimestampMicrosecondArray};
-use arrow_schema::{DataType, Schema, SchemaRef};
+use arrow_schema::{DataType, Field, FieldRef, Schema, SchemaRef};
 use bytes::Bytes;
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
+    ParquetRecordBatchReaderBuilder,
+};
 use parquet::file::metadata::ParquetMetaData;
 use serde::{Deserialize, Serialize};
 
@@ -252,7 +255,20 @@ pub fn decode(bytes: Bytes) -> Result<(Vec<RecordBatch>, Option<FileNote>), Stri
 /// A file's batches one at a time (a reader holds one decoded batch, not
 /// the file's), and its note.
 pub fn open_batches(bytes: Bytes) -> Result<(ParquetRecordBatchReader, Option<FileNote>), String> {
-    let builder = ParquetRecordBatchReaderBuilder::try_new(bytes)
+    open(bytes, false)
+}
+
+/// [`open_batches`], its text columns (curve, tenor, source) read as
+/// dictionaries of `Int32` keys: a file's few distinct texts are decoded
+/// once each rather than once a row, and its reader looks each up once.
+pub fn open_keyed_batches(
+    bytes: Bytes,
+) -> Result<(ParquetRecordBatchReader, Option<FileNote>), String> {
+    open(bytes, true)
+}
+
+fn open(bytes: Bytes, keyed: bool) -> Result<(ParquetRecordBatchReader, Option<FileNote>), String> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(bytes.clone())
         .map_err(|e| format!("not a whole Parquet file: {e}"))?;
     let note = note_of(builder.metadata());
     // Names and types, not nullability: a file written by another tool
@@ -267,6 +283,24 @@ pub fn open_batches(bytes: Bytes) -> Result<(ParquetRecordBatchReader, Option<Fi
     if shape(builder.schema()) != shape(&tick_schema()) {
         return Err("its columns are not those of a recording".into());
     }
+    let builder = if keyed {
+        let keyed = |f: &FieldRef| match f.data_type() {
+            DataType::Utf8 => f.as_ref().clone().with_data_type(DataType::Dictionary(
+                Box::new(DataType::Int32),
+                Box::new(DataType::Utf8),
+            )),
+            _ => f.as_ref().clone(),
+        };
+        let schema = builder.schema();
+        let fields: Vec<Field> = schema.fields().iter().map(keyed).collect();
+        let schema = Schema::new_with_metadata(fields, schema.metadata().clone());
+        let options = ArrowReaderOptions::new().with_schema(Arc::new(schema));
+        let metadata = ArrowReaderMetadata::try_new(Arc::clone(builder.metadata()), options)
+            .map_err(|e| e.to_string())?;
+        ParquetRecordBatchReaderBuilder::new_with_metadata(bytes, metadata)
+    } else {
+        builder
+    };
     let reader = builder.build().map_err(|e| e.to_string())?;
     Ok((reader, note))
 }

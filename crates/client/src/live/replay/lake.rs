@@ -7,8 +7,8 @@ use ahash::AHashMap;
 use std::path::PathBuf;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float64Type, TimestampMicrosecondType};
-use arrow_array::RecordBatch;
+use arrow_array::types::{Float64Type, Int32Type, TimestampMicrosecondType};
+use arrow_array::{Array, DictionaryArray, RecordBatch};
 use bytes::Bytes;
 use chrono::NaiveDate;
 use futures_util::future::BoxFuture;
@@ -20,7 +20,7 @@ use crate::live::tick::TickSource;
 use crate::live::SUBSCRIBE_ANYWAY;
 use crate::one_thread::OneThread;
 use crate::record::checkpoint::replaced_files;
-use crate::record::file::{note_of, open_batches};
+use crate::record::file::{note_of, open_batches, open_keyed_batches};
 use crate::record::layout::{data_file, day_folder, DataFile};
 use crate::record::read::RELISTS;
 use crate::record::span::{days_times, may_hold, neighbours};
@@ -225,7 +225,7 @@ fn decode_day(
                 Err(e) => return Err(unreadable(e.to_string())),
             },
         };
-        match open_batches(bytes) {
+        match open_keyed_batches(bytes) {
             Ok((batches, note)) => opened.push((name, batches, note.map_or(0, |n| n.rows))),
             Err(e) => skipped(&name, &e),
         }
@@ -269,13 +269,6 @@ fn stage(
     staged: &mut Vec<Value>,
     (from, to): (Micros, Micros),
 ) -> Result<(), String> {
-    let text = |i: usize| {
-        batch
-            .column(i)
-            .as_string_opt::<i32>()
-            .ok_or("a text column is not text")
-    };
-    let (curves, tenors, sources) = (text(0)?, text(1)?, text(4)?);
     let time = |i: usize| {
         batch
             .column(i)
@@ -287,9 +280,75 @@ fn stage(
         .column(3)
         .as_primitive_opt::<Float64Type>()
         .ok_or("price is not a float")?;
-    if batch.columns().iter().any(|column| column.null_count() > 0) {
+    if batch
+        .columns()
+        .iter()
+        .any(|column| column.logical_null_count() > 0)
+    {
         return Err("a column has nulls".into());
     }
+    let mut keep = |i: usize, name: Option<u32>, source: TickSource| {
+        let generated_on = generated.value(i);
+        if generated_on < from || generated_on > to {
+            return;
+        }
+        if let Some(name) = name {
+            staged.push(Value {
+                name,
+                generated_on,
+                recorded_at: recorded.value(i),
+                price: prices.value(i),
+                source,
+            });
+        }
+    };
+    let keyed = |i: usize| batch.column(i).as_dictionary_opt::<Int32Type>();
+    if let (Some(curves), Some(tenors), Some(sources)) = (keyed(0), keyed(1), keyed(4)) {
+        // Read as dictionaries (`open_keyed_batches`): names and sources
+        // are worked out once per key, not once a row.
+        let texts = |column: &'_ DictionaryArray<Int32Type>| {
+            let texts = column.values().as_string_opt::<i32>();
+            texts.cloned().ok_or("a text column is not text")
+        };
+        let (curve_texts, tenor_texts) = (texts(curves)?, texts(tenors)?);
+        let source_texts = texts(sources)?;
+        let source_of: Vec<Option<TickSource>> = source_texts
+            .iter()
+            .map(|s| s.and_then(source_named))
+            .collect();
+        let mut curve: Option<i32> = None;
+        let mut by_tenor: Vec<Option<Option<u32>>> = vec![None; tenor_texts.len()];
+        let (curves, tenors) = (curves.keys().values(), tenors.keys().values());
+        let sources = sources.keys().values();
+        for i in 0..batch.num_rows() {
+            let (curve_key, tenor_key) = (curves[i], tenors[i] as usize);
+            if curve != Some(curve_key) {
+                curve = Some(curve_key);
+                by_tenor.fill(None);
+            }
+            let name = match by_tenor[tenor_key] {
+                Some(name) => name,
+                None => *by_tenor[tenor_key].insert(names.index(
+                    curve_texts.value(curve_key as usize),
+                    tenor_texts.value(tenor_key),
+                )),
+            };
+            let source_key = sources[i] as usize;
+            let Some(source) = source_of[source_key] else {
+                let other = source_texts.value(source_key);
+                return Err(format!("unknown source {other:?}"));
+            };
+            keep(i, name, source);
+        }
+        return Ok(());
+    }
+    let text = |i: usize| {
+        batch
+            .column(i)
+            .as_string_opt::<i32>()
+            .ok_or("a text column is not text")
+    };
+    let (curves, tenors, sources) = (text(0)?, text(1)?, text(4)?);
     // A batch is mostly one curve: its tenors are looked up by the batch's
     // own strings until the curve changes.
     let mut curve: Option<&str> = None;
@@ -306,27 +365,22 @@ fn stage(
                 .entry(tenor)
                 .or_insert_with(|| names.index(curve_id, tenor)),
         };
-        let source = match sources.value(i) {
-            "update" => TickSource::Update,
-            "snapshot" => TickSource::Snapshot,
-            "backfill" => TickSource::Backfill,
-            other => return Err(format!("unknown source {other:?}")),
+        let Some(source) = source_named(sources.value(i)) else {
+            return Err(format!("unknown source {:?}", sources.value(i)));
         };
-        let generated_on = generated.value(i);
-        if generated_on < from || generated_on > to {
-            continue;
-        }
-        if let Some(name) = name {
-            staged.push(Value {
-                name,
-                generated_on,
-                recorded_at: recorded.value(i),
-                price: prices.value(i),
-                source,
-            });
-        }
+        keep(i, name, source);
     }
     Ok(())
+}
+
+/// The source a recording names, if it is one.
+fn source_named(text: &str) -> Option<TickSource> {
+    match text {
+        "update" => Some(TickSource::Update),
+        "snapshot" => Some(TickSource::Snapshot),
+        "backfill" => Some(TickSource::Backfill),
+        _ => None,
+    }
 }
 
 impl ReplaySource for LakeSource {
