@@ -56,51 +56,51 @@ mod _core {
 
     /// A recorder's file is closed this long after its first tick, by default.
     #[pymodule_export]
-    const RECORD_ROTATE: &str = client::record::RecordConfig::DEFAULT_ROTATE;
+    const RECORD_ROTATE: &str = lake::record::RecordConfig::DEFAULT_ROTATE;
 
     /// Ticks in one recorder's file at most, by default.
     #[pymodule_export]
-    const RECORD_ROTATE_ROWS: usize = client::record::RecordConfig::DEFAULT_ROTATE_ROWS;
+    const RECORD_ROTATE_ROWS: usize = lake::record::RecordConfig::DEFAULT_ROTATE_ROWS;
 
     /// Ticks a recorder holds unwritten before it stops, by default.
     #[pymodule_export]
-    const RECORD_HOLD_LIMIT: usize = client::record::RecordConfig::DEFAULT_HOLD_LIMIT;
+    const RECORD_HOLD_LIMIT: usize = lake::record::RecordConfig::DEFAULT_HOLD_LIMIT;
 
     /// Seconds between a bulk job's first status requests, by default.
     #[pymodule_export]
-    const BULK_POLL_INTERVAL: f64 = client::bulk::options::DEFAULT_POLL_INTERVAL.as_secs_f64();
+    const BULK_POLL_INTERVAL: f64 = history::bulk::options::DEFAULT_POLL_INTERVAL.as_secs_f64();
 
     /// Seconds a bulk job may run before the wait gives up, by default.
     #[pymodule_export]
-    const BULK_TIMEOUT: f64 = client::bulk::options::DEFAULT_WAIT_TIMEOUT.as_secs_f64();
+    const BULK_TIMEOUT: f64 = history::bulk::options::DEFAULT_WAIT_TIMEOUT.as_secs_f64();
 
     /// The longest REST response body a client takes in, by default, in bytes.
     #[pymodule_export]
-    const MAX_RESPONSE_BYTES: u64 = client::rest::DEFAULT_MAX_RESPONSE_BYTES;
+    const MAX_RESPONSE_BYTES: u64 = history::rest::DEFAULT_MAX_RESPONSE_BYTES;
 
     /// Ticks waiting for a slow live consumer before the queue conflates, by default.
     #[pymodule_export]
-    const LIVE_QUEUE_SIZE: usize = client::live::LiveConfig::DEFAULT_QUEUE_SIZE;
+    const LIVE_QUEUE_SIZE: usize = live::LiveConfig::DEFAULT_QUEUE_SIZE;
 
     /// Seconds of quiet on the live feed before a keep-alive ping, by default.
     #[pymodule_export]
-    const LIVE_PING_INTERVAL: f64 = client::live::LiveConfig::DEFAULT_PING_INTERVAL.as_secs_f64();
+    const LIVE_PING_INTERVAL: f64 = live::LiveConfig::DEFAULT_PING_INTERVAL.as_secs_f64();
 
     /// Seconds a live ping may wait for its pong, by default.
     #[pymodule_export]
-    const LIVE_PONG_TIMEOUT: f64 = client::live::LiveConfig::DEFAULT_PONG_TIMEOUT.as_secs_f64();
+    const LIVE_PONG_TIMEOUT: f64 = live::LiveConfig::DEFAULT_PONG_TIMEOUT.as_secs_f64();
 
     /// The longest wait between live reconnection attempts, by default, in seconds.
     #[pymodule_export]
-    const LIVE_RECONNECT_MAX: f64 = client::live::LiveConfig::DEFAULT_RECONNECT_MAX.as_secs_f64();
+    const LIVE_RECONNECT_MAX: f64 = live::LiveConfig::DEFAULT_RECONNECT_MAX.as_secs_f64();
 
     /// Rows of a live batch, by default.
     #[pymodule_export]
-    const LIVE_BATCH_ROWS: usize = client::live::DEFAULT_BATCH_ROWS;
+    const LIVE_BATCH_ROWS: usize = live::DEFAULT_BATCH_ROWS;
 
     /// Seconds a live batch waits for more rows after its first, by default.
     #[pymodule_export]
-    const LIVE_BATCH_TIMEOUT: f64 = client::live::DEFAULT_BATCH_TIMEOUT.as_secs_f64();
+    const LIVE_BATCH_TIMEOUT: f64 = live::DEFAULT_BATCH_TIMEOUT.as_secs_f64();
 
     #[pymodule_export]
     use crate::python::tables::{decode_table, table_schema};

@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use client::probe::{count_frames, Reading};
 use domain::live::Subscription;
 use emulator::live::LIVE_PATH;
 use emulator::{Emulator, EmulatorConfig};
+use live::probe::{count_frames, Reading};
 
 /// An emulator whose clock stands still on a trading day.
 async fn emulator() -> Emulator {

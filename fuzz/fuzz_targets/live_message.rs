@@ -1,6 +1,6 @@
-//! A live feed text frame (see marketcurves_client::fuzzing::live_message).
+//! A live feed text frame (see marketcurves_live::fuzzing::live_message).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| marketcurves_client::fuzzing::live_message(data));
+fuzz_target!(|data: &[u8]| marketcurves_live::fuzzing::live_message(data));

@@ -1,9 +1,9 @@
 //! REST bodies built from the interface's field names and value shapes, so
 //! that the fuzzer spends its time past the JSON syntax, in the records
-//! (see marketcurves_client::fuzzing::rest_records for the properties).
+//! (see marketcurves_live::fuzzing::rest_records for the properties).
 #![no_main]
 
-use marketcurves_client::fuzzing::INTERFACE_KEYS;
+use marketcurves_live::fuzzing::INTERFACE_KEYS;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
@@ -108,5 +108,5 @@ impl Key {
 }
 
 fuzz_target!(|body: Json| {
-    marketcurves_client::fuzzing::rest_records(body.value().to_string().as_bytes());
+    marketcurves_live::fuzzing::rest_records(body.value().to_string().as_bytes());
 });

@@ -14,11 +14,11 @@ use super::errors::CoreResult;
 use super::place_arg::PlaceArg;
 use super::results;
 use super::runtime::{awaitable, wait_interruptibly};
-use client::backfill::{plan, run_all, run_task, BackfillRequest, BackfillSummary, BackfillTask};
-use client::record::lock::{Writer, WriterLock};
-use client::rest::Progress;
-use client::storage::Place;
-use client::ClientError;
+use history::rest::Progress;
+use lake::backfill::{plan, run_all, run_task, BackfillRequest, BackfillSummary, BackfillTask};
+use lake::record::lock::{Writer, WriterLock};
+use places::storage::Place;
+use places::ClientError;
 
 /// A backfill's arguments as one value: the dict `marketcurves.client`
 /// builds (`BackfillOptions` in `_options.py`), its types checked in Python.
@@ -171,7 +171,7 @@ pub fn backfill_task<'py>(
 }
 
 /// A destination's backfill lock, held by a cluster's driver while its
-/// workers write (`client::record::lock`); let go of by `release`, or when
+/// workers write (`lake::record::lock`); let go of by `release`, or when
 /// dropped.
 #[pyclass(frozen, name = "BackfillLock", module = "marketcurves._core")]
 pub struct PyBackfillLock {

@@ -14,11 +14,11 @@ use super::client::{blocking_table, PyCoreClient};
 use super::errors::CoreResult;
 use super::place_arg::PlaceArg;
 use super::runtime::wait_interruptibly;
-use client::bulk::job::{self, JobRequest};
-use client::bulk::options::{BulkOptions, BulkProgress};
-use client::bulk::read::Selection;
-use client::bulk::read_store::read_bulk_at;
-use client::bulk::run::{self, BulkRequest};
+use history::bulk::job::{self, JobRequest};
+use history::bulk::options::{BulkOptions, BulkProgress};
+use history::bulk::read::Selection;
+use history::bulk::read_store::read_bulk_at;
+use history::bulk::run::{self, BulkRequest};
 
 fn no_progress(_: Python<'_>) -> PyResult<()> {
     Ok(())

@@ -4,9 +4,9 @@
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use client::bulk::job::Submitted;
-use client::bulk::run::BulkResult;
 use domain::month::Month;
+use history::bulk::job::Submitted;
+use history::bulk::run::BulkResult;
 
 fn month_range((first, last): (Month, Month)) -> (String, String) {
     (first.to_string(), last.to_string())

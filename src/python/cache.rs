@@ -1,8 +1,8 @@
 //! The history cache's arguments: modes from their names (its answers are
 //! converted by `results`).
 
-use client::cache::CacheMode;
-use client::ClientError;
+use history::cache::CacheMode;
+use places::ClientError;
 
 /// A call's mode: None leaves the client's.
 pub fn call_mode(mode: Option<&str>) -> Result<Option<CacheMode>, ClientError> {

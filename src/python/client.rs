@@ -21,16 +21,17 @@ use super::closing::close_and_release;
 use super::errors::{client_closed, client_error, invalid_request, CoreResult};
 use super::results;
 use super::runtime::wait_interruptibly;
-use client::cache::{Cache, CacheMode};
-use client::net::Network;
-use client::rest::{
-    CatalogueQuery, Contracts, Credentials, HistoryQuery, HttpConfig, PriceQuery, Progress,
-    RestClient, TenorQuery, TokenProvider,
-};
-use client::{ClientError, Secret};
 use domain::arrow::Table;
 use domain::records::CurveQuotation;
 use domain::redact::redact_text;
+use history::cache::{Cache, CacheMode};
+use history::rest::{
+    CatalogueQuery, Contracts, Credentials, HistoryQuery, HttpConfig, PriceQuery, Progress,
+    TenorQuery, TokenProvider,
+};
+use history::RestClient;
+use places::net::Network;
+use places::{ClientError, Secret};
 
 /// A Python callable returning a token.
 struct PyTokenProvider(Py<PyAny>);

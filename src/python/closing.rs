@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use client::rest::RestClient;
+use history::RestClient;
 
 /// How long `close()` waits for what it cut short to let go of the client:
 /// calls end at once, a live feed within about a second (its close frame).

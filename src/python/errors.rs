@@ -7,11 +7,11 @@ use chrono::NaiveDate;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use client::ClientError;
 use domain::curves::CurveError;
 use domain::decode::DecodeError;
 use domain::tenor::TenorError;
 use emulator::ControlError;
+use places::ClientError;
 
 pyo3::import_exception!(marketcurves.exceptions, InvalidRequest);
 

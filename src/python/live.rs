@@ -1,5 +1,5 @@
 //! `marketcurves._core.LiveFeed` and `Tick`: the live feed for Python, over
-//! `client::live::LiveFeed`, which does the reading (chunks, batches and
+//! `live::LiveFeed`, which does the reading (chunks, batches and
 //! their deadlines), checks the values of the arguments and keeps the events.
 //! Here: argument conversion, the GIL released while a read waits (Ctrl-C
 //! answered within 0.1 s), errors as exceptions, ticks as Arrow batches.
@@ -21,9 +21,9 @@ use super::errors::{client_error, invalid_request};
 use super::place_arg::PlaceArg;
 use super::results;
 use super::runtime::{runtime, wait_interruptibly};
-use client::live::replay::{LakeSource, ReplayConfig, ReplaySource, ServiceSource};
-use client::live::{LiveConfig, LiveFeed, Tick, CHUNK, DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TIMEOUT};
-use client::ClientError;
+use lake::replay::{LakeSource, ReplayConfig, ReplaySource, ServiceSource};
+use live::{LiveConfig, LiveFeed, Tick, CHUNK, DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TIMEOUT};
+use places::ClientError;
 
 /// One price from the live feed (`marketcurves.Tick`): what iterating a
 /// `LiveFeed` gives, and what `on_price` is called with.
@@ -54,7 +54,7 @@ fn untracked(py: Python<'_>, ticks: Vec<Tick>) -> PyResult<Vec<Bound<'_, PyTick>
 #[pyo3(name = "_ticks_batch")]
 pub fn ticks_batch(py: Python<'_>, ticks: Vec<PyRef<'_, PyTick>>) -> PyResult<Py<PyAny>> {
     let ticks: Vec<Tick> = ticks.iter().map(|tick| tick.0.clone()).collect();
-    let batch = client::live::ticks_to_batch(&ticks)
+    let batch = live::ticks_to_batch(&ticks)
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
     Ok(PyRecordBatch::new(batch).into_pyarrow(py)?.unbind())
 }
@@ -228,7 +228,7 @@ pub struct ReplayOptions {
 
 #[pymethods]
 impl PyLiveFeed {
-    /// A replay behind a feed's handle (`client::live::replay`).
+    /// A replay behind a feed's handle (`lake::replay`).
     #[staticmethod]
     fn replay(py: Python<'_>, client: &PyCoreClient, options: ReplayOptions) -> PyResult<Self> {
         let config = ReplayConfig {
@@ -257,8 +257,8 @@ impl PyLiveFeed {
             }
         };
         let _entered = runtime()?.enter();
-        let inner = LiveFeed::start_replay(source, config, rest.closing())
-            .map_err(|e| client_error(py, e))?;
+        let inner =
+            lake::replay::start(source, config, rest.closing()).map_err(|e| client_error(py, e))?;
         Ok(PyLiveFeed {
             inner: Arc::new(inner),
         })

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use pyo3::prelude::*;
 use pyo3_object_store::AnyObjectStore;
 
-use client::storage::Place;
-use client::ClientError;
+use places::storage::Place;
+use places::ClientError;
 
 pub(crate) enum PlaceArg {
     Text(String),
@@ -59,12 +59,12 @@ impl PlaceArg {
 
 /// The keys of `options` whose value is a secret for a store of `scheme`
 /// (`s3`, `gs`, `az`, …), by any alias object_store takes
-/// (`client::storage::secret_options`): what a cluster's task graph must
+/// (`places::storage::secret_options`): what a cluster's task graph must
 /// not carry.
 #[pyfunction]
 pub fn secret_storage_options(scheme: &str, options: BTreeMap<String, String>) -> Vec<String> {
     let options: Vec<(String, String)> = options.into_iter().collect();
-    client::storage::secret_options(scheme, &options)
+    places::storage::secret_options(scheme, &options)
         .into_iter()
         .map(str::to_owned)
         .collect()

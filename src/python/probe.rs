@@ -7,9 +7,9 @@ use pyo3::prelude::*;
 
 use super::errors::invalid_request;
 use super::runtime::wait_interruptibly;
-use client::live::LiveConfig;
-use client::probe::{count_frames, Reading};
 use domain::live::Subscription;
+use live::probe::{count_frames, Reading};
+use live::LiveConfig;
 
 /// Frames per second a reader that only counts gets from the feed at
 /// `live_url`, subscribed to `subscriptions` for `seconds`; with `decode`,

@@ -16,16 +16,16 @@ use super::errors::{client_error, CoreResult};
 use super::live::duration as seconds;
 use super::results;
 use super::runtime::runtime;
-use client::live::LiveConfig;
-use client::record::TickSelection;
-use client::record::{
+use history::RestClient;
+use lake::record::TickSelection;
+use lake::record::{
     check, compact, read_ticks as read, record as run_recorder, RecordConfig, RecordSummary,
 };
-use client::rest::RestClient;
-use client::storage::Place;
+use live::LiveConfig;
+use places::storage::Place;
 
 use super::place_arg::PlaceArg;
-use client::ClientError;
+use places::ClientError;
 
 /// How often the blocking wait looks up for Ctrl-C.
 const TICK: Duration = Duration::from_millis(100);
@@ -209,7 +209,7 @@ pub fn read_ticks(
     Ok(blocking_table(py, None, Arc::default(), call)?)
 }
 
-/// Checks a lake (`client::record::check`); the report as a dict.
+/// Checks a lake (`lake::record::check`); the report as a dict.
 #[pyfunction]
 #[pyo3(signature = (dest, start = None, end = None, storage_options = None))]
 pub fn check_lake<'py>(

@@ -10,12 +10,12 @@ use chrono::DateTime;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use client::backfill::BackfillSummary;
-use client::cache::{CacheInfo, Cleared};
-use client::live::{FeedEvent, FeedStats};
-use client::record::check::LakeReport;
-use client::record::compact::CompactedDay;
-use client::record::RecordSummary;
+use history::cache::{CacheInfo, Cleared};
+use lake::backfill::BackfillSummary;
+use lake::record::check::LakeReport;
+use lake::record::compact::CompactedDay;
+use lake::record::RecordSummary;
+use live::{FeedEvent, FeedStats};
 
 /// `LiveFeed.stats()`: `marketcurves.live.FeedStats`.
 pub fn feed_stats<'py>(py: Python<'py>, stats: &FeedStats) -> PyResult<Bound<'py, PyDict>> {

@@ -1,0 +1,29 @@
+//! The value rules of the bulk arguments' months (folders: `storage::folder`).
+//! Bad input is an `InvalidRequest` naming the argument, found before
+//! anything is sent or created (the design's engineering rules). Types are
+//! the caller's concern: the Python package checks them in `_args.py`.
+
+use crate::rest::validate;
+use domain::month::Month;
+use places::ClientError;
+
+fn invalid(message: String) -> ClientError {
+    ClientError::InvalidRequest(message)
+}
+
+/// A month written `YYYY-MM` (surrounding blanks ignored).
+pub fn month(name: &str, text: &str) -> Result<Month, ClientError> {
+    Month::parse(text.trim())
+        .ok_or_else(|| invalid(format!("{name} must be a month as YYYY-MM, not {text:?}")))
+}
+
+/// The months `start` to `end`, both included.
+pub fn month_range(start: &str, end: &str) -> Result<(Month, Month), ClientError> {
+    let (first, last) = (month("start", start)?, month("end", end)?);
+    validate::date_range(first, last)?;
+    Ok((first, last))
+}
+
+#[cfg(test)]
+#[path = "args_tests.rs"]
+mod tests;

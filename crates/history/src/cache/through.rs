@@ -1,0 +1,364 @@
+//! The history cache as a layer over the service: each tenor's days are
+//! served from its files where they are, fetched where they are not (one
+//! request, or one 30-day window, per run of missing days), and the
+//! fetched days that are final are kept (`keep`). The table is the very
+//! table an uncached call returns: a tenor's rows are in time order and
+//! days do not overlap, so cached and fetched runs, put in day order, are
+//! its rows. The catalogue goes through it too (`through_catalogue`).
+
+use std::path::{Path, PathBuf};
+
+use arrow_array::RecordBatch;
+use chrono::{NaiveDate, TimeDelta};
+use futures_util::stream::{self, StreamExt, TryStreamExt};
+
+use super::days::slice_batches;
+use super::layout::{segments, tenor_dir, History};
+use super::plan::{plan, Run};
+use super::segment::{self, ReadError};
+use super::CacheMode;
+use crate::rest::expired::Skipped;
+use crate::rest::progress::Progress;
+use crate::rest::query::{Contracts, HistoryQuery};
+use crate::rest::service::Service;
+use crate::rest::windows::{split, MAX_INTRADAY_DAYS};
+use domain::arrow::{schema, Table};
+use domain::price_page::Detail;
+use domain::tenor::Tenor;
+use places::ClientError;
+
+/// The service seen through the cache of one service and account.
+pub(crate) struct Through<'a> {
+    pub(crate) service: &'a Service,
+    /// The folder of the service and account (`Cache::service_dir`).
+    pub(crate) dir: &'a Path,
+}
+
+/// Days of one tenor: rows in hand, or days to fetch.
+pub(super) enum RunRows {
+    Have {
+        first: NaiveDate,
+        last: NaiveDate,
+        batches: Vec<RecordBatch>,
+        /// Read from a file (else fetched now).
+        cached: bool,
+    },
+    Missing {
+        first: NaiveDate,
+        last: NaiveDate,
+    },
+}
+
+/// One tenor's share of a call.
+#[derive(Default)]
+struct TenorResult {
+    batches: Vec<RecordBatch>,
+    cached_days: i64,
+    fetched_days: i64,
+    /// Offline: the runs of days the cache lacks.
+    missing: Vec<(NaiveDate, NaiveDate)>,
+}
+
+fn days_between(first: NaiveDate, last: NaiveDate) -> i64 {
+    (last - first).num_days() + 1
+}
+
+/// What one call needs to know, shared by its tenors.
+pub(super) struct Call<'a> {
+    pub(super) history: History,
+    pub(super) curve_id: &'a str,
+    start: NaiveDate,
+    end: NaiveDate,
+    mode: CacheMode,
+    progress: &'a Progress,
+}
+
+impl Through<'_> {
+    /// `history` of `tenors` over the query's days, in `mode` (which is
+    /// not `Off`).
+    pub(crate) async fn history(
+        &self,
+        history: History,
+        query: &HistoryQuery,
+        tenors: Vec<Tenor>,
+        progress: &Progress,
+        mode: CacheMode,
+    ) -> Result<Table, ClientError> {
+        let call = Call {
+            history,
+            curve_id: query.curve_id(),
+            start: query.start(),
+            end: query.end(),
+            mode,
+            progress,
+        };
+        let call = &call;
+        let skippable = query.contracts() != Contracts::Listed;
+        let skipped = &Skipped::default();
+        let results: Vec<(Tenor, TenorResult)> = stream::iter(tenors)
+            .map(|tenor| async move {
+                let result = match self.tenor_history(call, &tenor).await {
+                    Err(e) if skippable && skipped.skip(&tenor, &e) => TenorResult::default(),
+                    result => result?,
+                };
+                Ok::<_, ClientError>((tenor, result))
+            })
+            .buffered(self.service.concurrency())
+            .try_collect()
+            .await?;
+        let missing: Vec<(String, Vec<(NaiveDate, NaiveDate)>)> = results
+            .iter()
+            .filter(|(_, r)| !r.missing.is_empty())
+            .map(|(t, r)| (t.name().to_owned(), r.missing.clone()))
+            .collect();
+        if !missing.is_empty() {
+            return Err(cache_miss(history, call.curve_id, missing));
+        }
+        let cached: i64 = results.iter().map(|(_, r)| r.cached_days).sum();
+        let fetched: i64 = results.iter().map(|(_, r)| r.fetched_days).sum();
+        log::debug!(
+            target: "marketcurves.cache",
+            "{} of {} from {} to {}: {} tenors, {cached} tenor-days from the cache, {fetched} fetched",
+            history.name(), call.curve_id, call.start, call.end, results.len()
+        );
+        let batches = results
+            .into_iter()
+            .flat_map(|(_, r)| r.batches)
+            .filter(|b| b.num_rows() > 0)
+            .collect();
+        let table = Table {
+            schema: schema(history.table_kind()),
+            batches,
+        };
+        Ok(skipped.mark(call.curve_id, table))
+    }
+
+    async fn tenor_history(
+        &self,
+        call: &Call<'_>,
+        tenor: &Tenor,
+    ) -> Result<TenorResult, ClientError> {
+        let dir = tenor_dir(self.dir, call.history, call.curve_id, tenor.name());
+        let mut runs = if call.mode.reads() {
+            read_cached(call, tenor.name(), &dir).await?
+        } else {
+            vec![RunRows::Missing {
+                first: call.start,
+                last: call.end,
+            }]
+        };
+        let cached_days: i64 = runs
+            .iter()
+            .map(|run| match run {
+                RunRows::Have { first, last, .. } => days_between(*first, *last),
+                RunRows::Missing { .. } => 0,
+            })
+            .sum();
+        if cached_days > 0 {
+            call.progress.plan(1);
+            call.progress.finish(1);
+        }
+        if call.mode == CacheMode::Offline {
+            let missing: Vec<_> = runs
+                .iter()
+                .filter_map(|p| match p {
+                    RunRows::Missing { first, last } => Some((*first, *last)),
+                    RunRows::Have { .. } => None,
+                })
+                .collect();
+            let batches = take_batches(runs);
+            return Ok(TenorResult {
+                batches,
+                cached_days,
+                fetched_days: 0,
+                missing,
+            });
+        }
+        // Every run of missing days at once (the HTTP layer bounds them).
+        let fetches = runs.iter().map(|run| async move {
+            match run {
+                RunRows::Missing { first, last } => Some(
+                    self.fetch_days(call, tenor, *first, *last)
+                        .await
+                        .map(|b| (*first, *last, b)),
+                ),
+                RunRows::Have { .. } => None,
+            }
+        });
+        let fetched = futures_util::future::join_all(fetches).await;
+        let mut fetched_days = 0;
+        for (run, result) in runs.iter_mut().zip(fetched) {
+            if let Some(result) = result {
+                let (first, last, batches) = result?;
+                fetched_days += days_between(first, last);
+                *run = RunRows::Have {
+                    first,
+                    last,
+                    batches,
+                    cached: false,
+                };
+            }
+        }
+        if fetched_days > 0 {
+            self.keep(call, tenor.name(), &dir, &runs).await;
+        }
+        Ok(TenorResult {
+            batches: take_batches(runs),
+            cached_days,
+            fetched_days,
+            missing: Vec::new(),
+        })
+    }
+
+    /// The rows of `first..=last` of one tenor, from the service.
+    async fn fetch_days(
+        &self,
+        call: &Call<'_>,
+        tenor: &Tenor,
+        first: NaiveDate,
+        last: NaiveDate,
+    ) -> Result<Vec<RecordBatch>, ClientError> {
+        match call.history {
+            History::Settlements => {
+                call.progress.plan(1);
+                let batch = self
+                    .service
+                    .settlements_batch(call.curve_id, tenor, first, last)
+                    .await;
+                call.progress.finish(1);
+                Ok(vec![batch?])
+            }
+            History::Intraday => {
+                let windows = split(first, last, MAX_INTRADAY_DAYS);
+                let slices: Vec<_> = windows.into_iter().map(|w| (tenor, w)).collect();
+                // The cache keeps every field, whatever the call keeps.
+                self.service
+                    .intraday_batches(call.curve_id, &slices, Detail::Full, call.progress)
+                    .await
+            }
+        }
+    }
+}
+
+/// The runs of a tenor's request from its files: each cached part read
+/// and cut to its days. A file that another writer merged away meanwhile
+/// sends the plan back to the folder once; a corrupt one is removed, with
+/// a warning, and its days fetched again.
+async fn read_cached(
+    call: &Call<'_>,
+    tenor: &str,
+    dir: &Path,
+) -> Result<Vec<RunRows>, ClientError> {
+    let (history, curve_id, start, end) =
+        (call.history, call.curve_id.to_owned(), call.start, call.end);
+    let (tenor, dir): (String, PathBuf) = (tenor.to_owned(), dir.to_owned());
+    let reading = tokio::task::spawn_blocking(move || {
+        let mut runs = Vec::new();
+        for attempt in 0..2 {
+            runs.clear();
+            let mut gone = false;
+            for run in plan(&segments(&dir), start, end) {
+                match run {
+                    Run::Missing { first, last } => push_missing(&mut runs, first, last),
+                    Run::Cached {
+                        segment,
+                        first,
+                        last,
+                    } => match segment::read(&segment, history, &curve_id, &tenor) {
+                        Ok(batches) => {
+                            let batches = slice_batches(&batches, history, first, last);
+                            runs.push(RunRows::Have {
+                                first,
+                                last,
+                                batches,
+                                cached: true,
+                            });
+                        }
+                        Err(ReadError::Gone) => {
+                            gone = true;
+                            push_missing(&mut runs, first, last);
+                        }
+                        Err(ReadError::Corrupt(why)) => {
+                            log::warn!(
+                                target: "marketcurves.cache",
+                                "{:?} is corrupt ({why}); removed, and its days fetched again",
+                                segment.path
+                            );
+                            let _ = std::fs::remove_file(&segment.path);
+                            push_missing(&mut runs, first, last);
+                        }
+                    },
+                }
+            }
+            if !gone || attempt == 1 {
+                break;
+            }
+        }
+        runs
+    });
+    reading
+        .await
+        .map_err(|e| ClientError::Internal(format!("reading the cache failed: {e}")))
+}
+
+/// Adds missing days, joined to the missing run before if they touch.
+fn push_missing(runs: &mut Vec<RunRows>, first: NaiveDate, last: NaiveDate) {
+    if let Some(RunRows::Missing { last: previous, .. }) = runs.last_mut() {
+        if *previous + TimeDelta::days(1) == first {
+            *previous = last;
+            return;
+        }
+    }
+    runs.push(RunRows::Missing { first, last });
+}
+
+fn take_batches(runs: Vec<RunRows>) -> Vec<RecordBatch> {
+    runs.into_iter()
+        .flat_map(|p| match p {
+            RunRows::Have { batches, .. } => batches,
+            RunRows::Missing { .. } => Vec::new(),
+        })
+        .collect()
+}
+
+/// The error of an offline call: which tenors lack which days.
+fn cache_miss(
+    history: History,
+    curve_id: &str,
+    missing: Vec<(String, Vec<(NaiveDate, NaiveDate)>)>,
+) -> ClientError {
+    let runs = |runs: &[(NaiveDate, NaiveDate)]| {
+        runs.iter()
+            .map(|(first, last)| {
+                if first == last {
+                    first.to_string()
+                } else {
+                    format!("{first} to {last}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // Tenors that lack the same days are named together.
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for (tenor, days) in &missing {
+        let days = runs(days);
+        match groups.iter_mut().find(|(d, _)| *d == days) {
+            Some((_, tenors)) => tenors.push(tenor),
+            None => groups.push((days, vec![tenor])),
+        }
+    }
+    let lines: Vec<String> = groups
+        .iter()
+        .map(|(days, tenors)| format!("{} on {days}", tenors.join(", ")))
+        .collect();
+    ClientError::CacheMiss {
+        message: format!(
+            "offline, and the cache lacks {} of curve {curve_id}: {}",
+            history.name(),
+            lines.join("; ")
+        ),
+        curve_id: Some(curve_id.to_owned()),
+        missing,
+    }
+}

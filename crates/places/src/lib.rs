@@ -1,0 +1,20 @@
+//! The places of the market curve client, the lowest of its layers: the way
+//! to the service ([`net`]: proxies, `NO_PROXY`, the CONNECT tunnel, trusted
+//! certificates) and where files go ([`storage`]: a local folder or an object
+//! store prefix, each file written whole). Also what every layer above
+//! shares: [`ClientError`], [`Secret`] and [`Closing`].
+//!
+//! Knows nothing of the service's endpoints, of Python or of the emulator.
+
+pub mod closing;
+pub mod digest;
+pub mod error;
+pub mod give_back;
+pub mod net;
+pub mod one_thread;
+pub mod secret;
+pub mod storage;
+
+pub use closing::Closing;
+pub use error::{ClientError, ProviderCause};
+pub use secret::Secret;
