@@ -75,3 +75,7 @@ impl FromRequestParts<Arc<AppState>> for Caller {
         })
     }
 }
+
+#[cfg(test)]
+#[path = "auth_tests.rs"]
+mod tests;

@@ -188,3 +188,7 @@ fn listing(
         })
         .collect()
 }
+
+#[cfg(test)]
+#[path = "bulk_tests.rs"]
+mod tests;

@@ -121,3 +121,7 @@ fn filters(params: &Params) -> Result<Vec<(String, String)>, ApiError> {
     }
     Ok(filters)
 }
+
+#[cfg(test)]
+#[path = "catalogue_tests.rs"]
+mod tests;

@@ -329,3 +329,17 @@ pub async fn last_assessments_all(
         .collect();
     Ok(json_response(&Items { items }))
 }
+
+// One file of tests for each idea the endpoints here serve.
+#[cfg(test)]
+#[path = "intraday_tests.rs"]
+mod intraday_tests;
+#[cfg(test)]
+#[path = "licence_tests.rs"]
+mod licence_tests;
+#[cfg(test)]
+#[path = "ongoing_tests.rs"]
+mod ongoing_tests;
+#[cfg(test)]
+#[path = "settlements_tests.rs"]
+mod settlements_tests;

@@ -47,3 +47,7 @@ impl IntoResponse for ApiError {
         (self.status, Json(body)).into_response()
     }
 }
+
+#[cfg(test)]
+#[path = "error_tests.rs"]
+mod tests;

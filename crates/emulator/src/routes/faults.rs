@@ -111,3 +111,7 @@ pub async fn cut_short(response: Response) -> Response {
     });
     Response::from_parts(parts, Body::from_stream(first.chain(then_break)))
 }
+
+#[cfg(test)]
+#[path = "faults_tests.rs"]
+mod tests;

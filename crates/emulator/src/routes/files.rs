@@ -138,3 +138,7 @@ fn ranged(bytes: Bytes, range: Option<&str>) -> Response {
     }
     response
 }
+
+#[cfg(test)]
+#[path = "files_tests.rs"]
+mod tests;

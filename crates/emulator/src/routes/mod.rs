@@ -95,4 +95,6 @@ pub fn router(state: Arc<AppState>) -> Router {
 }
 
 #[cfg(test)]
+mod test_app;
+#[cfg(test)]
 mod tests;

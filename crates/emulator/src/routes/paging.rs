@@ -69,3 +69,7 @@ pub fn envelope<T: Serialize>(
         last: link(last),
     }
 }
+
+#[cfg(test)]
+#[path = "paging_tests.rs"]
+mod tests;
