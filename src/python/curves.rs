@@ -1,4 +1,4 @@
-//! `marketcurves.curves`: the bindings of [`domain::curves`]. Tables come in
+//! `marketcurves.curves`: the bindings of [`analytics`]. Tables come in
 //! and go out through the Arrow PyCapsule interface; the work runs with the
 //! GIL released.
 
@@ -10,11 +10,11 @@ use pyo3_arrow::PyTable;
 
 use super::arrow_out::to_pyarrow;
 use super::errors::CoreResult;
-use domain::arrow::Table;
-use domain::curves::{
-    self, Adjust, At, BuildSpec, CurveError, Factor, Factors, Holidays, Leg, Product, RollSpec,
-    Unit, Weights,
+use analytics::{
+    self as curves, Adjust, At, BuildSpec, CurveError, Factor, Factors, Holidays, Leg, Product,
+    RollSpec, Unit, Weights,
 };
+use domain::arrow::Table;
 use domain::tenor::Tenor;
 
 /// Barrels per tonne as a number, or the name of a product with a standard figure.

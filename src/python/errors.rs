@@ -7,9 +7,9 @@ use chrono::NaiveDate;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use domain::curves::CurveError;
+use analytics::CurveError;
 use domain::decode::DecodeError;
-use domain::tenor::TenorError;
+use domain::tenor::{RangeError, TenorError};
 use emulator::ControlError;
 use places::ClientError;
 
@@ -27,6 +27,7 @@ pub enum CoreError {
     Python(PyErr),
     Client(ClientError),
     Tenor(TenorError),
+    Range(RangeError),
     Curve(CurveError),
     Emulator(ControlError),
 }
@@ -51,6 +52,12 @@ impl From<TenorError> for CoreError {
     }
 }
 
+impl From<RangeError> for CoreError {
+    fn from(error: RangeError) -> CoreError {
+        CoreError::Range(error)
+    }
+}
+
 impl From<CurveError> for CoreError {
     fn from(error: CurveError) -> CoreError {
         CoreError::Curve(error)
@@ -69,6 +76,7 @@ impl From<CoreError> for PyErr {
             CoreError::Python(error) => error,
             CoreError::Client(error) => Python::attach(|py| client_error(py, error)),
             CoreError::Tenor(error) => invalid_request(error.to_string()),
+            CoreError::Range(error) => invalid_request(error.to_string()),
             CoreError::Curve(error) => invalid_request(error.to_string()),
             CoreError::Emulator(error) => invalid_request(error.to_string()),
         }

@@ -4,28 +4,33 @@
 
 use chrono::{Datelike, Months, NaiveDate};
 
-use crate::curves::CurveError;
 use crate::tenor::{Tenor, TenorKind};
+
+/// A range that lists no tenors: an unknown kind, a start after the end, or
+/// dates beyond the two-digit years of tenor names. The message names which.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RangeError(pub String);
 
 impl Tenor {
     /// Every `month`, `quarter` or `window` tenor overlapping `start..=end`,
     /// in calendar order.
-    pub fn range(kind: &str, start: NaiveDate, end: NaiveDate) -> Result<Vec<Tenor>, CurveError> {
+    pub fn range(kind: &str, start: NaiveDate, end: NaiveDate) -> Result<Vec<Tenor>, RangeError> {
         let kind = match kind {
             "month" => TenorKind::Month,
             "quarter" => TenorKind::Quarter,
             "window" => TenorKind::Window,
             _ => {
-                return Err(CurveError(format!(
+                return Err(RangeError(format!(
                     "unknown kind {kind:?}: a range lists 'month', 'quarter' or 'window' tenors"
                 )))
             }
         };
         if start > end {
-            return Err(CurveError(format!("start {start} is after end {end}")));
+            return Err(RangeError(format!("start {start} is after end {end}")));
         }
         if start.year() < 2000 || end.year() > 2099 {
-            return Err(CurveError(format!(
+            return Err(RangeError(format!(
                 "tenor names have two-digit years, so a range must lie within 2000-2099, not {start} to {end}"
             )));
         }

@@ -68,7 +68,8 @@ pub(crate) fn strings<'a>(values: impl Iterator<Item = Option<&'a str>>) -> Arra
     Arc::new(builder.finish())
 }
 
-pub(crate) fn dates(values: impl Iterator<Item = Option<chrono::NaiveDate>>) -> ArrayRef {
+/// A `Date32` column of the dates given, null where there is none.
+pub fn dates(values: impl Iterator<Item = Option<chrono::NaiveDate>>) -> ArrayRef {
     let mut builder = Date32Builder::new();
     for value in values {
         builder.append_option(value.map(days_since_epoch));
@@ -81,7 +82,7 @@ fn tenor_kinds(rows: &[PriceRow]) -> ArrayRef {
 }
 
 /// The `tenor_kind` column: a dictionary of the kinds that occur.
-pub(crate) fn tenor_kind_column<'a>(kinds: impl Iterator<Item = &'a str>) -> ArrayRef {
+pub fn tenor_kind_column<'a>(kinds: impl Iterator<Item = &'a str>) -> ArrayRef {
     let mut builder = StringDictionaryBuilder::<Int8Type>::new();
     for kind in kinds {
         builder.append_value(kind);

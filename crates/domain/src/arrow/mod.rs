@@ -8,7 +8,10 @@ mod merge;
 mod schema;
 
 pub use build::{build_batch, dependency_lists, metadata_maps, MetadataPair};
-pub(crate) use build::{dates, dependency_column, metadata_column, strings, tenor_kind_column};
+// The `tenor_start`/`tenor_end` and `tenor_kind` columns of the design,
+// which the analytics crate's tables carry too.
+pub use build::{dates, tenor_kind_column};
+pub(crate) use build::{dependency_column, metadata_column, strings};
 pub use dictionary::compact_dictionaries;
 pub use files::{bulk_file_schema, recording_schema};
 pub use merge::merge_slice;
