@@ -9,7 +9,8 @@ use pyo3::types::PyDict;
 
 use analytics::CurveError;
 use domain::decode::DecodeError;
-use domain::tenor::{RangeError, TenorError};
+use domain::tenor::TenorError;
+use domain::tenor_range::RangeError;
 use emulator::ControlError;
 use places::ClientError;
 

@@ -16,6 +16,6 @@ pub mod records;
 pub mod redact;
 pub mod rows;
 pub mod tenor;
-mod tenor_range;
+pub mod tenor_range;
 pub mod timestamp;
 pub mod vocabulary;

@@ -16,8 +16,6 @@ use std::hash::{Hash, Hasher};
 
 use chrono::{Datelike, NaiveDate};
 
-pub use crate::tenor_range::RangeError;
-
 /// The shape a tenor name has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TenorKind {

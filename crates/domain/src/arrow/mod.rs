@@ -13,7 +13,10 @@ pub use build::{build_batch, dependency_lists, metadata_maps, MetadataPair};
 pub use build::{dates, tenor_kind_column};
 pub(crate) use build::{dependency_column, metadata_column, strings};
 pub use dictionary::compact_dictionaries;
-pub use files::{bulk_file_schema, recording_schema};
+pub use files::{
+    bulk_dataset_schema, bulk_file_schema, bulk_partition_columns, recording_schema,
+    BULK_PARTITION_COLUMNS,
+};
 pub use merge::merge_slice;
 pub use schema::{schema, TableKind};
 

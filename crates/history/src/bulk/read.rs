@@ -6,15 +6,18 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Int32Array, RecordBatch, RecordBatchReader, StringArray};
-use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
+use arrow_array::{ArrayRef, RecordBatch, RecordBatchReader, StringArray};
+use arrow_schema::{ArrowError, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::ChunkReader;
 
 use super::args;
 use super::partition::Partition;
 use crate::rest::validate;
-use domain::arrow::{dependency_lists, metadata_maps, MetadataPair, Table};
+use domain::arrow::{
+    bulk_dataset_schema, bulk_partition_columns, dependency_lists, metadata_maps, MetadataPair,
+    Table,
+};
 use domain::month::Month;
 use domain::records::Dependency;
 use domain::vocabulary::find_vertical;
@@ -120,14 +123,6 @@ pub fn find_files(
     Ok(found)
 }
 
-pub(crate) fn with_partitions(schema: &Schema) -> SchemaRef {
-    let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
-    fields.push(Field::new("vertical", DataType::Utf8, false));
-    fields.push(Field::new("year", DataType::Int32, false));
-    fields.push(Field::new("month", DataType::Int32, false));
-    Arc::new(Schema::new(fields))
-}
-
 /// One file's batches with the partition columns appended.
 fn read_file(
     partition: &Partition,
@@ -152,23 +147,18 @@ pub(crate) fn read_parquet<R: ChunkReader + 'static>(
         .with_batch_size(64 * 1024)
         .build()
         .map_err(|e| read_error(path, e))?;
-    let schema = with_partitions(&reader.schema());
+    let schema = bulk_dataset_schema(&reader.schema());
     let mut batches = Vec::new();
     for batch in reader {
         let batch = batch.map_err(|e| read_error(path, e))?;
         let rows = batch.num_rows();
         let mut columns = batch.columns().to_vec();
-        columns
-            .push(Arc::new(StringArray::from(vec![partition.vertical.as_str(); rows])) as ArrayRef);
-        columns.push(Arc::new(Int32Array::from(vec![
-            partition.month.year();
-            rows
-        ])));
-        columns.push(Arc::new(Int32Array::from(vec![
-            partition.month.month()
-                as i32;
-            rows
-        ])));
+        columns.extend(bulk_partition_columns(
+            &partition.vertical,
+            partition.month.year(),
+            partition.month.month(),
+            rows,
+        ));
         let batch = RecordBatch::try_new(Arc::clone(&schema), columns)
             .map_err(|e: ArrowError| read_error(path, e))?;
         batches.push(if parse_json {
@@ -302,7 +292,7 @@ pub(crate) fn join_files(files: Vec<(SchemaRef, Vec<RecordBatch>)>) -> Result<Ta
         batches.extend(file_batches);
     }
     Ok(Table {
-        schema: schema.unwrap_or_else(|| with_partitions(&domain::arrow::bulk_file_schema())),
+        schema: schema.unwrap_or_else(|| bulk_dataset_schema(&domain::arrow::bulk_file_schema())),
         batches,
     })
 }
