@@ -1,6 +1,6 @@
 """The dicts the live feed hands out, typed: its counters (``stats()``) and its
 events (``on_event``). The core builds them (``src/python/live.rs``, from
-``FeedStats`` and ``FeedEvent`` of ``crates/client/src/live``); the wrapper
+``FeedStats`` and ``FeedEvent`` of ``crates/live/src``); the wrapper
 adds ``callback_errors`` and the events of callback mode. Public as
 ``marketcurves.live.*``; ``_core.pyi`` types the core's methods with them."""
 
