@@ -24,7 +24,7 @@ use places::ClientError;
 /// builds (`BackfillOptions` in `_options.py`), its types checked in Python.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-pub struct BackfillOptions {
+pub(crate) struct BackfillOptions {
     dest: PlaceArg,
     storage_options: Option<BTreeMap<String, String>>,
     subscriptions: Vec<(String, String)>,
@@ -85,7 +85,7 @@ fn options(storage_options: Option<BTreeMap<String, String>>) -> Vec<(String, St
 /// `progress(done, total)` requests; the summary as a dict.
 #[pyfunction]
 #[pyo3(signature = (client, options, progress = None))]
-pub fn backfill<'py>(
+pub(crate) fn backfill<'py>(
     py: Python<'py>,
     client: &PyCoreClient,
     options: BackfillOptions,
@@ -108,7 +108,7 @@ pub fn backfill<'py>(
 
 /// The awaitable form of [`backfill`].
 #[pyfunction]
-pub fn backfill_async<'py>(
+pub(crate) fn backfill_async<'py>(
     py: Python<'py>,
     client: &PyCoreClient,
     options: BackfillOptions,
@@ -127,7 +127,7 @@ pub fn backfill_async<'py>(
 /// A backfill's plan: `(tasks, days_skipped)`, each task a dict to hand
 /// to [`backfill_task`] on a worker.
 #[pyfunction]
-pub fn backfill_plan(
+pub(crate) fn backfill_plan(
     py: Python<'_>,
     client: &PyCoreClient,
     options: BackfillOptions,
@@ -148,7 +148,7 @@ pub fn backfill_plan(
 /// Runs one task of a plan into `dest`; the summary of that task alone.
 #[pyfunction]
 #[pyo3(signature = (client, dest, task, storage_options = None))]
-pub fn backfill_task<'py>(
+pub(crate) fn backfill_task<'py>(
     py: Python<'py>,
     client: &PyCoreClient,
     dest: PlaceArg,
@@ -193,7 +193,7 @@ impl PyBackfillLock {
 /// Takes `dest`'s backfill lock, or says who holds it.
 #[pyfunction]
 #[pyo3(signature = (dest, storage_options = None))]
-pub fn backfill_lock(
+pub(crate) fn backfill_lock(
     py: Python<'_>,
     dest: PlaceArg,
     storage_options: Option<BTreeMap<String, String>>,

@@ -39,7 +39,7 @@ fn progress_reporter(
 
 /// Submits a job.
 #[pyfunction]
-pub fn bulk_submit(
+pub(crate) fn bulk_submit(
     py: Python<'_>,
     client: &PyCoreClient,
     vertical: &str,
@@ -54,7 +54,11 @@ pub fn bulk_submit(
 
 /// The job's state: RUNNING, SUCCEEDED, FAILED (or what the service said).
 #[pyfunction]
-pub fn bulk_status(py: Python<'_>, client: &PyCoreClient, job_id: String) -> CoreResult<String> {
+pub(crate) fn bulk_status(
+    py: Python<'_>,
+    client: &PyCoreClient,
+    job_id: String,
+) -> CoreResult<String> {
     let rest = client.rest()?;
     let call = async move { job::status(rest.http(), &job_id).await };
     let state = wait_interruptibly(py, call, no_progress)??;
@@ -64,7 +68,7 @@ pub fn bulk_status(py: Python<'_>, client: &PyCoreClient, job_id: String) -> Cor
 /// Polls until the job ends; FAILED or the timeout raise BulkJobFailed.
 #[pyfunction]
 #[pyo3(signature = (client, job_id, poll_interval, timeout))]
-pub fn bulk_wait(
+pub(crate) fn bulk_wait(
     py: Python<'_>,
     client: &PyCoreClient,
     job_id: String,
@@ -84,7 +88,7 @@ pub fn bulk_wait(
 /// Waits for a submitted job, then downloads its files into `dest`.
 #[pyfunction]
 #[pyo3(signature = (client, job, dest, progress = None, storage_options = None))]
-pub fn bulk_download_job(
+pub(crate) fn bulk_download_job(
     py: Python<'_>,
     client: &PyCoreClient,
     job: &PySubmittedJob,
@@ -111,7 +115,7 @@ pub fn bulk_download_job(
 /// Python.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-pub struct BulkDownloadOptions {
+pub(crate) struct BulkDownloadOptions {
     vertical: String,
     start: String,
     end: String,
@@ -125,7 +129,7 @@ pub struct BulkDownloadOptions {
 /// the job again when URLs expire.
 #[pyfunction]
 #[pyo3(signature = (client, options, progress = None))]
-pub fn bulk_download(
+pub(crate) fn bulk_download(
     py: Python<'_>,
     client: &PyCoreClient,
     options: BulkDownloadOptions,
@@ -159,7 +163,7 @@ pub fn bulk_download(
 /// Reads a downloaded dataset into a pyarrow Table.
 #[pyfunction]
 #[pyo3(signature = (dest, vertical = None, start = None, end = None, parse_json = false, storage_options = None))]
-pub fn read_bulk(
+pub(crate) fn read_bulk(
     py: Python<'_>,
     dest: PlaceArg,
     vertical: Option<&str>,

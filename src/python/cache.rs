@@ -5,6 +5,6 @@ use history::cache::CacheMode;
 use places::ClientError;
 
 /// A call's mode: None leaves the client's.
-pub fn call_mode(mode: Option<&str>) -> Result<Option<CacheMode>, ClientError> {
+pub(crate) fn call_mode(mode: Option<&str>) -> Result<Option<CacheMode>, ClientError> {
     mode.map(|m| CacheMode::parse("cache", m)).transpose()
 }

@@ -152,7 +152,7 @@ where
 /// credentials set and the others None, the types checked in Python.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-pub struct ClientOptions {
+pub(crate) struct ClientOptions {
     token: Option<String>,
     token_provider: Option<Py<PyAny>>,
     email: Option<String>,

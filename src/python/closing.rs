@@ -16,7 +16,7 @@ const RELEASE_POLL: Duration = Duration::from_millis(5);
 
 /// Closes `rest` and waits (at most [`RELEASE_WAIT`]) until nothing else
 /// holds it; the last holder drops the connection pool.
-pub async fn close_and_release(rest: Arc<RestClient>) {
+pub(crate) async fn close_and_release(rest: Arc<RestClient>) {
     rest.close();
     let held = Arc::downgrade(&rest);
     drop(rest);

@@ -19,7 +19,7 @@ use domain::tenor::Tenor;
 
 /// Barrels per tonne as a number, or the name of a product with a standard figure.
 #[derive(FromPyObject)]
-pub enum FactorArg {
+pub(crate) enum FactorArg {
     Number(f64),
     Product(String),
 }
@@ -50,7 +50,7 @@ fn factors(
 /// Holidays as Python hands them over: dates (a calendar's name is resolved
 /// to them there), or `"data"`.
 #[derive(FromPyObject)]
-pub enum HolidaysArg {
+pub(crate) enum HolidaysArg {
     Name(String),
     Dates(Vec<NaiveDate>),
 }
@@ -75,7 +75,7 @@ fn table_in(table: PyTable) -> Table {
 #[pyfunction]
 #[pyo3(signature = (table, kind, nearby, roll_days, log, adjust, holidays))]
 #[allow(clippy::too_many_arguments)]
-pub fn curves_rolling(
+pub(crate) fn curves_rolling(
     py: Python<'_>,
     table: PyTable,
     kind: &str,
@@ -102,7 +102,7 @@ pub fn curves_rolling(
 /// Near minus far per curve and time.
 #[pyfunction]
 #[pyo3(signature = (table, near, far, roll_days, holidays))]
-pub fn curves_spread(
+pub(crate) fn curves_spread(
     py: Python<'_>,
     table: PyTable,
     near: &str,
@@ -121,7 +121,7 @@ pub fn curves_spread(
 #[pyfunction]
 #[pyo3(signature = (product, crude, units, factor, per_curve, crude_factor, crude_per_curve))]
 #[allow(clippy::too_many_arguments)]
-pub fn curves_crack(
+pub(crate) fn curves_crack(
     py: Python<'_>,
     product: PyTable,
     crude: PyTable,
@@ -143,7 +143,7 @@ pub fn curves_crack(
 /// The table with its prices in `to`.
 #[pyfunction]
 #[pyo3(signature = (table, to, factor, per_curve))]
-pub fn curves_convert(
+pub(crate) fn curves_convert(
     py: Python<'_>,
     table: PyTable,
     to: &str,
@@ -159,7 +159,7 @@ pub fn curves_convert(
 
 /// One row per curve and time, one column per tenor.
 #[pyfunction]
-pub fn curves_matrix(py: Python<'_>, table: PyTable, values: &str) -> CoreResult<Py<PyAny>> {
+pub(crate) fn curves_matrix(py: Python<'_>, table: PyTable, values: &str) -> CoreResult<Py<PyAny>> {
     let table = table_in(table);
     let out = py.detach(|| curves::matrix(&table, values))?;
     Ok(to_pyarrow(py, out)?)
@@ -168,7 +168,7 @@ pub fn curves_matrix(py: Python<'_>, table: PyTable, values: &str) -> CoreResult
 /// A daily forward curve per curve and time, from its contracts.
 #[pyfunction]
 #[pyo3(signature = (table, method, weights, holidays))]
-pub fn curves_build(
+pub(crate) fn curves_build(
     py: Python<'_>,
     table: PyTable,
     method: &str,
@@ -184,7 +184,7 @@ pub fn curves_build(
 /// Each contract row's price against the built curve's mean over its days.
 #[pyfunction]
 #[pyo3(signature = (table, built, weights, holidays))]
-pub fn curves_residuals(
+pub(crate) fn curves_residuals(
     py: Python<'_>,
     table: PyTable,
     built: PyTable,
@@ -199,14 +199,14 @@ pub fn curves_residuals(
 
 /// Times as Python hands them over: a frequency, or aware datetimes.
 #[derive(FromPyObject)]
-pub enum AtArg {
+pub(crate) enum AtArg {
     Every(String),
     Times(Vec<DateTime<Utc>>),
 }
 
 /// Each tenor's last value at or before each time, per curve.
 #[pyfunction]
-pub fn curves_as_of(py: Python<'_>, table: PyTable, at: AtArg) -> CoreResult<Py<PyAny>> {
+pub(crate) fn curves_as_of(py: Python<'_>, table: PyTable, at: AtArg) -> CoreResult<Py<PyAny>> {
     let at = match at {
         AtArg::Every(text) => At::every(&text)?,
         AtArg::Times(times) => At::Times(times.iter().map(DateTime::timestamp_micros).collect()),
@@ -217,7 +217,7 @@ pub fn curves_as_of(py: Python<'_>, table: PyTable, at: AtArg) -> CoreResult<Py<
 }
 
 /// The names of the tenors of a kind overlapping `start..=end`.
-pub fn tenor_range(kind: &str, start: NaiveDate, end: NaiveDate) -> CoreResult<Vec<String>> {
+pub(crate) fn tenor_range(kind: &str, start: NaiveDate, end: NaiveDate) -> CoreResult<Vec<String>> {
     Ok(Tenor::range(kind, start, end)?
         .into_iter()
         .map(|t| t.name().to_owned())

@@ -17,7 +17,7 @@ use places::ClientError;
 pyo3::import_exception!(marketcurves.exceptions, InvalidRequest);
 
 /// Bad input from the caller, raised before anything is sent.
-pub fn invalid_request(message: impl Into<String>) -> PyErr {
+pub(crate) fn invalid_request(message: impl Into<String>) -> PyErr {
     InvalidRequest::new_err(message.into())
 }
 
@@ -33,7 +33,7 @@ pub enum CoreError {
     Emulator(ControlError),
 }
 
-pub type CoreResult<T> = Result<T, CoreError>;
+pub(crate) type CoreResult<T> = Result<T, CoreError>;
 
 impl From<PyErr> for CoreError {
     fn from(error: PyErr) -> CoreError {
@@ -85,7 +85,7 @@ impl From<CoreError> for PyErr {
 }
 
 /// A `DecodeError` carrying the endpoint and field as attributes.
-pub fn decode_error(py: Python<'_>, error: &DecodeError) -> PyErr {
+pub(crate) fn decode_error(py: Python<'_>, error: &DecodeError) -> PyErr {
     let build = || -> PyResult<PyErr> {
         let class = py
             .import("marketcurves.exceptions")?
@@ -111,12 +111,12 @@ pyo3::import_exception!(marketcurves.exceptions, ClientClosed);
 pyo3::import_exception!(marketcurves.exceptions, MarketCurvesError);
 
 /// The client was closed: raised by every call made after, and by those it cut short.
-pub fn client_closed() -> PyErr {
+pub(crate) fn client_closed() -> PyErr {
     ClientClosed::new_err(ClientError::ClientClosed.to_string())
 }
 
 /// A client error as the exception of the design's tree.
-pub fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
+pub(crate) fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
     let message = error.to_string();
     match error {
         ClientError::InvalidRequest(_) => InvalidRequest::new_err(message),

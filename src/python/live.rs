@@ -52,7 +52,7 @@ fn untracked(py: Python<'_>, ticks: Vec<Tick>) -> PyResult<Vec<Bound<'_, PyTick>
 /// iteration left with `break` kept the rest of its chunk.
 #[pyfunction]
 #[pyo3(name = "_ticks_batch")]
-pub fn ticks_batch(py: Python<'_>, ticks: Vec<PyRef<'_, PyTick>>) -> PyResult<Py<PyAny>> {
+pub(crate) fn ticks_batch(py: Python<'_>, ticks: Vec<PyRef<'_, PyTick>>) -> PyResult<Py<PyAny>> {
     let ticks: Vec<Tick> = ticks.iter().map(|tick| tick.0.clone()).collect();
     let batch = live::ticks_to_batch(&ticks)
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
@@ -183,7 +183,7 @@ pub struct PyLiveFeed {
 /// in Python and its values by `LiveConfig::validate`.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-pub struct LiveOptions {
+pub(crate) struct LiveOptions {
     backfill: bool,
     ping_interval: f64,
     pong_timeout: f64,
@@ -215,7 +215,7 @@ impl LiveOptions {
 /// values by `ReplayConfig::validate`.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-pub struct ReplayOptions {
+pub(crate) struct ReplayOptions {
     /// None for the service, else the lake.
     source: Option<PlaceArg>,
     storage_options: Option<BTreeMap<String, String>>,

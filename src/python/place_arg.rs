@@ -62,7 +62,10 @@ impl PlaceArg {
 /// (`places::storage::secret_options`): what a cluster's task graph must
 /// not carry.
 #[pyfunction]
-pub fn secret_storage_options(scheme: &str, options: BTreeMap<String, String>) -> Vec<String> {
+pub(crate) fn secret_storage_options(
+    scheme: &str,
+    options: BTreeMap<String, String>,
+) -> Vec<String> {
     let options: Vec<(String, String)> = options.into_iter().collect();
     places::storage::secret_options(scheme, &options)
         .into_iter()

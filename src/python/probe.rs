@@ -16,7 +16,7 @@ use live::LiveConfig;
 /// one that also reads each frame with the client's frame reader.
 #[pyfunction]
 #[pyo3(name = "_probe_live", signature = (live_url, token, subscriptions, seconds, *, decode = false))]
-pub fn probe_live(
+pub(crate) fn probe_live(
     py: Python<'_>,
     live_url: &str,
     token: String,

@@ -40,7 +40,7 @@ fn options(storage_options: Option<BTreeMap<String, String>>) -> Vec<(String, St
 /// builds (`RecordOptions` there), its types already checked in Python.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-pub struct RecordOptions {
+pub(crate) struct RecordOptions {
     dest: PlaceArg,
     subscriptions: Vec<(String, String)>,
     rotate: String,
@@ -189,7 +189,7 @@ fn stop_after(runtime: &tokio::runtime::Runtime, stop: &CancellationToken, durat
 /// A recording as a pyarrow Table.
 #[pyfunction]
 #[pyo3(signature = (dest, curve_id = None, tenor = None, start = None, end = None, storage_options = None))]
-pub fn read_ticks(
+pub(crate) fn read_ticks(
     py: Python<'_>,
     dest: PlaceArg,
     curve_id: Option<&str>,
@@ -212,7 +212,7 @@ pub fn read_ticks(
 /// Checks a lake (`lake::record::check`); the report as a dict.
 #[pyfunction]
 #[pyo3(signature = (dest, start = None, end = None, storage_options = None))]
-pub fn check_lake<'py>(
+pub(crate) fn check_lake<'py>(
     py: Python<'py>,
     dest: PlaceArg,
     start: Option<NaiveDate>,
@@ -235,7 +235,7 @@ pub fn check_lake<'py>(
 /// Compacts the days of a recording before `before`; a list of dicts.
 #[pyfunction]
 #[pyo3(signature = (dest, before, storage_options = None))]
-pub fn compact_recording<'py>(
+pub(crate) fn compact_recording<'py>(
     py: Python<'py>,
     dest: PlaceArg,
     before: NaiveDate,

@@ -18,7 +18,7 @@ use lake::record::RecordSummary;
 use live::{FeedEvent, FeedStats};
 
 /// `LiveFeed.stats()`: `marketcurves.live.FeedStats`.
-pub fn feed_stats<'py>(py: Python<'py>, stats: &FeedStats) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn feed_stats<'py>(py: Python<'py>, stats: &FeedStats) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("messages", stats.messages)?;
     dict.set_item("ticks_delivered", stats.ticks_delivered)?;
@@ -39,7 +39,7 @@ pub fn feed_stats<'py>(py: Python<'py>, stats: &FeedStats) -> PyResult<Bound<'py
 }
 
 /// An event handed to `on_event`: `marketcurves.live.FeedEvent`.
-pub fn feed_event<'py>(py: Python<'py>, event: &FeedEvent) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn feed_event<'py>(py: Python<'py>, event: &FeedEvent) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     let at = |micros: i64| DateTime::from_timestamp_micros(micros);
     match event {
@@ -83,7 +83,7 @@ pub fn feed_event<'py>(py: Python<'py>, event: &FeedEvent) -> PyResult<Bound<'py
 }
 
 /// What a recorder did: `marketcurves.RecordSummary`'s fields.
-pub fn record_summary<'py>(
+pub(crate) fn record_summary<'py>(
     py: Python<'py>,
     summary: &RecordSummary,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -100,7 +100,7 @@ pub fn record_summary<'py>(
 }
 
 /// What a backfill, or one task of it, did: `marketcurves.BackfillSummary`'s fields.
-pub fn backfill_summary<'py>(
+pub(crate) fn backfill_summary<'py>(
     py: Python<'py>,
     summary: &BackfillSummary,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -117,7 +117,10 @@ pub fn backfill_summary<'py>(
 }
 
 /// A lake's check: `marketcurves.lake.LakeReport`'s fields.
-pub fn lake_report<'py>(py: Python<'py>, report: &LakeReport) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn lake_report<'py>(
+    py: Python<'py>,
+    report: &LakeReport,
+) -> PyResult<Bound<'py, PyDict>> {
     let at = |micros: i64| DateTime::from_timestamp_micros(micros);
     let tenors = PyList::empty(py);
     for tenor in &report.tenors {
@@ -189,7 +192,10 @@ pub fn lake_report<'py>(py: Python<'py>, report: &LakeReport) -> PyResult<Bound<
 }
 
 /// A day of a recording merged: `marketcurves.record.CompactedDay`.
-pub fn compacted_day<'py>(py: Python<'py>, day: &CompactedDay) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn compacted_day<'py>(
+    py: Python<'py>,
+    day: &CompactedDay,
+) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("day", day.day)?;
     dict.set_item("files", day.files)?;
@@ -198,7 +204,7 @@ pub fn compacted_day<'py>(py: Python<'py>, day: &CompactedDay) -> PyResult<Bound
 }
 
 /// What the history cache holds: `marketcurves.cache.CacheInfo`.
-pub fn cache_info(py: Python<'_>, info: CacheInfo) -> PyResult<Bound<'_, PyDict>> {
+pub(crate) fn cache_info(py: Python<'_>, info: CacheInfo) -> PyResult<Bound<'_, PyDict>> {
     let curves = PyList::empty(py);
     for curve in info.curves {
         let entry = PyDict::new(py);
@@ -220,7 +226,7 @@ pub fn cache_info(py: Python<'_>, info: CacheInfo) -> PyResult<Bound<'_, PyDict>
 }
 
 /// What clearing the cache removed: `marketcurves.cache.Cleared`.
-pub fn cleared(py: Python<'_>, cleared: Cleared) -> PyResult<Bound<'_, PyDict>> {
+pub(crate) fn cleared(py: Python<'_>, cleared: Cleared) -> PyResult<Bound<'_, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("files", cleared.files)?;
     dict.set_item("bytes", cleared.bytes)?;

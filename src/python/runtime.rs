@@ -27,7 +27,7 @@ static STARTED_IN: OnceLock<u32> = OnceLock::new();
 
 /// The runtime, started by this call if none is, unless this process is a
 /// child forked from the one that started it.
-pub fn runtime() -> PyResult<&'static tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> PyResult<&'static tokio::runtime::Runtime> {
     let here = std::process::id();
     let started = *STARTED_IN.get_or_init(|| here);
     if started != here {
@@ -48,7 +48,7 @@ pub fn runtime() -> PyResult<&'static tokio::runtime::Runtime> {
 /// measured the emulator as much as itself (`benches/backfill.py`, one
 /// machine, in four paired runs: 1.08 to 1.14 of the bound on a runtime of
 /// its own, 1.13 to 1.19 on the shared one).
-pub fn emulator_runtime() -> PyResult<&'static tokio::runtime::Runtime> {
+pub(crate) fn emulator_runtime() -> PyResult<&'static tokio::runtime::Runtime> {
     static EMULATOR: OnceLock<Result<tokio::runtime::Runtime, String>> = OnceLock::new();
     // The fork check: a child forked after it started has none of its threads.
     runtime()?;
@@ -66,14 +66,14 @@ pub fn emulator_runtime() -> PyResult<&'static tokio::runtime::Runtime> {
 
 /// Whether this is a child forked after the runtime started (there, what
 /// the parent made is the parent's to close).
-pub fn forked() -> bool {
+pub(crate) fn forked() -> bool {
     STARTED_IN
         .get()
         .is_some_and(|started| *started != std::process::id())
 }
 
 /// An awaitable of `future` for Python's event loop (the `_async` twins).
-pub fn awaitable<'py, F, T>(py: Python<'py>, future: F) -> PyResult<Bound<'py, PyAny>>
+pub(crate) fn awaitable<'py, F, T>(py: Python<'py>, future: F) -> PyResult<Bound<'py, PyAny>>
 where
     F: Future<Output = PyResult<T>> + Send + 'static,
     T: for<'a> IntoPyObject<'a> + Send + 'static,
@@ -85,7 +85,7 @@ where
 /// Runs `future` on the runtime while this thread, with the GIL released,
 /// waits for it. Every 100 ms it checks for Ctrl-C (which cancels the work
 /// and raises KeyboardInterrupt) and calls `on_tick`, e.g. to draw progress.
-pub fn wait_interruptibly<T, F>(
+pub(crate) fn wait_interruptibly<T, F>(
     py: Python<'_>,
     future: F,
     mut on_tick: impl FnMut(Python<'_>) -> PyResult<()>,

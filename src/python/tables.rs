@@ -48,7 +48,7 @@ fn kind_of(endpoint: PriceEndpoint) -> TableKind {
 /// The pyarrow schema of a table kind.
 #[pyfunction]
 #[pyo3(name = "_table_schema")]
-pub fn table_schema(py: Python<'_>, kind: &str) -> PyResult<Py<PyAny>> {
+pub(crate) fn table_schema(py: Python<'_>, kind: &str) -> PyResult<Py<PyAny>> {
     let schema = schema(table_kind(kind)?);
     Ok(PySchema::new(schema).into_pyarrow(py)?.unbind())
 }
@@ -56,7 +56,7 @@ pub fn table_schema(py: Python<'_>, kind: &str) -> PyResult<Py<PyAny>> {
 /// Decodes the JSON body of a price endpoint into a pyarrow Table.
 #[pyfunction]
 #[pyo3(name = "_decode_table", signature = (endpoint, body, curve_id, tenor = None))]
-pub fn decode_table(
+pub(crate) fn decode_table(
     py: Python<'_>,
     endpoint: &str,
     body: &[u8],

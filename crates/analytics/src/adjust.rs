@@ -49,7 +49,7 @@ impl Adjust {
 
 /// One roll of a position.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Roll {
+pub(crate) struct Roll {
     /// The rank of the first time the new contract is held.
     pub at: usize,
     /// The rank of the time the gap was measured at.
@@ -61,11 +61,14 @@ pub struct Roll {
 /// One curve's prices of each contract of a chain by time rank: finite
 /// prices only, in rank order, one per rank (the table's last row of a
 /// contract and time, as the rolling series takes it).
-pub struct ChainPrices(Vec<Vec<(u32, f64)>>);
+pub(crate) struct ChainPrices(Vec<Vec<(u32, f64)>>);
 
 impl ChainPrices {
     /// From (chain index, time rank, price) in the table's order.
-    pub fn new(contracts: usize, rows: impl Iterator<Item = (usize, u32, f64)>) -> ChainPrices {
+    pub(crate) fn new(
+        contracts: usize,
+        rows: impl Iterator<Item = (usize, u32, f64)>,
+    ) -> ChainPrices {
         let mut per: Vec<Vec<(u32, f64)>> = vec![Vec::new(); contracts];
         for (index, rank, price) in rows {
             per[index].push((rank, price));
@@ -122,7 +125,7 @@ impl ChainPrices {
 }
 
 /// What names a roll in a message.
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     pub curve_id: &'a str,
     /// The position's column: `M1`.
     pub column: &'a str,
@@ -137,7 +140,7 @@ pub struct Context<'a> {
 
 /// The rolls of a position that holds, at each time rank, the chain
 /// contract `held[rank]` (None past the chain's end), with their gaps.
-pub fn rolls(
+pub(crate) fn rolls(
     held: &[Option<usize>],
     prices: &ChainPrices,
     adjust: Adjust,
@@ -257,7 +260,7 @@ fn not_above_zero(
 
 /// Shifts or scales each value of `cells` (one per time rank) by the gaps
 /// of the rolls after it.
-pub fn apply(cells: &mut [Option<f64>], rolls: &[Roll], adjust: Adjust) {
+pub(crate) fn apply(cells: &mut [Option<f64>], rolls: &[Roll], adjust: Adjust) {
     let mut later = rolls.iter().rev().peekable();
     let mut sum = 0.0;
     let mut product = 1.0;

@@ -25,7 +25,7 @@ use domain::tenor::Tenor;
 
 /// The most rows an answer may have: a frequency across months of ticks of
 /// a whole catalogue would not fit in memory, and is surely a mistake.
-pub const MAX_ROWS: usize = 100_000_000;
+pub(crate) const MAX_ROWS: usize = 100_000_000;
 
 /// One row per curve, time of `at` and tenor with a value at or before it,
 /// by curve, time and tenor in calendar order: `curve_id`, `as_of`,

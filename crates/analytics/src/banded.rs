@@ -7,7 +7,7 @@
 //! contiguous row, which the compiler turns into vector instructions.
 
 #[derive(Debug)]
-pub struct Pentadiagonal {
+pub(crate) struct Pentadiagonal {
     /// D's diagonal.
     d: Vec<f64>,
     /// L below its diagonal: `l1[i]` is L[i][i-1], `l2[i]` is L[i][i-2].
@@ -19,7 +19,7 @@ impl Pentadiagonal {
     /// Factors the matrix with diagonal `b0`, `b1[i]` = B[i][i-1] and `b2[i]`
     /// = B[i][i-2] (the first one or two entries unused). `None` if it is not
     /// positive definite.
-    pub fn factor(b0: &[f64], b1: &[f64], b2: &[f64]) -> Option<Pentadiagonal> {
+    pub(crate) fn factor(b0: &[f64], b1: &[f64], b2: &[f64]) -> Option<Pentadiagonal> {
         let n = b0.len();
         let (mut d, mut l1, mut l2) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
         for i in 0..n {
@@ -50,13 +50,13 @@ impl Pentadiagonal {
         Some(Pentadiagonal { d, l1, l2 })
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.d.len()
     }
 
     /// Solves B·X = R in place, R holding `columns` right-hand sides row by
     /// row: `x[i * columns + c]` is row i of column c.
-    pub fn solve(&self, x: &mut [f64], columns: usize) {
+    pub(crate) fn solve(&self, x: &mut [f64], columns: usize) {
         let n = self.len();
         assert_eq!(x.len(), n * columns, "one row per unknown");
         if columns == 0 {

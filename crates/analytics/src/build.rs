@@ -70,7 +70,7 @@ impl BuildSpec {
 }
 
 /// A relative miss of a contract's mean beyond this is an error.
-pub const TOLERANCE: f64 = 1e-9;
+pub(crate) const TOLERANCE: f64 = 1e-9;
 
 /// One row per curve, time and delivery day: `curve_id`, the time key,
 /// `delivery` (date32) and `forward`, with what was left aside noted in the
@@ -133,7 +133,7 @@ fn two_prices(curve: &CurvePanel, conflict: &Conflict, input: &Input) -> CurveEr
 }
 
 /// Each contract's first and last delivery day, where it has them.
-pub fn delivery_periods(contracts: &[Tenor]) -> Vec<Option<(i32, i32)>> {
+pub(crate) fn delivery_periods(contracts: &[Tenor]) -> Vec<Option<(i32, i32)>> {
     contracts
         .iter()
         .map(|t| {
@@ -145,7 +145,7 @@ pub fn delivery_periods(contracts: &[Tenor]) -> Vec<Option<(i32, i32)>> {
 
 /// What stops a curve being built from a set of contracts.
 #[derive(Debug, PartialEq)]
-pub enum Problem {
+pub(crate) enum Problem {
     /// Two kept contracts deliver over the same days.
     SameDays(u32, u32),
     /// A kept contract has no day of positive weight.
@@ -193,7 +193,7 @@ impl Problem {
 /// next time: one whose contracts have the same days from the same first
 /// day (so the same weights too) reuses it.
 #[derive(Default)]
-pub struct Prepared {
+pub(crate) struct Prepared {
     /// The first day and the contracts' days from it.
     key: Option<(i32, Vec<(usize, usize)>)>,
     smooth: Option<Smooth>,
@@ -212,7 +212,7 @@ impl Prepared {
 
 /// The first delivery day and the curve from it, day by day, built from
 /// `contracts` (sorted by first day).
-pub fn curve_at(
+pub(crate) fn curve_at(
     contracts: &[Delivery],
     method: Method,
     weights: &DayWeights,

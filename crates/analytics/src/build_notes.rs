@@ -25,7 +25,7 @@ pub const PRICE_FROM_TEXT: &str = "marketcurves.price_from_text";
 pub const UNDATED_ROWS: &str = "marketcurves.undated_rows";
 
 #[derive(Debug, Default, PartialEq)]
-pub struct Notes {
+pub(crate) struct Notes {
     pub dropped: BTreeMap<String, Vec<String>>,
     /// The column's type, and its values that are not numbers.
     pub price_from_text: Option<(String, usize)>,
@@ -34,7 +34,7 @@ pub struct Notes {
 
 impl Notes {
     /// What `input`, grouped as `panel`, has that `build` leaves aside.
-    pub fn of(input: &Input, panel: &Panel) -> Notes {
+    pub(crate) fn of(input: &Input, panel: &Panel) -> Notes {
         let mut dropped = BTreeMap::new();
         for curve in &panel.curves {
             // Continuous tenors (`C 00`) have no delivery days by design:
@@ -59,7 +59,7 @@ impl Notes {
 
     /// `table` with the notes in its schema's metadata; as it was when
     /// there are none.
-    pub fn noted(self, table: Table) -> Table {
+    pub(crate) fn noted(self, table: Table) -> Table {
         let mut metadata = table.schema.metadata().clone();
         if !self.dropped.is_empty() {
             let json = serde_json::to_string(&self.dropped).expect("strings");

@@ -9,7 +9,7 @@
 
 /// A contract with delivery days, at one time.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Delivery {
+pub(crate) struct Delivery {
     /// Index into the curve's contracts.
     pub contract: u32,
     /// First and last day of delivery (days since 1970-01-01), inclusive.
@@ -27,7 +27,7 @@ impl Delivery {
 /// The contracts of `cells` ((contract, price) by contract) that have
 /// delivery days, `periods` giving each contract's; in calendar order when
 /// the curve's contracts are.
-pub fn deliveries(periods: &[Option<(i32, i32)>], cells: &[(u32, f64)]) -> Vec<Delivery> {
+pub(crate) fn deliveries(periods: &[Option<(i32, i32)>], cells: &[(u32, f64)]) -> Vec<Delivery> {
     cells
         .iter()
         .filter_map(|&(contract, price)| {
@@ -44,7 +44,7 @@ pub fn deliveries(periods: &[Option<(i32, i32)>], cells: &[(u32, f64)]) -> Vec<D
 
 /// Whether each of `deliveries` (sorted by first day) is kept: not when
 /// every one of its days is covered by shorter contracts.
-pub fn kept(deliveries: &[Delivery]) -> Vec<bool> {
+pub(crate) fn kept(deliveries: &[Delivery]) -> Vec<bool> {
     deliveries
         .iter()
         .map(|wide| {
@@ -66,7 +66,7 @@ pub fn kept(deliveries: &[Delivery]) -> Vec<bool> {
 /// A kept contract as the curve builders see it: a run of the curve's days
 /// (offsets from its first day) and the price its weighted mean must be.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Span {
+pub(crate) struct Span {
     pub first: usize,
     pub last: usize,
     pub price: f64,
@@ -74,12 +74,12 @@ pub struct Span {
 
 impl Span {
     /// The sum of its days' weights.
-    pub fn total(&self, weights: &[f64]) -> f64 {
+    pub(crate) fn total(&self, weights: &[f64]) -> f64 {
         weights[self.first..=self.last].iter().sum()
     }
 
     /// The weighted mean of `f` over its days.
-    pub fn mean(&self, f: &[f64], weights: &[f64]) -> f64 {
+    pub(crate) fn mean(&self, f: &[f64], weights: &[f64]) -> f64 {
         let days = self.first..=self.last;
         let sum: f64 = f[days.clone()]
             .iter()

@@ -3,7 +3,7 @@
 //! multipliers is symmetric but not definite, so Cholesky would not do.
 
 #[derive(Debug)]
-pub struct Lu {
+pub(crate) struct Lu {
     n: usize,
     /// L below the diagonal (unit diagonal implied) and U on and above it, row by row.
     lu: Vec<f64>,
@@ -14,7 +14,7 @@ pub struct Lu {
 impl Lu {
     /// Factors the `n`×`n` matrix `a`, stored row by row. `None` if a pivot
     /// is zero or not a number: the matrix is singular as far as this can tell.
-    pub fn factor(mut a: Vec<f64>, n: usize) -> Option<Lu> {
+    pub(crate) fn factor(mut a: Vec<f64>, n: usize) -> Option<Lu> {
         assert_eq!(a.len(), n * n, "a square matrix");
         let mut swaps = Vec::with_capacity(n);
         for k in 0..n {
@@ -47,7 +47,7 @@ impl Lu {
     }
 
     /// Solves A·x = b in place.
-    pub fn solve(&self, b: &mut [f64]) {
+    pub(crate) fn solve(&self, b: &mut [f64]) {
         let n = self.n;
         assert_eq!(b.len(), n, "one value per unknown");
         for (k, &swap) in self.swaps.iter().enumerate() {

@@ -8,7 +8,7 @@ use super::delivery::Span;
 
 /// The curve over `weights.len()` days from `spans`, the first of which
 /// starts on day 0.
-pub fn flat(weights: &[f64], spans: &[Span]) -> Vec<f64> {
+pub(crate) fn flat(weights: &[f64], spans: &[Span]) -> Vec<f64> {
     let mut f = vec![f64::NAN; weights.len()];
     let mut order: Vec<&Span> = spans.iter().collect();
     order.sort_by_key(|s| (s.last - s.first, s.first));

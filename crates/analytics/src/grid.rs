@@ -15,7 +15,7 @@ const MICROS_PER_SECOND: i64 = 1_000_000;
 const MICROS_PER_DAY: i64 = 86_400 * MICROS_PER_SECOND;
 
 /// The most times a frequency may make: each is a whole curve of rows.
-pub const MAX_TIMES: usize = 1_000_000;
+pub(crate) const MAX_TIMES: usize = 1_000_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum At {

@@ -16,7 +16,7 @@ use super::rows::Row;
 
 /// One curve's cells grouped by time, and each group's range of them.
 #[derive(Debug, Default, PartialEq)]
-pub struct Grouped {
+pub(crate) struct Grouped {
     /// (time, start, end) of each time's cells, in time order.
     pub groups: Vec<(i64, usize, usize)>,
     /// (contract, value), sorted by contract within a group, one per
@@ -30,7 +30,7 @@ pub struct Grouped {
 
 /// Two rows of one contract at one time whose values differ.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Conflict {
+pub(crate) struct Conflict {
     pub time: i64,
     pub contract: u32,
     /// The values in the table's order.
@@ -40,7 +40,11 @@ pub struct Conflict {
 
 /// Splits `rows` by curve (below `curves`) and groups each curve's cells
 /// by time, reading each row's value with `value`.
-pub fn group_by_curve(rows: Vec<Row>, curves: usize, value: impl Fn(u32) -> f64) -> Vec<Grouped> {
+pub(crate) fn group_by_curve(
+    rows: Vec<Row>,
+    curves: usize,
+    value: impl Fn(u32) -> f64,
+) -> Vec<Grouped> {
     let rows = by_curve(rows, curves);
     let mut out: Vec<Grouped> = (0..curves).map(|_| Grouped::default()).collect();
     for one in rows.chunk_by(|a, b| a.curve == b.curve) {
@@ -106,12 +110,12 @@ fn group_by_time(rows: &[Row], value: &impl Fn(u32) -> f64) -> Grouped {
 }
 
 /// `rows` stably sorted by curve (below `curves`).
-pub fn by_curve(rows: Vec<Row>, curves: usize) -> Vec<Row> {
+pub(crate) fn by_curve(rows: Vec<Row>, curves: usize) -> Vec<Row> {
     counting_sort(rows, curves, |r| r.curve as usize)
 }
 
 /// The distinct times in order, and each row's rank among them.
-pub fn rank_times(rows: &[Row]) -> (Vec<i64>, Vec<u32>) {
+pub(crate) fn rank_times(rows: &[Row]) -> (Vec<i64>, Vec<u32>) {
     let (Some(min), Some(max)) = (
         rows.iter().map(|r| r.time).min(),
         rows.iter().map(|r| r.time).max(),
@@ -164,7 +168,7 @@ pub fn rank_times(rows: &[Row]) -> (Vec<i64>, Vec<u32>) {
 }
 
 /// `rows` stably sorted by `key`, which is below `keys`.
-pub fn counting_sort(rows: Vec<Row>, keys: usize, key: impl Fn(&Row) -> usize) -> Vec<Row> {
+pub(crate) fn counting_sort(rows: Vec<Row>, keys: usize, key: impl Fn(&Row) -> usize) -> Vec<Row> {
     if rows.is_sorted_by_key(&key) {
         return rows;
     }

@@ -108,7 +108,7 @@ impl Input {
 }
 
 /// A table's rows in one batch.
-pub fn one_batch(table: &Table) -> Result<RecordBatch, CurveError> {
+pub(crate) fn one_batch(table: &Table) -> Result<RecordBatch, CurveError> {
     // One batch (what the package returns) is read in place, not copied.
     Ok(match table.batches.as_slice() {
         [one] => one.clone(),
@@ -117,7 +117,7 @@ pub fn one_batch(table: &Table) -> Result<RecordBatch, CurveError> {
 }
 
 /// The time key's column as days (dates) or microseconds (times).
-pub fn times(batch: &RecordBatch, key: TimeKey) -> Result<Int64Array, CurveError> {
+pub(crate) fn times(batch: &RecordBatch, key: TimeKey) -> Result<Int64Array, CurveError> {
     let time = column(batch, key.column(), &key.data_type())?;
     // Times are read as they are stored (no copy); dates widen to i64.
     Ok(match key {
@@ -129,21 +129,21 @@ pub fn times(batch: &RecordBatch, key: TimeKey) -> Result<Int64Array, CurveError
 }
 
 /// A column as dates (days since 1970-01-01).
-pub fn days(batch: &RecordBatch, name: &str) -> Result<Date32Array, CurveError> {
+pub(crate) fn days(batch: &RecordBatch, name: &str) -> Result<Date32Array, CurveError> {
     Ok(column(batch, name, &DataType::Date32)?
         .as_primitive::<Date32Type>()
         .clone())
 }
 
 /// A column as strings.
-pub fn strings(batch: &RecordBatch, name: &str) -> Result<StringArray, CurveError> {
+pub(crate) fn strings(batch: &RecordBatch, name: &str) -> Result<StringArray, CurveError> {
     Ok(column(batch, name, &DataType::Utf8)?
         .as_string::<i32>()
         .clone())
 }
 
 /// A column as float64 numbers.
-pub fn numbers(batch: &RecordBatch, name: &str) -> Result<Float64Array, CurveError> {
+pub(crate) fn numbers(batch: &RecordBatch, name: &str) -> Result<Float64Array, CurveError> {
     let array = column(batch, name, &DataType::Float64)?;
     Ok(array.as_primitive::<Float64Type>().clone())
 }

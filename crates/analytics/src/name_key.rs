@@ -8,7 +8,7 @@
 use arrow_array::{Array, StringArray};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NameKey<'a> {
+pub(crate) enum NameKey<'a> {
     Packed(u128),
     Long(&'a str),
 }
@@ -18,7 +18,7 @@ const PACKED: usize = 15;
 impl<'a> NameKey<'a> {
     /// The key of `array`'s value at `row` (which must not be null).
     #[inline(always)]
-    pub fn of(array: &'a StringArray, row: usize) -> NameKey<'a> {
+    pub(crate) fn of(array: &'a StringArray, row: usize) -> NameKey<'a> {
         let offsets = array.value_offsets();
         let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
         let len = end - start;
@@ -47,7 +47,7 @@ impl<'a> NameKey<'a> {
 
 /// The key of a row's value, or `None` where it is null.
 #[inline(always)]
-pub fn key_at(array: &StringArray, row: usize) -> Option<NameKey<'_>> {
+pub(crate) fn key_at(array: &StringArray, row: usize) -> Option<NameKey<'_>> {
     (!array.is_null(row)).then(|| NameKey::of(array, row))
 }
 

@@ -11,7 +11,7 @@ use super::CurveError;
 use domain::arrow::Table;
 
 /// A column of strings, nulls where `None`.
-pub fn string_column<'a>(values: impl Iterator<Item = Option<&'a str>>) -> ArrayRef {
+pub(crate) fn string_column<'a>(values: impl Iterator<Item = Option<&'a str>>) -> ArrayRef {
     let mut builder = StringBuilder::new();
     for value in values {
         builder.append_option(value);
@@ -19,17 +19,17 @@ pub fn string_column<'a>(values: impl Iterator<Item = Option<&'a str>>) -> Array
     Arc::new(builder.finish())
 }
 
-pub fn float_column(values: Vec<Option<f64>>) -> ArrayRef {
+pub(crate) fn float_column(values: Vec<Option<f64>>) -> ArrayRef {
     Arc::new(Float64Array::from(values))
 }
 
 /// The time key column of the output, typed as in the input's schema.
-pub fn time_column(key: TimeKey, times: &[i64]) -> ArrayRef {
+pub(crate) fn time_column(key: TimeKey, times: &[i64]) -> ArrayRef {
     time_array(key, times.iter().map(|&t| Some(t)))
 }
 
 /// A time key column with nulls where `None`.
-pub fn optional_time_column(key: TimeKey, times: &[Option<i64>]) -> ArrayRef {
+pub(crate) fn optional_time_column(key: TimeKey, times: &[Option<i64>]) -> ArrayRef {
     time_array(key, times.iter().copied())
 }
 
@@ -54,7 +54,7 @@ fn time_array(key: TimeKey, times: impl ExactSizeIterator<Item = Option<i64>>) -
 }
 
 /// A one-batch table of named columns; a column's nullability follows its nulls.
-pub fn table(columns: Vec<(String, ArrayRef)>) -> Result<Table, CurveError> {
+pub(crate) fn table(columns: Vec<(String, ArrayRef)>) -> Result<Table, CurveError> {
     let fields: Vec<Field> = columns
         .iter()
         .map(|(name, array)| {

@@ -11,13 +11,13 @@ use domain::tenor::Tenor;
 
 /// The prices of one curve at one time: `cells[range]`, sorted by contract.
 #[derive(Clone, Debug)]
-pub struct Group {
+pub(crate) struct Group {
     pub time: i64,
     pub range: Range<usize>,
 }
 
 #[derive(Debug)]
-pub struct CurvePanel {
+pub(crate) struct CurvePanel {
     pub curve_id: String,
     /// Every contract the curve has in the table, in calendar order.
     pub contracts: Vec<Tenor>,
@@ -30,7 +30,7 @@ pub struct CurvePanel {
 
 impl CurvePanel {
     /// The value of `contract` in `group`, if the table has one.
-    pub fn value(&self, group: &Group, contract: u32) -> Option<f64> {
+    pub(crate) fn value(&self, group: &Group, contract: u32) -> Option<f64> {
         let cells = &self.cells[group.range.clone()];
         cells
             .binary_search_by_key(&contract, |&(c, _)| c)
@@ -39,7 +39,7 @@ impl CurvePanel {
     }
 
     /// The index of the contract named `name`.
-    pub fn contract(&self, name: &str) -> Option<u32> {
+    pub(crate) fn contract(&self, name: &str) -> Option<u32> {
         self.contracts
             .iter()
             .position(|t| t.name() == name)
@@ -47,7 +47,7 @@ impl CurvePanel {
     }
 }
 
-pub struct Panel {
+pub(crate) struct Panel {
     pub key: TimeKey,
     /// Sorted by curve id.
     pub curves: Vec<CurvePanel>,
@@ -56,13 +56,13 @@ pub struct Panel {
 impl Panel {
     /// Groups the rows with a time and a value; the last of two rows of one
     /// contract at one time wins.
-    pub fn build(input: &Input) -> Panel {
+    pub(crate) fn build(input: &Input) -> Panel {
         Panel::build_keeping(input, |_, _| true)
     }
 
     /// Groups the rows with a time and a value that `keep` keeps, given
     /// the row's curve; a curve keeps every contract it has in the table.
-    pub fn build_keeping(input: &Input, keep: impl Fn(&NamedCurve, &Row) -> bool) -> Panel {
+    pub(crate) fn build_keeping(input: &Input, keep: impl Fn(&NamedCurve, &Row) -> bool) -> Panel {
         let NamedRows { curves, mut rows } = NamedRows::read(input);
         rows.retain(|row| keep(&curves[row.curve as usize], row));
         let grouped = group_by_curve(rows, curves.len(), |row| input.values.value(row as usize));

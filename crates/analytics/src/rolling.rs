@@ -110,7 +110,12 @@ pub(super) struct Chain {
 impl Chain {
     /// `contracts` in calendar order; `roll_days` counted in `calendar`'s
     /// business days.
-    pub fn new(contracts: &[Tenor], kind: TenorKind, roll_days: u32, calendar: &Calendar) -> Chain {
+    pub(crate) fn new(
+        contracts: &[Tenor],
+        kind: TenorKind,
+        roll_days: u32,
+        calendar: &Calendar,
+    ) -> Chain {
         let chain: Vec<u32> = (0..contracts.len() as u32)
             .filter(|&i| contracts[i as usize].kind() == kind)
             .collect();
@@ -128,12 +133,17 @@ impl Chain {
     }
 
     /// The index in the chain of the first contract not rolled on `day`.
-    pub fn first_held(&self, day: i32) -> usize {
+    pub(crate) fn first_held(&self, day: i32) -> usize {
         self.rolls.partition_point(|&roll| roll <= day)
     }
 
     /// Refuses a position past every contract of the chain.
-    pub fn check(&self, curve: &str, kind: TenorKind, position: u32) -> Result<(), CurveError> {
+    pub(crate) fn check(
+        &self,
+        curve: &str,
+        kind: TenorKind,
+        position: u32,
+    ) -> Result<(), CurveError> {
         if position as usize > self.contracts.len() {
             return Err(CurveError::new(format!(
                 "{}{position} is past the contracts of curve {curve}: the table has {} {} \

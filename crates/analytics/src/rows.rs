@@ -18,7 +18,7 @@ type HashMap<K, V> = StdHashMap<K, V, ahash::RandomState>;
 
 /// A row with a time and a value.
 #[derive(Clone, Copy, Debug)]
-pub struct Row {
+pub(crate) struct Row {
     /// Index into [`NamedRows::curves`].
     pub curve: u32,
     /// Index into that curve's contracts.
@@ -30,13 +30,13 @@ pub struct Row {
 }
 
 #[derive(Debug)]
-pub struct NamedCurve {
+pub(crate) struct NamedCurve {
     pub curve_id: String,
     /// Every contract the curve has in the table, in calendar order.
     pub contracts: Vec<Tenor>,
 }
 
-pub struct NamedRows {
+pub(crate) struct NamedRows {
     /// Sorted by curve id.
     pub curves: Vec<NamedCurve>,
     /// In the table's order, skipping rows without a curve, tenor, time or value.
@@ -44,7 +44,7 @@ pub struct NamedRows {
 }
 
 impl NamedRows {
-    pub fn read(input: &Input) -> NamedRows {
+    pub(crate) fn read(input: &Input) -> NamedRows {
         let mut curve_of: HashMap<NameKey, usize> = HashMap::default();
         // Per curve: tenor key -> contract index, and the names in first-seen order.
         let mut tenor_of: Vec<HashMap<NameKey, u32>> = Vec::new();

@@ -30,7 +30,7 @@ use super::dense::Lu;
 /// made once for a run of dates whose contracts are the same (every date of
 /// a month, in a settlement history), each date's curve then costs one
 /// dense solve and two products.
-pub struct Smooth {
+pub(crate) struct Smooth {
     rows: Constraints,
     banded: Pentadiagonal,
     /// B⁻¹·Jᵀ, a row per day.
@@ -42,7 +42,7 @@ pub struct Smooth {
 impl Smooth {
     /// `None` if the constraints are not independent (a contract whose days
     /// all weigh zero, say).
-    pub fn new(weights: &[f64], spans: &[Span]) -> Option<Smooth> {
+    pub(crate) fn new(weights: &[f64], spans: &[Span]) -> Option<Smooth> {
         let n = weights.len();
         let rows = Constraints::new(weights, spans);
         let m = rows.count() + 1;
@@ -67,7 +67,7 @@ impl Smooth {
 
     /// The curve over the days, for the contracts' `prices` (in the order
     /// of the spans it was made with).
-    pub fn curve(&self, prices: &[f64]) -> Option<Vec<f64>> {
+    pub(crate) fn curve(&self, prices: &[f64]) -> Option<Vec<f64>> {
         let (rows, y) = (&self.rows, &self.y);
         let contracts = rows.ranges.len();
         let m = rows.count() + 1;

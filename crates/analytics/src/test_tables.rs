@@ -13,17 +13,17 @@ use chrono::NaiveDate;
 use domain::arrow::Table;
 use domain::timestamp::days_since_epoch;
 
-pub fn day(text: &str) -> i32 {
+pub(crate) fn day(text: &str) -> i32 {
     days_since_epoch(NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap())
 }
 
-pub fn date_text(days: i32) -> String {
+pub(crate) fn date_text(days: i32) -> String {
     (NaiveDate::from_ymd_opt(1970, 1, 1).unwrap() + chrono::Duration::days(i64::from(days)))
         .to_string()
 }
 
 /// Settlements of (curve, tenor, date, price) in `units`.
-pub fn settlements(rows: &[(&str, &str, &str, f64)], units: &str) -> Table {
+pub(crate) fn settlements(rows: &[(&str, &str, &str, f64)], units: &str) -> Table {
     let curve: StringArray = rows.iter().map(|r| Some(r.0)).collect();
     let tenor: StringArray = rows.iter().map(|r| Some(r.1)).collect();
     let date: Date32Array = rows.iter().map(|r| Some(day(r.2))).collect();
@@ -39,7 +39,7 @@ pub fn settlements(rows: &[(&str, &str, &str, f64)], units: &str) -> Table {
 }
 
 /// Prices of (curve, tenor, microseconds, price) in `units`, keyed by time.
-pub fn prices(rows: &[(&str, &str, i64, f64)], units: &str) -> Table {
+pub(crate) fn prices(rows: &[(&str, &str, i64, f64)], units: &str) -> Table {
     let curve: StringArray = rows.iter().map(|r| Some(r.0)).collect();
     let tenor: StringArray = rows.iter().map(|r| Some(r.1)).collect();
     let time = TimestampMicrosecondArray::from(rows.iter().map(|r| r.2).collect::<Vec<_>>())
@@ -55,7 +55,7 @@ pub fn prices(rows: &[(&str, &str, i64, f64)], units: &str) -> Table {
     ])
 }
 
-pub fn table(columns: Vec<(&str, ArrayRef)>) -> Table {
+pub(crate) fn table(columns: Vec<(&str, ArrayRef)>) -> Table {
     let fields: Vec<Field> = columns
         .iter()
         .map(|(n, a)| Field::new(*n, a.data_type().clone(), true))
@@ -69,18 +69,18 @@ pub fn table(columns: Vec<(&str, ArrayRef)>) -> Table {
     }
 }
 
-pub fn column<'a>(table: &'a Table, name: &str) -> &'a ArrayRef {
+pub(crate) fn column<'a>(table: &'a Table, name: &str) -> &'a ArrayRef {
     table.batches[0].column_by_name(name).unwrap()
 }
 
-pub fn floats(table: &Table, name: &str) -> Vec<Option<f64>> {
+pub(crate) fn floats(table: &Table, name: &str) -> Vec<Option<f64>> {
     column(table, name)
         .as_primitive::<Float64Type>()
         .iter()
         .collect()
 }
 
-pub fn texts(table: &Table, name: &str) -> Vec<Option<String>> {
+pub(crate) fn texts(table: &Table, name: &str) -> Vec<Option<String>> {
     column(table, name)
         .as_string::<i32>()
         .iter()
@@ -88,7 +88,7 @@ pub fn texts(table: &Table, name: &str) -> Vec<Option<String>> {
         .collect()
 }
 
-pub fn dates(table: &Table) -> Vec<String> {
+pub(crate) fn dates(table: &Table) -> Vec<String> {
     column(table, "date")
         .as_primitive::<Date32Type>()
         .iter()
@@ -96,7 +96,7 @@ pub fn dates(table: &Table) -> Vec<String> {
         .collect()
 }
 
-pub fn names(table: &Table) -> Vec<String> {
+pub(crate) fn names(table: &Table) -> Vec<String> {
     table
         .schema
         .fields()
@@ -106,11 +106,11 @@ pub fn names(table: &Table) -> Vec<String> {
 }
 
 #[allow(dead_code)]
-pub fn micros_type() -> DataType {
+pub(crate) fn micros_type() -> DataType {
     DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into()))
 }
 
 #[allow(dead_code)]
-pub fn is_null(table: &Table, name: &str, row: usize) -> bool {
+pub(crate) fn is_null(table: &Table, name: &str, row: usize) -> bool {
     column(table, name).is_null(row)
 }

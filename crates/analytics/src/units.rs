@@ -29,7 +29,7 @@ use super::input::{numbers, strings};
 use super::CurveError;
 use domain::arrow::Table;
 
-pub const GALLONS_PER_BARREL: f64 = 42.0;
+pub(crate) const GALLONS_PER_BARREL: f64 = 42.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {

@@ -8,7 +8,9 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 /// A string field that may arrive as a number or boolean; null is `None`.
-pub fn opt_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+pub(crate) fn opt_text<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<String>, D::Error> {
     let value = Option::<Value>::deserialize(deserializer)?;
     value.map_or(Ok(None), |v| {
         scalar_text(v)
@@ -17,7 +19,7 @@ pub fn opt_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Str
 }
 
 /// A list whose null elements are skipped; null or missing is `None`.
-pub fn opt_list<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
+pub(crate) fn opt_list<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
@@ -27,7 +29,7 @@ where
 }
 
 /// An object of string to string; null values are dropped, scalars kept as text.
-pub fn opt_string_map<'de, D: Deserializer<'de>>(
+pub(crate) fn opt_string_map<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<BTreeMap<String, String>>, D::Error> {
     let Some(object) = Option::<BTreeMap<String, Value>>::deserialize(deserializer)? else {

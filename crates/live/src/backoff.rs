@@ -16,7 +16,7 @@ pub(crate) struct Backoff {
 }
 
 impl Backoff {
-    pub fn new(min: Duration, max: Duration) -> Backoff {
+    pub(crate) fn new(min: Duration, max: Duration) -> Backoff {
         Backoff {
             min,
             max: max.max(min),
@@ -27,7 +27,7 @@ impl Backoff {
     /// The wait before the next attempt, for `jitter` uniform in [0, 1): a
     /// uniform wait between `min` and the exponential ceiling
     /// `min * 2^failures` (at most `max`). Counts the attempt.
-    pub fn next_wait(&mut self, jitter: f64) -> Duration {
+    pub(crate) fn next_wait(&mut self, jitter: f64) -> Duration {
         // A zero minimum still grows, so a refusing server is not hammered.
         let ceiling = self
             .min
@@ -40,7 +40,7 @@ impl Backoff {
     }
 
     /// After a connection that stayed healthy: the next wait is short again.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.failures = 0;
     }
 }

@@ -50,7 +50,7 @@ pub(crate) struct EventSink {
 }
 
 impl EventSink {
-    pub fn emit(&self, event: FeedEvent) {
+    pub(crate) fn emit(&self, event: FeedEvent) {
         log_event(&event);
         let mut kept = self.lock();
         if kept.len() == EVENTS_KEPT {
@@ -60,7 +60,7 @@ impl EventSink {
     }
 
     /// The events kept, oldest first, leaving none.
-    pub fn drain(&self) -> Vec<FeedEvent> {
+    pub(crate) fn drain(&self) -> Vec<FeedEvent> {
         self.lock().drain(..).collect()
     }
 

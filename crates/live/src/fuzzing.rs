@@ -7,6 +7,9 @@
 //! targets in `fuzz/` call these functions, and `cargo test` runs them on the
 //! seed corpus and on proptest inputs, so both check the same things.
 
+// Test code (feature `fuzzing`): a panic is how a property reports a finding.
+#![allow(clippy::unwrap_used)]
+
 use std::cmp::Ordering;
 use std::path::{Component, Path};
 

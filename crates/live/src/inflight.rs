@@ -50,17 +50,17 @@ pub(crate) struct Inflight {
 
 impl Inflight {
     /// A new marker, unique for the feed's life.
-    pub fn marker(&mut self, kind: &str) -> String {
+    pub(crate) fn marker(&mut self, kind: &str) -> String {
         self.next_marker += 1;
         format!("{MARKER_PREFIX}{kind}-{}", self.next_marker)
     }
 
-    pub fn push(&mut self, pending: Pending) {
+    pub(crate) fn push(&mut self, pending: Pending) {
         self.waiting.push_back(pending);
     }
 
     /// The error frame of the oldest waiting command, if any waits.
-    pub fn refuse(&mut self, refusal: Refusal) -> Result<(), Refusal> {
+    pub(crate) fn refuse(&mut self, refusal: Refusal) -> Result<(), Refusal> {
         match self.waiting.front_mut() {
             Some(pending) => {
                 pending.refusal.get_or_insert(refusal);
@@ -72,7 +72,7 @@ impl Inflight {
 
     /// The commands a pong named `marker` answers: that one, and any sent
     /// before it (the service answers in order). Empty for another pong.
-    pub fn answered(&mut self, marker: &str) -> Vec<Pending> {
+    pub(crate) fn answered(&mut self, marker: &str) -> Vec<Pending> {
         let Some(position) = self.waiting.iter().position(|p| p.marker == marker) else {
             return Vec::new();
         };
@@ -80,17 +80,17 @@ impl Inflight {
     }
 
     /// When the oldest waiting command was sent.
-    pub fn oldest(&self) -> Option<Instant> {
+    pub(crate) fn oldest(&self) -> Option<Instant> {
         self.waiting.front().map(|p| p.sent_at)
     }
 
     /// Everything still waiting, when the connection is lost.
-    pub fn take_all(&mut self) -> Vec<Pending> {
+    pub(crate) fn take_all(&mut self) -> Vec<Pending> {
         self.waiting.drain(..).collect()
     }
 
     #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.waiting.is_empty()
     }
 }

@@ -27,7 +27,7 @@ pub(crate) struct KeepAlive {
 }
 
 impl KeepAlive {
-    pub fn new(ping_interval: Duration, pong_timeout: Duration, now: Instant) -> KeepAlive {
+    pub(crate) fn new(ping_interval: Duration, pong_timeout: Duration, now: Instant) -> KeepAlive {
         KeepAlive {
             ping_interval,
             pong_timeout,
@@ -39,7 +39,7 @@ impl KeepAlive {
 
     /// What is due at `now`; `oldest_command` is when the oldest command
     /// still waiting for its marker pong was sent.
-    pub fn check(&self, now: Instant, oldest_command: Option<Instant>) -> Due {
+    pub(crate) fn check(&self, now: Instant, oldest_command: Option<Instant>) -> Due {
         let ping_sent = self.outstanding.as_ref().map(|(_, at)| *at);
         for sent in [ping_sent, oldest_command].into_iter().flatten() {
             if now >= sent + self.pong_timeout {
@@ -71,7 +71,7 @@ impl KeepAlive {
     }
 
     /// The pong of `marker` arrived; true if it was the keep-alive's.
-    pub fn answered(&mut self, marker: &str) -> bool {
+    pub(crate) fn answered(&mut self, marker: &str) -> bool {
         if self.outstanding.as_ref().is_some_and(|(m, _)| m == marker) {
             self.outstanding = None;
             return true;

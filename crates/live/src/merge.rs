@@ -25,7 +25,7 @@ pub(crate) struct Watermark(pub Option<Micros>);
 
 impl Watermark {
     /// Whether a value of time `at` is new; if so it becomes the last one.
-    pub fn admit(&mut self, at: Micros) -> bool {
+    pub(crate) fn admit(&mut self, at: Micros) -> bool {
         let at = truncate_to_millis(at);
         if self.0.is_some_and(|last| at <= last) {
             return false;

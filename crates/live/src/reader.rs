@@ -70,7 +70,7 @@ enum Ready {
 }
 
 impl Reader {
-    pub fn new(shared: Arc<Shared>) -> Reader {
+    pub(crate) fn new(shared: Arc<Shared>) -> Reader {
         Reader {
             shared,
             held: Mutex::default(),
@@ -86,7 +86,7 @@ impl Reader {
     }
 
     /// Ticks taken from the queue and not yet handed out.
-    pub fn held_len(&self) -> usize {
+    pub(crate) fn held_len(&self) -> usize {
         self.held().rows.len()
     }
 
@@ -94,7 +94,7 @@ impl Reader {
     /// `timeout` passes (then none; `None` waits for ever). Errors come once
     /// each, in order with the ticks; [`ClientError::Closed`] once closed
     /// and drained.
-    pub async fn ticks(
+    pub(crate) async fn ticks(
         &self,
         max: usize,
         timeout: Option<Duration>,
@@ -108,7 +108,7 @@ impl Reader {
 
     /// The time handed out (see [`Shared::handed`]) had the last
     /// `unread` ticks of the last [`ticks`](Self::ticks) not been.
-    pub fn handed(&self, unread: usize) -> Micros {
+    pub(crate) fn handed(&self, unread: usize) -> Micros {
         let last = lock(&self.last);
         match last.as_ref() {
             Some(take) if unread > 0 => {
@@ -124,7 +124,7 @@ impl Reader {
     /// here back to the queue, in front: what the consumer has not had is
     /// all in the queue, where a replay takes it back to place a new
     /// subscription's values among it.
-    pub fn give_back_unread(&self, unread: usize) {
+    pub(crate) fn give_back_unread(&self, unread: usize) {
         let mut held = self.held();
         if let Some(mut take) = lock(&self.last).take() {
             let read = take.rows.len().saturating_sub(unread);
@@ -145,7 +145,7 @@ impl Reader {
     }
 
     /// What is there now, up to `max`, without waiting (errors as in `ticks`).
-    pub fn ready_ticks(&self, max: usize) -> Result<Vec<Tick>, ClientError> {
+    pub(crate) fn ready_ticks(&self, max: usize) -> Result<Vec<Tick>, ClientError> {
         match self.ready(checked_max(max)?, 1)? {
             Ready::Rows(rows) => Ok(self.delivered(&rows)),
             Ready::Nothing => Ok(Vec::new()),
@@ -154,7 +154,10 @@ impl Reader {
     }
 
     /// The next tick, or `None` if `timeout` passes first (errors as in `ticks`).
-    pub async fn tick(&self, timeout: Option<Duration>) -> Result<Option<Tick>, ClientError> {
+    pub(crate) async fn tick(
+        &self,
+        timeout: Option<Duration>,
+    ) -> Result<Option<Tick>, ClientError> {
         let held = self.held().rows.pop_front();
         let first = match held {
             Some(row) => Some(row),
@@ -173,7 +176,7 @@ impl Reader {
     /// there or, after the first row arrived, once `timeout` has passed
     /// (`None`: only when full). An error after some rows is returned by
     /// the next call; [`ClientError::Closed`] once closed and drained.
-    pub async fn batch(
+    pub(crate) async fn batch(
         &self,
         max_rows: usize,
         timeout: Option<Duration>,
@@ -184,7 +187,7 @@ impl Reader {
 
     /// [`batch`](Self::batch) as an Arrow record batch, built from the rows
     /// and the names without a [`Tick`] in between.
-    pub async fn record_batch(
+    pub(crate) async fn record_batch(
         &self,
         max_rows: usize,
         timeout: Option<Duration>,

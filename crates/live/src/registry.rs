@@ -34,7 +34,7 @@ pub fn checked_subscription(curve_id: &str, tenor: &str) -> Result<Subscription,
 /// `Feb 26`, `q1 26` is `Q1 26`): one contract is never held, recorded or
 /// backfilled under two names. Only letter case is changed; a shape the
 /// package does not write itself is kept as given.
-pub fn listed_spelling(tenor: &Tenor) -> String {
+pub(crate) fn listed_spelling(tenor: &Tenor) -> String {
     let given = tenor.name();
     let ours = match (tenor.kind(), tenor.start()) {
         (TenorKind::Month, Some(s)) => Some(Tenor::month_name(s.year(), s.month())),

@@ -18,16 +18,16 @@ use super::config::LiveConfig;
 use domain::live::Subscription;
 
 /// How long a scripted step waits before the test fails.
-pub const STEP: Duration = Duration::from_secs(5);
+pub(crate) const STEP: Duration = Duration::from_secs(5);
 
-pub struct TestServer {
+pub(crate) struct TestServer {
     pub url: String,
     connections: mpsc::UnboundedReceiver<ServerConn>,
     accepting: JoinHandle<()>,
 }
 
 impl TestServer {
-    pub async fn start() -> TestServer {
+    pub(crate) async fn start() -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
         let (sender, connections) = mpsc::unbounded_channel();
@@ -46,7 +46,7 @@ impl TestServer {
     }
 
     /// The next connection the client opens.
-    pub async fn next_connection(&mut self) -> ServerConn {
+    pub(crate) async fn next_connection(&mut self) -> ServerConn {
         tokio::time::timeout(STEP, self.connections.recv())
             .await
             .expect("the client did not connect")
@@ -54,7 +54,7 @@ impl TestServer {
     }
 
     /// Whether the client opens another connection within `within`.
-    pub async fn connects_within(&mut self, within: Duration) -> Option<ServerConn> {
+    pub(crate) async fn connects_within(&mut self, within: Duration) -> Option<ServerConn> {
         tokio::time::timeout(within, self.connections.recv())
             .await
             .ok()
@@ -68,16 +68,19 @@ impl Drop for TestServer {
     }
 }
 
-pub struct ServerConn {
+pub(crate) struct ServerConn {
     ws: WebSocketStream<TcpStream>,
 }
 
 /// A client command: its type and payload.
-pub type Received = (String, Value);
+pub(crate) type Received = (String, Value);
 
 impl ServerConn {
     /// The next command, or None once the client closed or left.
-    pub async fn recv_within(&mut self, within: Duration) -> Option<Result<Received, String>> {
+    pub(crate) async fn recv_within(
+        &mut self,
+        within: Duration,
+    ) -> Option<Result<Received, String>> {
         let deadline = tokio::time::Instant::now() + within;
         loop {
             let next = tokio::time::timeout_at(deadline, self.ws.next())
@@ -100,7 +103,7 @@ impl ServerConn {
         }
     }
 
-    pub async fn recv(&mut self) -> Received {
+    pub(crate) async fn recv(&mut self) -> Received {
         match self.recv_within(STEP).await {
             Some(Ok(received)) => received,
             Some(Err(e)) => panic!("expected a command, got {e}"),
@@ -108,22 +111,22 @@ impl ServerConn {
         }
     }
 
-    pub async fn send(&mut self, frame: Value) {
+    pub(crate) async fn send(&mut self, frame: Value) {
         self.send_text(&frame.to_string()).await;
     }
 
-    pub async fn send_text(&mut self, text: &str) {
+    pub(crate) async fn send_text(&mut self, text: &str) {
         self.ws.send(Message::text(text)).await.unwrap();
     }
 
     /// Reads `auth`, answers `auth-success`, returns the token.
-    pub async fn authenticate(&mut self) -> String {
+    pub(crate) async fn authenticate(&mut self) -> String {
         let token = self.expect_auth().await;
         self.send(json!({"type": "auth-success"})).await;
         token
     }
 
-    pub async fn expect_auth(&mut self) -> String {
+    pub(crate) async fn expect_auth(&mut self) -> String {
         let (kind, payload) = self.recv().await;
         assert_eq!(kind, "auth", "the first command must be auth");
         payload.as_str().unwrap().to_owned()
@@ -131,7 +134,7 @@ impl ServerConn {
 
     /// Reads `subscribe` (or `unsubscribe`) and its marker ping; returns
     /// both, leaving the pong to the test.
-    pub async fn expect_command(&mut self, expected: &str) -> (Subscription, String) {
+    pub(crate) async fn expect_command(&mut self, expected: &str) -> (Subscription, String) {
         let (kind, payload) = self.recv().await;
         assert_eq!(kind, expected, "{payload}");
         assert_eq!(payload["type"], "price");
@@ -143,19 +146,19 @@ impl ServerConn {
         (subscription, marker)
     }
 
-    pub async fn expect_ping(&mut self) -> String {
+    pub(crate) async fn expect_ping(&mut self) -> String {
         let (kind, payload) = self.recv().await;
         assert_eq!(kind, "ping", "{payload}");
         payload["name"].as_str().unwrap().to_owned()
     }
 
-    pub async fn pong(&mut self, marker: &str) {
+    pub(crate) async fn pong(&mut self, marker: &str) {
         self.send(json!({"type": "pong", "payload": {"name": marker}}))
             .await;
     }
 
     /// Subscribe, snapshot prices, pong: a subscription the service accepts.
-    pub async fn accept_subscribe(&mut self, snapshots: Vec<Value>) -> Subscription {
+    pub(crate) async fn accept_subscribe(&mut self, snapshots: Vec<Value>) -> Subscription {
         let (subscription, marker) = self.expect_command("subscribe").await;
         for price in snapshots {
             self.send(price).await;
@@ -164,11 +167,11 @@ impl ServerConn {
         subscription
     }
 
-    pub async fn error(&mut self, code: &str, message: &str) {
+    pub(crate) async fn error(&mut self, code: &str, message: &str) {
         self.send(json!({"type": code, "message": message})).await;
     }
 
-    pub async fn close_with(mut self, code: u16) {
+    pub(crate) async fn close_with(mut self, code: u16) {
         let frame = CloseFrame {
             code: CloseCode::from(code),
             reason: "".into(),
@@ -179,7 +182,7 @@ impl ServerConn {
     }
 
     /// Sends many text frames as fast as the socket takes them.
-    pub async fn blast(&mut self, frames: Vec<String>) {
+    pub(crate) async fn blast(&mut self, frames: Vec<String>) {
         for (i, frame) in frames.into_iter().enumerate() {
             self.ws.feed(Message::text(frame)).await.unwrap();
             if i % 1_024 == 0 {
@@ -190,13 +193,13 @@ impl ServerConn {
     }
 
     /// Drops the TCP connection without a close frame.
-    pub fn drop_abruptly(self) {
+    pub(crate) fn drop_abruptly(self) {
         drop(self);
     }
 }
 
 /// A `price` message.
-pub fn price(curve: &str, tenor: &str, generated_on: &str, value: f64) -> Value {
+pub(crate) fn price(curve: &str, tenor: &str, generated_on: &str, value: f64) -> Value {
     json!({"type": "price", "payload": {
         "id": curve, "tenor": tenor, "generatedOn": generated_on, "price": value
     }})

@@ -2,6 +2,9 @@
 //! folder, a runtime, an in-memory object store and a small Parquet file.
 //! A dev-dependency only: no product crate depends on it.
 
+// Test code: a fixture that cannot be set up fails the test at once.
+#![allow(clippy::unwrap_used)]
+
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -13,7 +13,10 @@ fn a_bulk_dataset_is_a_files_columns_then_its_partitions_never_null() {
     assert_eq!(own, file_names.as_slice());
     assert_eq!(partitions, BULK_PARTITION_COLUMNS);
     for name in BULK_PARTITION_COLUMNS {
-        assert!(!dataset.field_with_name(name).unwrap().is_nullable(), "{name}");
+        assert!(
+            !dataset.field_with_name(name).unwrap().is_nullable(),
+            "{name}"
+        );
     }
 }
 

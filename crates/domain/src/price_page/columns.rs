@@ -44,16 +44,16 @@ pub(super) struct PageColumns {
 }
 
 impl PageColumns {
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.price.len()
     }
 
     /// The time of the last record, which the next must follow.
-    pub fn last_time(&self) -> Option<Micros> {
+    pub(super) fn last_time(&self) -> Option<Micros> {
         self.generated_on.last().copied()
     }
 
-    pub fn push_dependency(&mut self, dependency: DependencyFields<'_>) {
+    pub(super) fn push_dependency(&mut self, dependency: DependencyFields<'_>) {
         self.dependency_id.append_option(dependency.id);
         self.dependency_name.append_option(dependency.name);
         self.dependency_value.append_option(dependency.value);
@@ -62,13 +62,13 @@ impl PageColumns {
             .append_option(dependency.tenor_name);
     }
 
-    pub fn push_metadata_entry(&mut self, key: &str, value: Option<&str>) {
+    pub(super) fn push_metadata_entry(&mut self, key: &str, value: Option<&str>) {
         self.metadata_keys.append_value(key);
         self.metadata_values.append_option(value);
     }
 
     /// A record whose dependencies and metadata entries were pushed already.
-    pub fn push_record(
+    pub(super) fn push_record(
         &mut self,
         generated_on: Micros,
         price: f64,
@@ -84,7 +84,11 @@ impl PageColumns {
     }
 
     /// The batch, every row of curve `curve_id` and tenor `tenor`.
-    pub fn finish(mut self, curve_id: &str, tenor: &Tenor) -> Result<RecordBatch, ArrowError> {
+    pub(super) fn finish(
+        mut self,
+        curve_id: &str,
+        tenor: &Tenor,
+    ) -> Result<RecordBatch, ArrowError> {
         let rows = self.len();
         let generated_on = TimestampMicrosecondArray::from(self.generated_on).with_timezone("UTC");
         let dependencies: Vec<ArrayRef> = vec![

@@ -29,7 +29,7 @@ const LONGEST_KEPT_VALIDATOR: usize = 96;
 /// A part being written, locked by this process. Dropped (a download that
 /// failed, or was cancelled), it stays for a later run to resume if it holds
 /// bytes of a named version, and is removed otherwise.
-pub struct Part {
+pub(super) struct Part {
     path: PathBuf,
     file: Option<File>,
     validator: Option<String>,
@@ -50,7 +50,7 @@ fn folder_of(target: &Path) -> io::Result<&Path> {
 
 impl Part {
     /// A new, empty part for the version of the file `validator` names.
-    pub fn create(target: &Path, validator: Option<&str>) -> io::Result<Part> {
+    pub(super) fn create(target: &Path, validator: Option<&str>) -> io::Result<Part> {
         let kept = validator.filter(|v| v.len() <= LONGEST_KEPT_VALIDATOR);
         let kind = match kept {
             Some(v) => format!("{}.part", URL_SAFE_NO_PAD.encode(v)),
@@ -72,7 +72,7 @@ impl Part {
     /// The part an earlier run left for `target` that can be resumed: the
     /// longest one that names its validator and that no one is writing.
     /// The others no one is writing are removed.
-    pub fn left_over(target: &Path) -> io::Result<Option<Part>> {
+    pub(super) fn left_over(target: &Path) -> io::Result<Option<Part>> {
         let prefix = format!(".{}.", name_of(target));
         let folder = folder_of(target)?;
         let entries = match std::fs::read_dir(folder) {
@@ -136,12 +136,12 @@ impl Part {
         })
     }
 
-    pub fn validator(&self) -> Option<&str> {
+    pub(super) fn validator(&self) -> Option<&str> {
         self.validator.as_deref()
     }
 
     /// Bytes written so far.
-    pub fn len(&self) -> u64 {
+    pub(super) fn len(&self) -> u64 {
         self.file
             .as_ref()
             .and_then(|f| f.metadata().ok())
@@ -149,25 +149,25 @@ impl Part {
     }
 
     /// Cuts the part to its first `len` bytes.
-    pub fn shorten_to(&self, len: u64) -> io::Result<()> {
+    pub(super) fn shorten_to(&self, len: u64) -> io::Result<()> {
         self.file.as_ref().expect("open until kept").set_len(len)
     }
 
     /// A handle to append to (it shares this part's lock).
-    pub fn appender(&self) -> io::Result<File> {
+    pub(super) fn appender(&self) -> io::Result<File> {
         let file = self.file.as_ref().expect("open until kept");
         let appender = file.try_clone()?;
         Ok(appender)
     }
 
     /// Where the bytes are, to check them before they are kept.
-    pub fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Renames the part to `target`, replacing whatever is there (a link at
     /// `target` is replaced, never written through).
-    pub fn keep(mut self, target: &Path) -> io::Result<()> {
+    pub(super) fn keep(mut self, target: &Path) -> io::Result<()> {
         std::fs::rename(&self.path, target)?;
         self.file = None;
         self.path = PathBuf::new();
@@ -177,7 +177,7 @@ impl Part {
 
 impl Part {
     /// Removes the part: its bytes will not be used.
-    pub fn remove(mut self) {
+    pub(super) fn remove(mut self) {
         if self.file.take().is_some() {
             let _ = std::fs::remove_file(&self.path);
         }

@@ -11,7 +11,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
-pub use test_support::{parquet_file, TempFolder};
+pub(crate) use test_support::{parquet_file, TempFolder};
 
 use crate::rest::auth::Credentials;
 use crate::rest::http::{Http, HttpConfig};
@@ -20,7 +20,7 @@ use places::Secret;
 
 /// One file every job lists: its partition `path`, its name and its bytes.
 #[derive(Clone)]
-pub struct ServedFile {
+pub(crate) struct ServedFile {
     pub path: String,
     pub name: String,
     pub bytes: Vec<u8>,
@@ -28,7 +28,7 @@ pub struct ServedFile {
 
 /// What the service does; a test may change it while a download runs.
 #[derive(Default)]
-pub struct Script {
+pub(crate) struct Script {
     pub files: Vec<ServedFile>,
     /// RUNNING answers to each job's first status requests.
     pub running_polls: u32,
@@ -73,14 +73,14 @@ struct State {
     requests: Vec<String>,
 }
 
-pub struct TestService {
+pub(crate) struct TestService {
     origin: String,
     state: Arc<Mutex<State>>,
     accepting: JoinHandle<()>,
 }
 
 impl TestService {
-    pub async fn start(script: Script) -> TestService {
+    pub(crate) async fn start(script: Script) -> TestService {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let origin = format!("http://{}", listener.local_addr().unwrap());
         let state = Arc::new(Mutex::new(State {
@@ -102,7 +102,7 @@ impl TestService {
     }
 
     /// A client of this service with a fixed token and no retries.
-    pub fn http(&self) -> Http {
+    pub(crate) fn http(&self) -> Http {
         Http::new(HttpConfig {
             base_url: format!("{}/v2", self.origin),
             credentials: Credentials::Token(Secret::new("test-token")),
@@ -116,12 +116,12 @@ impl TestService {
     }
 
     /// Changes the script, e.g. while a download runs.
-    pub fn change(&self, change: impl FnOnce(&mut Script)) {
+    pub(crate) fn change(&self, change: impl FnOnce(&mut Script)) {
         change(&mut self.state.lock().unwrap().script);
     }
 
     /// `METHOD target` of every request so far.
-    pub fn requests(&self) -> Vec<String> {
+    pub(crate) fn requests(&self) -> Vec<String> {
         self.state.lock().unwrap().requests.clone()
     }
 }
@@ -186,7 +186,7 @@ struct Asked {
 
 /// A strong entity tag of `bytes`: FNV-1a, as a storage service would give
 /// a digest.
-pub fn etag_of(bytes: &[u8]) -> String {
+pub(crate) fn etag_of(bytes: &[u8]) -> String {
     let hash = bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01B3)
     });

@@ -16,7 +16,7 @@ use places::storage::noted::{note_in, write_noted};
 use places::storage::whole_file::{write_whole, Durability};
 
 /// Writes `batches` of `schema` to `path`, with `note` under `key` in the footer.
-pub fn write(
+pub(super) fn write(
     path: &Path,
     schema: SchemaRef,
     batches: &[RecordBatch],
@@ -33,7 +33,7 @@ pub fn write(
 
 /// A reader of `file` and the note under `key` in its footer; Err with the
 /// reason if the file is not whole or has no such note.
-pub fn open<N: DeserializeOwned>(
+pub(super) fn open<N: DeserializeOwned>(
     file: File,
     key: &str,
 ) -> Result<(ParquetRecordBatchReaderBuilder<File>, N), String> {

@@ -22,7 +22,7 @@ impl Service {
     /// The settlements of `tenors` over the query's days. A tenor the
     /// service does not know is skipped (and noted) when the query reaches
     /// for expired contracts, since a guessed one may never have existed.
-    pub async fn settlements(
+    pub(crate) async fn settlements(
         &self,
         query: &HistoryQuery,
         tenors: Vec<Tenor>,
@@ -54,7 +54,7 @@ impl Service {
     /// The intraday values of `tenors` over the query's days. As with
     /// settlements, a tenor the service does not know is skipped (and
     /// noted) when the query reaches for expired contracts.
-    pub async fn intraday_history(
+    pub(crate) async fn intraday_history(
         &self,
         query: &HistoryQuery,
         tenors: &[Tenor],

@@ -40,7 +40,7 @@ impl Service {
     /// `first..=last` (the historical endpoint, windows of at most 30 days).
     /// The live feed backfills gaps with it. Today's read starts at `hint`'s
     /// page if given. Each request is counted in `requests`.
-    pub async fn intraday_values(
+    pub(crate) async fn intraday_values(
         &self,
         curve_id: &str,
         tenor: &str,

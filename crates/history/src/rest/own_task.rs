@@ -9,7 +9,7 @@
 use places::ClientError;
 
 /// Runs `work` on any worker of the runtime and waits for its result.
-pub async fn in_own_task<T: Send + 'static>(
+pub(super) async fn in_own_task<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, ClientError> + Send + 'static,
 ) -> Result<T, ClientError> {
     match tokio::spawn(async move { work() }).await {

@@ -28,7 +28,7 @@ pub(crate) struct Service {
 }
 
 impl Service {
-    pub fn new(config: HttpConfig) -> Result<Service, ClientError> {
+    pub(crate) fn new(config: HttpConfig) -> Result<Service, ClientError> {
         if config.max_concurrency == 0 {
             return Err(ClientError::InvalidRequest(
                 "max_concurrency must be at least 1".into(),
@@ -74,7 +74,7 @@ impl Service {
 
     /// An ongoing endpoint in its one-tenor form, or its all-tenors form
     /// when no tenor is given.
-    pub async fn ongoing(
+    pub(crate) async fn ongoing(
         &self,
         query: &PriceQuery,
         (one, all): (PriceEndpoint, PriceEndpoint),
@@ -97,7 +97,7 @@ impl Service {
     }
 
     /// Today's intraday values of one tenor, every page.
-    pub async fn intraday(
+    pub(crate) async fn intraday(
         &self,
         query: &TenorQuery,
         progress: &Progress,

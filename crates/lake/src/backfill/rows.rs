@@ -14,7 +14,7 @@ use live::{Tick, TickSource};
 /// The rows of a table of the package's prices schema, as backfilled
 /// values received at `recorded_at`. A value without a time (the interface
 /// gives every intraday value one) has no day to go to and is left out.
-pub fn backfilled_rows(table: &Table, recorded_at: Micros) -> Result<Vec<Recorded>, String> {
+pub(crate) fn backfilled_rows(table: &Table, recorded_at: Micros) -> Result<Vec<Recorded>, String> {
     let mut rows = Vec::with_capacity(table.num_rows());
     for batch in &table.batches {
         rows_of(batch, recorded_at, &mut rows)?;

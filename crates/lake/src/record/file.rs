@@ -175,7 +175,7 @@ pub(super) mod last_as_list {
     use super::*;
     use serde::{Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(
+    pub(crate) fn serialize<S: Serializer>(
         last: &BTreeMap<TenorKey, Micros>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
@@ -186,7 +186,7 @@ pub(super) mod last_as_list {
         list.serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
         d: D,
     ) -> Result<BTreeMap<TenorKey, Micros>, D::Error> {
         let list: Vec<(String, String, Micros)> = Vec::deserialize(d)?;

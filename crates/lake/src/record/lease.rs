@@ -27,7 +27,7 @@ use places::storage::{describe, Location};
 use places::ClientError;
 
 /// How long a lease holds after its last renewal.
-pub const LEASE_TERM: Duration = Duration::from_secs(60);
+pub(super) const LEASE_TERM: Duration = Duration::from_secs(60);
 /// How often a held lease is renewed: three chances within its term.
 const RENEW_EVERY: Duration = Duration::from_secs(15);
 
@@ -74,7 +74,7 @@ impl Holder {
 }
 
 /// A lease held on a prefix, renewed in the background until dropped.
-pub struct Lease {
+pub(super) struct Lease {
     writer: Writer,
     store: Arc<dyn ObjectStore>,
     key: StorePath,
@@ -86,7 +86,7 @@ pub struct Lease {
 
 impl Lease {
     /// Takes `writer`'s lease of `location`, or says who holds it.
-    pub async fn take(location: &Location, writer: Writer) -> Result<Lease, ClientError> {
+    pub(super) async fn take(location: &Location, writer: Writer) -> Result<Lease, ClientError> {
         Lease::take_renewing(location, writer, RENEW_EVERY).await
     }
 
@@ -139,7 +139,7 @@ impl Lease {
 
     /// An error if the lease was lost (to another recorder, after renewals
     /// failed for a whole term): nothing more may be written.
-    pub fn check(&self) -> Result<(), ClientError> {
+    pub(super) fn check(&self) -> Result<(), ClientError> {
         match self.lost.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
             None => Ok(()),
             Some(why) => Err(ClientError::Destination(format!(
@@ -152,7 +152,7 @@ impl Lease {
     }
 
     /// Lets go of the lease: the next writer need not wait for its term.
-    pub async fn release(self) {
+    pub(super) async fn release(self) {
         self.renewing.abort();
         let still_ours = self.check().is_ok();
         if still_ours {

@@ -14,7 +14,7 @@ use super::file::{encode, recorded_rows_to_batch, FileNote, Recorded};
 use super::layout::utc_day;
 
 /// A file sealed and waiting to be written.
-pub struct Sealed {
+pub(crate) struct Sealed {
     pub day: NaiveDate,
     pub rows: Vec<Recorded>,
     /// When its first tick arrived, for the lag between receipt and write.
@@ -26,7 +26,7 @@ pub struct Sealed {
 }
 
 impl Sealed {
-    pub fn encode(&mut self, name: impl FnOnce(NaiveDate) -> String) -> Result<(), String> {
+    pub(crate) fn encode(&mut self, name: impl FnOnce(NaiveDate) -> String) -> Result<(), String> {
         if self.encoded.is_none() {
             let note = FileNote::of_rows(&self.rows);
             let bytes = encode(&[recorded_rows_to_batch(&self.rows)?], &note)?;
@@ -37,7 +37,7 @@ impl Sealed {
 }
 
 #[derive(Default)]
-pub struct Pending {
+pub(crate) struct Pending {
     open: BTreeMap<NaiveDate, Vec<Recorded>>,
     open_rows: usize,
     open_since: Option<Instant>,
@@ -46,7 +46,7 @@ pub struct Pending {
 }
 
 impl Pending {
-    pub fn push(&mut self, rows: impl IntoIterator<Item = Recorded>) {
+    pub(crate) fn push(&mut self, rows: impl IntoIterator<Item = Recorded>) {
         for row in rows {
             let day = utc_day(row.tick.generated_on);
             self.open.entry(day).or_default().push(row);
@@ -56,20 +56,20 @@ impl Pending {
     }
 
     /// Every tick held, open or sealed.
-    pub fn rows(&self) -> impl Iterator<Item = &Recorded> {
+    pub(crate) fn rows(&self) -> impl Iterator<Item = &Recorded> {
         let sealed = self.sealed.iter().flat_map(|file| &file.rows);
         self.open.values().flatten().chain(sealed)
     }
 
     /// Ticks held: received and not yet written.
-    pub fn held(&self) -> usize {
+    pub(crate) fn held(&self) -> usize {
         self.open_rows + self.sealed_rows
     }
 
     /// Seals the open files if the oldest has been open `rotate`, if they
     /// hold `max_rows`, or if `now` is forced (on stopping). A day with more
     /// than `max_rows` becomes several files.
-    pub fn seal(&mut self, rotate: Duration, max_rows: usize, force: bool) {
+    pub(crate) fn seal(&mut self, rotate: Duration, max_rows: usize, force: bool) {
         let due = self
             .open_since
             .is_some_and(|since| since.elapsed() >= rotate);
@@ -94,19 +94,19 @@ impl Pending {
     }
 
     /// The oldest sealed file has been written.
-    pub fn written(&mut self) -> Option<Sealed> {
+    pub(crate) fn written(&mut self) -> Option<Sealed> {
         let sealed = self.sealed.pop_front()?;
         self.sealed_rows -= sealed.rows.len();
         Some(sealed)
     }
 
     /// Whether any received tick of a day before `day` is unwritten.
-    pub fn holds_before(&self, day: NaiveDate) -> bool {
+    pub(crate) fn holds_before(&self, day: NaiveDate) -> bool {
         self.open.keys().any(|d| *d < day) || self.sealed.iter().any(|s| s.day < day)
     }
 
     /// Forgets everything unwritten (the recorder will fetch it again).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         *self = Pending::default();
     }
 }

@@ -9,7 +9,7 @@ use history::RestClient;
 use live::check_listed;
 use places::ClientError;
 
-pub async fn check_against_catalogue(
+pub(super) async fn check_against_catalogue(
     rest: &RestClient,
     subscriptions: &[Subscription],
 ) -> Result<(), ClientError> {

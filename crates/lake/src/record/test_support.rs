@@ -9,13 +9,13 @@ use domain::timestamp::Micros;
 use live::{Tick, TickSource};
 use object_store::path::Path as StorePath;
 use places::storage::{Location, Place};
-pub use test_support::{runtime, scratch};
+pub(crate) use test_support::{runtime, scratch};
 
 /// 2025-11-24 00:00 UTC.
-pub const MIDNIGHT: Micros = 1_763_942_400_000_000;
-pub const MS: Micros = 1_000;
+pub(crate) const MIDNIGHT: Micros = 1_763_942_400_000_000;
+pub(crate) const MS: Micros = 1_000;
 
-pub fn row(curve: &str, tenor: &str, at: Micros, source: TickSource) -> Recorded {
+pub(crate) fn row(curve: &str, tenor: &str, at: Micros, source: TickSource) -> Recorded {
     Recorded {
         tick: Tick {
             curve_id: Arc::from(curve),
@@ -30,7 +30,11 @@ pub fn row(curve: &str, tenor: &str, at: Micros, source: TickSource) -> Recorded
 
 /// Writes `rows` (all of one day) as the part numbered `sequence`; its name
 /// and note.
-pub async fn write_part(dest: &Place, rows: &[Recorded], sequence: u64) -> (String, FileNote) {
+pub(crate) async fn write_part(
+    dest: &Place,
+    rows: &[Recorded],
+    sequence: u64,
+) -> (String, FileNote) {
     let note = FileNote::of_rows(rows);
     let day = utc_day(rows[0].tick.generated_on);
     let name = part_name(day, MIDNIGHT + sequence as i64, "test", sequence);
@@ -40,7 +44,7 @@ pub async fn write_part(dest: &Place, rows: &[Recorded], sequence: u64) -> (Stri
 }
 
 /// A local folder and an in-memory store, so each test runs on both.
-pub fn both(name: &str) -> Vec<Place> {
+pub(crate) fn both(name: &str) -> Vec<Place> {
     let store = Place::Store(Location {
         store: test_support::in_memory_store(),
         prefix: StorePath::from("recordings/desk"),

@@ -28,7 +28,7 @@ pub(crate) struct ReplayClock {
 }
 
 impl ReplayClock {
-    pub fn new(config: ReplayConfig, handed: Arc<AtomicI64>) -> ReplayClock {
+    pub(crate) fn new(config: ReplayConfig, handed: Arc<AtomicI64>) -> ReplayClock {
         ReplayClock {
             started: OnceLock::new(),
             handed,
@@ -50,12 +50,12 @@ impl ReplayClock {
     /// The replay's current time: paced, `start` plus the real time since
     /// the first subscription times the speed; at full speed, the time of
     /// the last value handed out.
-    pub fn now(&self) -> Micros {
+    pub(crate) fn now(&self) -> Micros {
         self.now_handed(self.handed.load(Relaxed))
     }
 
     /// [`now`](Self::now), `handed` the time handed out at full speed.
-    pub fn now_handed(&self, handed: Micros) -> Micros {
+    pub(crate) fn now_handed(&self, handed: Micros) -> Micros {
         if self.done.load(Relaxed) {
             return self.config.end;
         }
@@ -71,7 +71,7 @@ impl ReplayClock {
 
     /// The days a subscription made now reads: its snapshots' look back,
     /// then every day up to the end.
-    pub fn days_read_from_now(&self) -> (NaiveDate, NaiveDate) {
+    pub(crate) fn days_read_from_now(&self) -> (NaiveDate, NaiveDate) {
         let first = utc_day(self.now()) - Days::new(SNAPSHOT_DAYS);
         (first, utc_day(self.config.end))
     }

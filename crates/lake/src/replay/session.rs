@@ -74,7 +74,7 @@ fn tie_order(pair: &Pair) -> (&str, impl Ord, &str) {
 }
 
 impl ReplaySession {
-    pub fn new(
+    pub(crate) fn new(
         shared: Arc<Shared>,
         source: Arc<dyn ReplaySource>,
         requests: mpsc::UnboundedReceiver<Request>,
@@ -96,7 +96,7 @@ impl ReplaySession {
         }
     }
 
-    pub async fn run(mut self) {
+    pub(crate) async fn run(mut self) {
         self.shared.counters.connected.store(true, Relaxed);
         if let Err(fatal) = self.replay().await {
             self.shared.set_stopped_by(&fatal);

@@ -93,7 +93,7 @@ pub(crate) struct GapReport {
 impl Book {
     /// After a reconnect: every covered tenor delivered before holds its live
     /// values back until its gap is filled. Returns how many gaps opened.
-    pub fn open_gaps(&mut self) -> usize {
+    pub(crate) fn open_gaps(&mut self) -> usize {
         let mut opened = 0;
         for curve in self.curves.values_mut() {
             let all = curve.all_tenors;
@@ -111,7 +111,7 @@ impl Book {
     /// now, before it is sent, as they would have had it been made before
     /// the connection (a feed subscribes one subscription at a time, so all
     /// but the first are made once connected). Returns how many opened.
-    pub fn open_resumed_gaps(&mut self, sub: &Subscription) -> usize {
+    pub(crate) fn open_resumed_gaps(&mut self, sub: &Subscription) -> usize {
         let Some(curve) = self.curves.get_mut(sub.curve_id.as_str()) else {
             return 0;
         };
@@ -127,7 +127,7 @@ impl Book {
 
     /// The gaps decided by their tenors' first values since the session
     /// last asked.
-    pub fn take_decided(&mut self) -> Decided {
+    pub(crate) fn take_decided(&mut self) -> Decided {
         std::mem::take(&mut self.decided)
     }
 
@@ -136,7 +136,7 @@ impl Book {
     /// contract, say), to be backfilled, or closed on a 404. The service
     /// pushes every new value of its tenors from the confirmation on, so
     /// what the endpoints return, fetched after it, leaves nothing out.
-    pub fn gaps_without_snapshot(&mut self, sub: &Subscription) -> Vec<GapRequest> {
+    pub(crate) fn gaps_without_snapshot(&mut self, sub: &Subscription) -> Vec<GapRequest> {
         let Some(curve) = self.curves.get_mut(sub.curve_id.as_str()) else {
             return Vec::new();
         };
@@ -161,7 +161,7 @@ impl Book {
 
     /// Closes gap `id` with what the backfill found (None: it failed),
     /// delivering into `out`. None if that gap is no longer open.
-    pub fn fill_gap(
+    pub(crate) fn fill_gap(
         &mut self,
         id: u64,
         curve_id: &str,
@@ -196,7 +196,7 @@ impl Book {
     }
 
     #[cfg(test)]
-    pub fn open_gap_count(&self) -> usize {
+    pub(crate) fn open_gap_count(&self) -> usize {
         self.curves
             .values()
             .flat_map(|c| c.tenors.values())

@@ -179,7 +179,7 @@ pub(crate) struct Book {
 }
 
 impl Book {
-    pub fn new(buffer_limit: usize, names: Arc<Names>) -> Book {
+    pub(crate) fn new(buffer_limit: usize, names: Arc<Names>) -> Book {
         Book {
             curves: HashMap::new(),
             names,
@@ -212,7 +212,7 @@ impl Book {
 
     /// Makes the subscriptions the ones that decide what is delivered. A
     /// tenor no longer covered loses its pending gap and held-back values.
-    pub fn cover(&mut self, subscriptions: &[Subscription]) {
+    pub(crate) fn cover(&mut self, subscriptions: &[Subscription]) {
         for curve in self.curves.values_mut() {
             curve.all_tenors = false;
             for tenor in curve.tenors.values_mut() {
@@ -244,7 +244,7 @@ impl Book {
     /// `at` is the last value of a tenor delivered before this feed (by an
     /// earlier run): later values only are delivered, and once its
     /// subscription is confirmed, those published since are backfilled.
-    pub fn resume(&mut self, curve_id: &str, tenor: &str, at: Micros) {
+    pub(crate) fn resume(&mut self, curve_id: &str, tenor: &str, at: Micros) {
         let state = Book::curve_in(&mut self.curves, curve_id).tenor(tenor, &self.names);
         state.mark = Watermark::default();
         state.mark.admit(at);
@@ -252,7 +252,7 @@ impl Book {
     }
 
     /// A subscribe is being sent: the next value of what it covers is a snapshot.
-    pub fn expect_snapshot(&mut self, sub: &Subscription) {
+    pub(crate) fn expect_snapshot(&mut self, sub: &Subscription) {
         let curve = Book::curve_in(&mut self.curves, &sub.curve_id);
         if sub.is_all_tenors() {
             curve.snapshot_round += 1;
@@ -263,7 +263,7 @@ impl Book {
     }
 
     /// The service has answered the subscribe: its snapshots have all come.
-    pub fn snapshot_done(&mut self, sub: &Subscription) {
+    pub(crate) fn snapshot_done(&mut self, sub: &Subscription) {
         let curve = Book::curve_in(&mut self.curves, &sub.curve_id);
         if sub.is_all_tenors() {
             curve.snapshots_open = curve.snapshots_open.saturating_sub(1);
@@ -274,7 +274,7 @@ impl Book {
 
     /// Takes a price from the feed: delivered into `out` if new, held back
     /// if its tenor's gap is being filled.
-    pub fn on_price(
+    pub(crate) fn on_price(
         &mut self,
         curve_id: &str,
         tenor: &str,
@@ -314,7 +314,7 @@ impl Book {
     /// The connection is lost: gaps and pending snapshots start again on the
     /// next one. Held-back values are dropped: they are later than the last
     /// delivered time, so the next backfill brings them.
-    pub fn connection_lost(&mut self) {
+    pub(crate) fn connection_lost(&mut self) {
         for curve in self.curves.values_mut() {
             curve.snapshots_open = 0;
             for tenor in curve.tenors.values_mut() {
@@ -327,7 +327,7 @@ impl Book {
     }
 
     /// Held-back values replaced by newer ones of their tenor so far.
-    pub fn conflated(&self) -> u64 {
+    pub(crate) fn conflated(&self) -> u64 {
         self.hold.conflated
     }
 }

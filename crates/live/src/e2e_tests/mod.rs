@@ -135,7 +135,7 @@ pub(super) fn summary(ticks: &[Tick]) -> Vec<(Micros, f64, TickSource)> {
 impl Harness {
     /// The first connection, authenticated, with `tenor` of [`CURVE`]
     /// subscribed and its snapshot (Jan 26 at 10:00:00, 70.0) taken.
-    pub async fn delivered_at_ten(&mut self, tenor: &str) -> ServerConn {
+    pub(crate) async fn delivered_at_ten(&mut self, tenor: &str) -> ServerConn {
         let mut conn = self.server.next_connection().await;
         conn.authenticate().await;
         let first = price(CURVE, "Jan 26", "2025-06-13T10:00:00.000", 70.0);
@@ -150,7 +150,7 @@ impl Harness {
 
     /// Waits until the feed has emitted an event that is `found`, keeping
     /// every event drained in `events`.
-    pub async fn wait_for_event(&self, found: impl Fn(&FeedEvent) -> bool) {
+    pub(crate) async fn wait_for_event(&self, found: impl Fn(&FeedEvent) -> bool) {
         let seen = || {
             let mut events = self.events.lock().unwrap();
             events.extend(self.feed.drain_events());

@@ -67,7 +67,7 @@ pub(super) struct GapRound {
 }
 
 impl GapRound {
-    pub fn saw_service_time(&mut self, at: Micros) {
+    pub(super) fn saw_service_time(&mut self, at: Micros) {
         if self.service_time.is_none_or(|seen| at > seen) {
             self.service_time = Some(at);
         }
@@ -79,7 +79,7 @@ impl GapRound {
         self.service_time.map_or(since, |seen| seen.max(since))
     }
 
-    pub fn connection_lost(&mut self) {
+    pub(super) fn connection_lost(&mut self) {
         if self.hint.is_none() {
             self.hint = self.service_time;
         }
@@ -91,7 +91,7 @@ impl GapRound {
     }
 
     /// When the oldest grace ends.
-    pub fn grace_ends(&self) -> Option<Instant> {
+    pub(super) fn grace_ends(&self) -> Option<Instant> {
         self.graces.first().map(|(at, _)| *at)
     }
 
@@ -101,7 +101,7 @@ impl GapRound {
         self.graces.drain(..ended).map(|(_, sub)| sub).collect()
     }
 
-    pub fn opened(&mut self, count: usize) {
+    pub(super) fn opened(&mut self, count: usize) {
         self.open = count;
         if count == 0 {
             self.hint = None;
@@ -109,7 +109,7 @@ impl GapRound {
     }
 
     /// Gaps opened while connected, by a subscription covering resumed tenors.
-    pub fn opened_more(&mut self, count: usize) {
+    pub(super) fn opened_more(&mut self, count: usize) {
         self.open += count;
     }
 

@@ -81,7 +81,7 @@ enum Attempt {
 }
 
 impl Session {
-    pub fn new(
+    pub(crate) fn new(
         config: LiveConfig,
         shared: Arc<Shared>,
         tokens: Arc<dyn TokenSource>,
@@ -114,7 +114,7 @@ impl Session {
     }
 
     /// Runs until closed or a fatal error.
-    pub async fn run(mut self) {
+    pub(crate) async fn run(mut self) {
         let _closes_the_queue = CloseOnExit(Arc::clone(&self.shared));
         log::info!(target: TARGET, "live feed starting: {}", redact_url(&self.config.url));
         // A connection that lasted this long resets the backoff.

@@ -33,7 +33,7 @@ pub(crate) struct Link {
 }
 
 impl Link {
-    pub fn new(socket: Socket, token: Secret) -> Link {
+    pub(super) fn new(socket: Socket, token: Secret) -> Link {
         Link {
             socket,
             token,
@@ -49,7 +49,7 @@ impl Link {
 
     /// Sends text frames, flushed together; a send that takes longer than
     /// `limit` (the service not reading) counts as a lost connection.
-    pub async fn send(&mut self, frames: &[String], limit: Duration) -> Result<(), String> {
+    pub(super) async fn send(&mut self, frames: &[String], limit: Duration) -> Result<(), String> {
         let socket = &mut self.socket;
         let sending = async {
             for frame in frames {

@@ -14,7 +14,7 @@ use bytes::Bytes;
 use object_store::{MultipartUpload, PutPayloadMut, Result};
 use tokio::task::JoinSet;
 
-pub struct Parts {
+pub(super) struct Parts {
     /// None once completed or aborted: nothing is left to end.
     upload: Option<Box<dyn MultipartUpload>>,
     buffer: PutPayloadMut,
@@ -26,7 +26,11 @@ pub struct Parts {
 impl Parts {
     /// Writes into `upload` in parts of `part_size` bytes, at most
     /// `in_flight` of them sent at once.
-    pub fn new(upload: Box<dyn MultipartUpload>, part_size: usize, in_flight: usize) -> Parts {
+    pub(super) fn new(
+        upload: Box<dyn MultipartUpload>,
+        part_size: usize,
+        in_flight: usize,
+    ) -> Parts {
         Parts {
             upload: Some(upload),
             buffer: PutPayloadMut::new(),
@@ -38,7 +42,7 @@ impl Parts {
 
     /// Adds `chunk`, sending each part it fills once fewer than the bound
     /// are in flight: a part that failed is reported here.
-    pub async fn put(&mut self, mut chunk: Bytes) -> Result<()> {
+    pub(super) async fn put(&mut self, mut chunk: Bytes) -> Result<()> {
         while !chunk.is_empty() {
             let room = self.part_size - self.buffer.content_length();
             self.buffer.push(chunk.split_to(room.min(chunk.len())));
@@ -70,7 +74,7 @@ impl Parts {
 
     /// Sends what is left, waits for every part, then completes the upload.
     /// On an error the upload is still open: `abort` it.
-    pub async fn complete(&mut self) -> Result<()> {
+    pub(super) async fn complete(&mut self) -> Result<()> {
         if !self.buffer.is_empty() {
             self.send().await?;
         }
@@ -84,7 +88,7 @@ impl Parts {
 
     /// Stops the parts in flight and aborts the upload. Aborting may fail
     /// too (the store is gone): no object was made of it either way.
-    pub async fn abort(&mut self) {
+    pub(super) async fn abort(&mut self) {
         self.sending.shutdown().await;
         if let Some(upload) = self.upload.as_mut() {
             let _ = upload.abort().await;

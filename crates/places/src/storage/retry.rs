@@ -16,19 +16,19 @@ use std::time::Duration;
 use object_store::{BackoffConfig, RetryConfig};
 
 /// Retries after a request's first attempt.
-pub const MAX_RETRIES: usize = 5;
+pub(super) const MAX_RETRIES: usize = 5;
 /// The first backoff; each next one is drawn between it and twice the last.
-pub const FIRST_BACKOFF: Duration = Duration::from_millis(200);
+pub(super) const FIRST_BACKOFF: Duration = Duration::from_millis(200);
 /// The longest backoff.
-pub const MAX_BACKOFF: Duration = Duration::from_secs(5);
+pub(super) const MAX_BACKOFF: Duration = Duration::from_secs(5);
 /// No retry starts once a request has been tried for this long. Each
 /// attempt has object_store's own 30 s timeout, so a store that takes
 /// requests and never answers fails a request in about a minute, not in
 /// the default's three.
-pub const RETRY_TIMEOUT: Duration = Duration::from_secs(60);
+pub(super) const RETRY_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The retry policy of every store the package builds.
-pub fn store_retry() -> RetryConfig {
+pub(super) fn store_retry() -> RetryConfig {
     RetryConfig {
         backoff: BackoffConfig {
             init_backoff: FIRST_BACKOFF,

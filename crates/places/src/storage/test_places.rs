@@ -5,9 +5,9 @@ use object_store::path::Path as StorePath;
 
 use super::{Location, Place};
 
-pub use test_support::{runtime, scratch};
+pub(crate) use test_support::{runtime, scratch};
 
-pub fn in_memory() -> Place {
+pub(crate) fn in_memory() -> Place {
     Place::Store(Location {
         store: test_support::in_memory_store(),
         prefix: StorePath::from("recordings/desk"),
@@ -16,6 +16,6 @@ pub fn in_memory() -> Place {
 }
 
 /// A local folder and a store, so each test runs on both.
-pub fn both(name: &str) -> Vec<Place> {
+pub(crate) fn both(name: &str) -> Vec<Place> {
     vec![Place::Folder(scratch(name)), in_memory()]
 }
