@@ -13,7 +13,7 @@ use bytes::Bytes;
 use super::jobs::{Built, Job};
 use super::parquet_file::write_month;
 use super::records::FileKey;
-use crate::server::AppState;
+use crate::state::AppState;
 
 /// How long (real time) a status request waits for a job's files.
 pub const PATIENCE: Duration = Duration::from_secs(5);

@@ -19,7 +19,7 @@ use super::outbox::Outgoing;
 use super::peer::Peer;
 use super::session::Session;
 use super::Generations;
-use crate::server::AppState;
+use crate::state::AppState;
 
 /// How long a client has to answer a close frame.
 const CLOSE_GRACE: Duration = Duration::from_secs(1);

@@ -18,7 +18,7 @@ use futures_util::SinkExt;
 use super::frame::FrameEncoder;
 use super::key::FeedKey;
 use super::peer::Peer;
-use crate::server::AppState;
+use crate::state::AppState;
 
 /// Synthetic frames fed between two looks at the outbox and one flush.
 const BATCH: usize = 256;

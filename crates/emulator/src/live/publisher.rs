@@ -17,7 +17,7 @@ use super::registry::{world_frame, Registry};
 use super::restart::restart_crossed;
 use super::timers::real_wait_at_least;
 use crate::calendar::MICROS_PER_DAY;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::world::published::{next_publication, published_between};
 use crate::world::World;
 use domain::timestamp::Micros;

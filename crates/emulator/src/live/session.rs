@@ -21,7 +21,7 @@ use super::command::{
     parse_command, CommandError, BINARY_MESSAGE, NOT_LOGGED, NO_ACCESS, UNEXPECTED_ERROR,
 };
 use super::peer::Peer;
-use crate::server::AppState;
+use crate::state::AppState;
 use domain::live::{Command, ServerMessage, Subscription};
 
 /// The close code after `NOT_LOGGED`: 1008, policy violation.

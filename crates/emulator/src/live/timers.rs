@@ -18,7 +18,7 @@
 use std::time::Duration;
 
 use super::peer::Peer;
-use crate::server::AppState;
+use crate::state::AppState;
 use domain::timestamp::Micros;
 
 pub const IDLE_TIMEOUT: Micros = 60_000_000;

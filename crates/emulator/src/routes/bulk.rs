@@ -14,7 +14,7 @@ use super::files::FILES_PREFIX;
 use super::query::{json_response, request_host, Params};
 use crate::bulk::building::{job_sizes, PATIENCE};
 use crate::bulk::jobs::{effective_range, Job, JobRequest, JobStatus};
-use crate::server::AppState;
+use crate::state::AppState;
 use domain::month::Month;
 use domain::vocabulary::{Vertical, VERTICALS};
 

@@ -27,7 +27,7 @@ use super::faults::cut_short;
 use super::query::Params;
 use super::range::{byte_range, ByteRange};
 use crate::bulk::building::file_bytes;
-use crate::server::AppState;
+use crate::state::AppState;
 
 pub const FILES_PREFIX: &str = "/files";
 

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
 use crate::live;
-use crate::server::AppState;
+use crate::state::AppState;
 
 pub async fn upgrade(
     State(state): State<Arc<AppState>>,

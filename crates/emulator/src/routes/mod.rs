@@ -24,7 +24,7 @@ use axum::routing::{get, post};
 use axum::{middleware, Router};
 
 use super::live::LIVE_PATH;
-use super::server::AppState;
+use crate::state::AppState;
 use error::ApiError;
 
 pub fn router(state: Arc<AppState>) -> Router {
