@@ -3,6 +3,7 @@
 //! pre-signed bulk file URLs under `/files`, and the live feed's upgrade.
 
 mod auth;
+mod building;
 mod bulk;
 mod bulk_auth;
 mod catalogue;
