@@ -46,7 +46,10 @@ impl Emulator {
         let listener = TcpListener::bind(config.bind).await.map_err(bind_error)?;
         let addr = listener.local_addr().map_err(bind_error)?;
         let state = Arc::new(AppState::new(&config));
-        let publisher = tokio::spawn(live::run_publisher(Arc::clone(&state)));
+        let publisher = {
+            let state = Arc::clone(&state);
+            tokio::spawn(async move { live::run_publisher(state.live_parts()).await })
+        };
         let app = routes::router(Arc::clone(&state));
         let (shutdown, stopped) = oneshot::channel::<()>();
         // A feed pushes small frames one after another: with Nagle's

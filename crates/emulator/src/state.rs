@@ -3,7 +3,7 @@
 //! files and jobs, the live feed's hub, the requests received). It knows
 //! none of the behaviours that use it, which sit above it.
 
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use crate::accounts::Accounts;
 use crate::bulk::Bulk;
@@ -11,15 +11,13 @@ use crate::calendar::Calendar;
 use crate::clock::Clock;
 use crate::config::EmulatorConfig;
 use crate::faults::Faults;
-use crate::live::Live;
+use crate::live::{self, Live};
 use crate::requests::Requests;
-use crate::world::World;
+use crate::world::{CurrentWorld, World};
 
 /// Everything the routes share.
 pub struct AppState {
-    /// Swapped whole when curves are added (`Controls::add_curves`): a
-    /// request works on the world it started with.
-    world: RwLock<Arc<World>>,
+    world: CurrentWorld,
     pub clock: Clock,
     pub accounts: Accounts,
     pub faults: Faults,
@@ -33,10 +31,10 @@ impl AppState {
     pub(crate) fn new(config: &EmulatorConfig) -> AppState {
         let clock = Clock::new(config.start, config.time_scale);
         AppState {
-            world: RwLock::new(Arc::new(World::new(
+            world: CurrentWorld::new(World::new(
                 config.seed,
                 Calendar::new(config.early_close.clone()),
-            ))),
+            )),
             live: Live::new(clock.now()),
             clock,
             accounts: Accounts::new(config.seed),
@@ -48,7 +46,7 @@ impl AppState {
 
     /// The world as it is now.
     pub fn world(&self) -> Arc<World> {
-        Arc::clone(&self.world.read().expect("world lock"))
+        self.world.get()
     }
 
     /// Replaces the world by `change` of it, one change at a time.
@@ -56,8 +54,17 @@ impl AppState {
         &self,
         change: impl FnOnce(&World) -> Result<World, E>,
     ) -> Result<(), E> {
-        let mut world = self.world.write().expect("world lock");
-        *world = Arc::new(change(&world)?);
-        Ok(())
+        self.world.change(change)
+    }
+
+    /// What the live feed works with: its own part, the clock, the accounts
+    /// and the world.
+    pub(crate) fn live_parts(&self) -> live::Parts<'_> {
+        live::Parts {
+            live: &self.live,
+            clock: &self.clock,
+            accounts: &self.accounts,
+            world: &self.world,
+        }
     }
 }
