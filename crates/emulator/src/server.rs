@@ -2,107 +2,19 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::serve::ListenerExt;
-use chrono::{DateTime, Utc};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use super::accounts::Accounts;
-use super::bulk::Bulk;
-use super::calendar::{Calendar, EarlyClose};
-use super::clock::Clock;
-use super::control::{checks, ControlError, Controls};
-use super::faults::Faults;
-use super::live::{self, Live};
-use super::requests::Requests;
-use super::routes;
-use super::world::World;
-
-#[derive(Clone, Debug)]
-pub struct EmulatorConfig {
-    pub seed: u64,
-    /// Emulated seconds per real second; 0 stops the clock.
-    pub time_scale: f64,
-    /// Where the clock starts; `None` is the real time.
-    pub start: Option<DateTime<Utc>>,
-    pub early_close: EarlyClose,
-    /// Port 0 picks a free one.
-    pub bind: SocketAddr,
-}
-
-impl Default for EmulatorConfig {
-    fn default() -> Self {
-        EmulatorConfig {
-            seed: 0,
-            time_scale: 1.0,
-            start: None,
-            early_close: EarlyClose::ChristmasAndNewYearsEve,
-            bind: SocketAddr::from(([127, 0, 0, 1], 0)),
-        }
-    }
-}
-
-impl EmulatorConfig {
-    /// A clock that stands still at `start` (tests that must not race it).
-    pub fn stopped_at(start: DateTime<Utc>) -> EmulatorConfig {
-        EmulatorConfig {
-            time_scale: 0.0,
-            start: Some(start),
-            ..EmulatorConfig::default()
-        }
-    }
-}
-
-/// Everything the routes share.
-pub struct AppState {
-    /// Swapped whole when curves are added (`Controls::add_curves`): a
-    /// request works on the world it started with.
-    world: RwLock<Arc<World>>,
-    pub clock: Clock,
-    pub accounts: Accounts,
-    pub faults: Faults,
-    pub bulk: Bulk,
-    pub live: Live,
-    pub requests: Requests,
-}
-
-impl AppState {
-    /// The state of a new emulator, before it serves.
-    pub(crate) fn new(config: &EmulatorConfig) -> AppState {
-        let clock = Clock::new(config.start, config.time_scale);
-        AppState {
-            world: RwLock::new(Arc::new(World::new(
-                config.seed,
-                Calendar::new(config.early_close.clone()),
-            ))),
-            live: Live::new(clock.now()),
-            clock,
-            accounts: Accounts::new(config.seed),
-            faults: Faults::default(),
-            bulk: Bulk::new(config.seed),
-            requests: Requests::default(),
-        }
-    }
-
-    /// The world as it is now.
-    pub fn world(&self) -> Arc<World> {
-        Arc::clone(&self.world.read().expect("world lock"))
-    }
-
-    /// Replaces the world by `change` of it, one change at a time.
-    pub(crate) fn change_world<E>(
-        &self,
-        change: impl FnOnce(&World) -> Result<World, E>,
-    ) -> Result<(), E> {
-        let mut world = self.world.write().expect("world lock");
-        *world = Arc::new(change(&world)?);
-        Ok(())
-    }
-}
+use crate::config::EmulatorConfig;
+use crate::control::{checks, ControlError, Controls};
+use crate::live;
+use crate::routes;
+use crate::state::AppState;
 
 /// Why an emulator did not start.
 #[derive(Debug, thiserror::Error)]
@@ -134,7 +46,10 @@ impl Emulator {
         let listener = TcpListener::bind(config.bind).await.map_err(bind_error)?;
         let addr = listener.local_addr().map_err(bind_error)?;
         let state = Arc::new(AppState::new(&config));
-        let publisher = tokio::spawn(live::run_publisher(Arc::clone(&state)));
+        let publisher = {
+            let state = Arc::clone(&state);
+            tokio::spawn(async move { live::run_publisher(state.live_parts()).await })
+        };
         let app = routes::router(Arc::clone(&state));
         let (shutdown, stopped) = oneshot::channel::<()>();
         // A feed pushes small frames one after another: with Nagle's

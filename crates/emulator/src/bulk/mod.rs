@@ -2,7 +2,6 @@
 //! snapshots as Parquet, one file per month, downloaded through pre-signed
 //! URLs the emulator serves itself.
 
-pub(crate) mod building;
 pub(crate) mod cache;
 pub(crate) mod jobs;
 pub(crate) mod parquet_file;

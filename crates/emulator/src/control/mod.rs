@@ -23,7 +23,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use crate::accounts::{DEMO_EMAIL, DEMO_PASSWORD};
-use crate::server::AppState;
+use crate::state::AppState;
 pub use checks::{ControlError, ControlResult};
 pub use queries::PublishedValue;
 

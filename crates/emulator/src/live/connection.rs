@@ -18,8 +18,7 @@ use super::firehose::Firehose;
 use super::outbox::Outgoing;
 use super::peer::Peer;
 use super::session::Session;
-use super::Generations;
-use crate::server::AppState;
+use super::{Generations, Parts};
 
 /// How long a client has to answer a close frame.
 const CLOSE_GRACE: Duration = Duration::from_secs(1);
@@ -35,7 +34,7 @@ enum Ended {
 
 /// Takes the connection out of the feed however its task ends.
 struct Registered<'a> {
-    state: &'a AppState,
+    state: Parts<'a>,
     peer: Arc<Peer>,
 }
 
@@ -47,20 +46,20 @@ impl Drop for Registered<'_> {
     }
 }
 
-pub async fn serve(socket: WebSocket, state: Arc<AppState>, seen: Generations) {
+pub async fn serve(socket: WebSocket, state: Parts<'_>, seen: Generations) {
     let Some(peer) = state.live.open(state.clock.now(), seen) else {
         return;
     };
     let _registered = Registered {
-        state: &state,
+        state,
         peer: Arc::clone(&peer),
     };
     let (mut sink, mut stream) = socket.split();
-    let mut session = Session::new(Arc::clone(&state), Arc::clone(&peer));
+    let mut session = Session::new(state, Arc::clone(&peer));
     let ended = tokio::select! {
         () = read(&mut stream, &mut session) => Ended::Gone,
-        ended = write(&mut sink, &state, &peer) => ended,
-        () = super::timers::watch(&state, &peer) => Ended::Dropped,
+        ended = write(&mut sink, state, &peer) => ended,
+        () = super::timers::watch(state, &peer) => Ended::Dropped,
         () = peer.dropped() => Ended::Dropped,
     };
     if ended == Ended::CloseSent {
@@ -69,7 +68,7 @@ pub async fn serve(socket: WebSocket, state: Arc<AppState>, seen: Generations) {
     }
 }
 
-async fn read(stream: &mut SplitStream<WebSocket>, session: &mut Session) {
+async fn read(stream: &mut SplitStream<WebSocket>, session: &mut Session<'_>) {
     // A close frame from the client is answered by the WebSocket layer; the
     // stream then ends.
     while let Some(Ok(message)) = stream.next().await {
@@ -83,7 +82,7 @@ async fn read(stream: &mut SplitStream<WebSocket>, session: &mut Session) {
 
 /// Writes what the outbox holds (and, while the firehose runs, synthetic
 /// values) in batches: many frames, then one flush.
-async fn write(sink: &mut SplitSink<WebSocket, Message>, state: &AppState, peer: &Peer) -> Ended {
+async fn write(sink: &mut SplitSink<WebSocket, Message>, state: Parts<'_>, peer: &Peer) -> Ended {
     let mut batch = Vec::new();
     let mut firehose = Firehose::default();
     loop {
@@ -117,7 +116,7 @@ async fn write(sink: &mut SplitSink<WebSocket, Message>, state: &AppState, peer:
         }
         let mut more = false;
         if state.live.faults.firehose() && !silent {
-            match firehose.feed_batch(sink, state, peer).await {
+            match firehose.feed_batch(sink, state.clock, peer).await {
                 Ok(fed) => more = fed,
                 Err(()) => return Ended::Gone,
             }

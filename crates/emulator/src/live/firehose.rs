@@ -18,7 +18,7 @@ use futures_util::SinkExt;
 use super::frame::FrameEncoder;
 use super::key::FeedKey;
 use super::peer::Peer;
-use crate::server::AppState;
+use crate::clock::Clock;
 
 /// Synthetic frames fed between two looks at the outbox and one flush.
 const BATCH: usize = 256;
@@ -38,7 +38,7 @@ impl Firehose {
     pub async fn feed_batch(
         &mut self,
         sink: &mut SplitSink<WebSocket, Message>,
-        state: &AppState,
+        clock: &Clock,
         peer: &Peer,
     ) -> Result<bool, ()> {
         let version = peer.keys_version();
@@ -50,7 +50,7 @@ impl Firehose {
         if self.keys.is_empty() {
             return Ok(false);
         }
-        let now = state.clock.now();
+        let now = clock.now();
         for _ in 0..BATCH {
             let key = &self.keys[self.next % self.keys.len()];
             self.next = self.next.wrapping_add(1);

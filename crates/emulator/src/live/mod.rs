@@ -13,6 +13,9 @@
 //!   the weekly restart, all on the emulator's clock;
 //! - [`firehose`], [`frame`], [`key`]: synthetic values for benchmarks;
 //! - [`faults`]: the live feed's fault switches.
+//!
+//! The feed works on the parts of the emulator's state it needs ([`Parts`]),
+//! never on the whole state, which holds it and so sits above it.
 
 pub(crate) mod command;
 mod connection;
@@ -37,6 +40,9 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::futures::Notified;
 use tokio::sync::Notify;
 
+use crate::accounts::Accounts;
+use crate::clock::Clock;
+use crate::world::CurrentWorld;
 pub use connection::serve;
 use domain::timestamp::Micros;
 use faults::LiveFaults;
@@ -47,6 +53,17 @@ use restart::{RESTART_CODE, RESTART_REASON};
 
 /// The path of the live endpoint.
 pub const LIVE_PATH: &str = "/v2/customer/socket/websocket";
+
+/// What a connection and the publisher work with, lent by the emulator's
+/// state: the feed's own part, the clock, the accounts (tokens and
+/// licences) and the world.
+#[derive(Clone, Copy)]
+pub struct Parts<'a> {
+    pub live: &'a Live,
+    pub clock: &'a Clock,
+    pub accounts: &'a Accounts,
+    pub world: &'a CurrentWorld,
+}
 
 /// The live feed's shared state: open connections, subscriptions, faults.
 pub struct Live {

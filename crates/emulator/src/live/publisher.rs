@@ -9,15 +9,13 @@
 //! least every 100 ms of real time, and on each wake
 //! publishes everything in the interval since the last one, oldest first.
 
-use std::sync::Arc;
-
 use super::delivery::Deliveries;
 use super::punctual::{sleep_precisely, MIN_WAIT};
 use super::registry::{world_frame, Registry};
 use super::restart::restart_crossed;
 use super::timers::real_wait_at_least;
+use super::Parts;
 use crate::calendar::MICROS_PER_DAY;
-use crate::server::AppState;
 use crate::world::published::{next_publication, published_between};
 use crate::world::World;
 use domain::timestamp::Micros;
@@ -27,8 +25,8 @@ use domain::timestamp::Micros;
 /// and they stay in the intraday history.
 const MAX_CATCH_UP: Micros = MICROS_PER_DAY;
 
-pub async fn run(state: Arc<AppState>) {
-    let live = &state.live;
+pub async fn run(state: Parts<'_>) {
+    let live = state.live;
     let mut restart_checked = state.clock.now();
     loop {
         let now = state.clock.now();
@@ -36,7 +34,7 @@ pub async fn run(state: Arc<AppState>) {
             live.restart_opened_before(restart);
         }
         restart_checked = now;
-        let world = state.world();
+        let world = state.world.get();
         let (deliveries, next_due, idle) = live.with_registry(|registry| {
             let (deliveries, due) = collect(registry, &world, now, live.faults.firehose());
             (deliveries, due, registry.peers.is_empty())

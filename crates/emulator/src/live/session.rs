@@ -21,20 +21,20 @@ use super::command::{
     parse_command, CommandError, BINARY_MESSAGE, NOT_LOGGED, NO_ACCESS, UNEXPECTED_ERROR,
 };
 use super::peer::Peer;
-use crate::server::AppState;
+use super::Parts;
 use domain::live::{Command, ServerMessage, Subscription};
 
 /// The close code after `NOT_LOGGED`: 1008, policy violation.
 pub const NOT_LOGGED_CODE: u16 = 1008;
 
-pub struct Session {
-    state: Arc<AppState>,
+pub struct Session<'a> {
+    state: Parts<'a>,
     peer: Arc<Peer>,
     account: Option<String>,
 }
 
-impl Session {
-    pub fn new(state: Arc<AppState>, peer: Arc<Peer>) -> Session {
+impl<'a> Session<'a> {
+    pub fn new(state: Parts<'a>, peer: Arc<Peer>) -> Session<'a> {
         Session {
             state,
             peer,
@@ -99,9 +99,9 @@ impl Session {
     }
 
     fn subscribe(&mut self, subscription: &Subscription) {
-        let state = &self.state;
+        let state = self.state;
         let id = &subscription.curve_id;
-        let world = state.world();
+        let world = state.world.get();
         let Some(curve) = world.curve(id) else {
             return self.error(NO_ACCESS, &format!("unknown curve id {id:?}"));
         };
@@ -122,8 +122,8 @@ impl Session {
     }
 
     fn unsubscribe(&mut self, subscription: &Subscription) {
-        let state = &self.state;
-        let world = state.world();
+        let state = self.state;
+        let world = state.world.get();
         if let Some(curve) = world.curve(&subscription.curve_id) {
             let now = state.clock.now();
             state.live.with_registry(|registry| {

@@ -18,7 +18,7 @@
 use std::time::Duration;
 
 use super::peer::Peer;
-use crate::server::AppState;
+use super::Parts;
 use domain::timestamp::Micros;
 
 pub const IDLE_TIMEOUT: Micros = 60_000_000;
@@ -81,7 +81,7 @@ pub fn real_wait_at_least(emulated: Option<Micros>, scale: f64, least: Duration)
 
 /// Returns when the connection is to be dropped; queues the close frame
 /// itself when it is to be closed, and then waits for the writer to end it.
-pub async fn watch(state: &AppState, peer: &Peer) {
+pub async fn watch(state: Parts<'_>, peer: &Peer) {
     loop {
         let now = state.clock.now();
         let through = state.live.published_through();

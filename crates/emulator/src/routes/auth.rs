@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use super::error::ApiError;
 use crate::accounts::Licence;
-use crate::server::AppState;
+use crate::state::AppState;
 
 #[derive(Deserialize)]
 pub struct Login {

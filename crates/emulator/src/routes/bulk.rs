@@ -8,13 +8,13 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde::Serialize;
 
+use super::building::{job_sizes, PATIENCE};
 use super::bulk_auth::BulkCaller;
 use super::error::ApiError;
 use super::files::FILES_PREFIX;
 use super::query::{json_response, request_host, Params};
-use crate::bulk::building::{job_sizes, PATIENCE};
 use crate::bulk::jobs::{effective_range, Job, JobRequest, JobStatus};
-use crate::server::AppState;
+use crate::state::AppState;
 use domain::month::Month;
 use domain::vocabulary::{Vertical, VERTICALS};
 

@@ -9,7 +9,7 @@ use axum::http::request::Parts;
 use super::auth::bearer_account;
 use super::error::ApiError;
 use crate::accounts::Licence;
-use crate::server::AppState;
+use crate::state::AppState;
 
 /// The authenticated account of a bulk request.
 pub struct BulkCaller {

@@ -13,7 +13,7 @@ use super::auth::Caller;
 use super::error::ApiError;
 use super::paging::{envelope, Paging};
 use super::query::{json_response, raw_path, Params};
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::world::contracts::contracts;
 use crate::world::curves::Curve;
 use domain::vocabulary::{find_vertical, VERTICALS};

@@ -9,7 +9,7 @@ use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use crate::server::AppState;
+use crate::state::AppState;
 
 pub async fn count(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     state.requests.record(request.uri().path());

@@ -15,7 +15,7 @@ use super::error::ApiError;
 use super::paging::{envelope, Paging};
 use super::query::{json_response, raw_path, Params};
 use crate::calendar::{day_of, days};
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::world::contracts::{contracts, has_kind};
 use crate::world::curves::Curve;
 use crate::world::prices::{tick, PriceRecordOut};

@@ -14,7 +14,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use chrono::{DateTime, Utc};
 
-use crate::server::AppState;
+use crate::state::AppState;
 
 pub async fn stamp(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;

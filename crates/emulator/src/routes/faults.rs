@@ -15,7 +15,7 @@ use futures_util::stream::{self, StreamExt};
 
 use super::error::ApiError;
 use crate::faults::{Corruption, Injected, Spoil};
-use crate::server::AppState;
+use crate::state::AppState;
 
 pub async fn inject(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let latency = state.faults.latency();

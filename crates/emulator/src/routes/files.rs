@@ -22,12 +22,12 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 
+use super::building::file_bytes;
 use super::error::ApiError;
 use super::faults::cut_short;
 use super::query::Params;
 use super::range::{byte_range, ByteRange};
-use crate::bulk::building::file_bytes;
-use crate::server::AppState;
+use crate::state::AppState;
 
 pub const FILES_PREFIX: &str = "/files";
 

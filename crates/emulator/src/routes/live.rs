@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
 use crate::live;
-use crate::server::AppState;
+use crate::state::AppState;
 
 pub async fn upgrade(
     State(state): State<Arc<AppState>>,
@@ -27,7 +27,9 @@ pub async fn upgrade(
     match upgrade {
         Ok(upgrade) => {
             let seen = state.live.generations();
-            upgrade.on_upgrade(move |socket| live::serve(socket, state, seen))
+            upgrade.on_upgrade(move |socket| async move {
+                live::serve(socket, state.live_parts(), seen).await
+            })
         }
         Err(rejection) => ApiError::new(
             rejection.status(),

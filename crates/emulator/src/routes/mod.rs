@@ -3,6 +3,7 @@
 //! pre-signed bulk file URLs under `/files`, and the live feed's upgrade.
 
 mod auth;
+mod building;
 mod bulk;
 mod bulk_auth;
 mod catalogue;
@@ -24,7 +25,7 @@ use axum::routing::{get, post};
 use axum::{middleware, Router};
 
 use super::live::LIVE_PATH;
-use super::server::AppState;
+use crate::state::AppState;
 use error::ApiError;
 
 pub fn router(state: Arc<AppState>) -> Router {

@@ -2,6 +2,7 @@
 //! each value is published.
 
 pub(crate) mod contracts;
+mod current;
 pub(crate) mod curves;
 pub(crate) mod iso_text;
 pub(crate) mod prices;
@@ -14,6 +15,7 @@ use chrono::NaiveDate;
 
 use crate::calendar::{start_of, Calendar, MICROS_PER_MINUTE};
 use crate::hash::combine;
+pub use current::CurrentWorld;
 use curves::Curve;
 use domain::rows::Snapshot;
 use domain::tenor::Tenor;

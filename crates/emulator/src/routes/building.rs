@@ -4,16 +4,20 @@
 //! The status waits a while for them: long enough that a small job is
 //! listed at once, not so long that a poll of a large one times out (it
 //! answers RUNNING until the last file is built).
+//!
+//! Building reads the world as it is when a file is built and stops when the
+//! emulator is gone, so it works on the whole state: it sits here, beside the
+//! bulk routes that call it, above the state, rather than in `bulk` below it.
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use bytes::Bytes;
 
-use super::jobs::{Built, Job};
-use super::parquet_file::write_month;
-use super::records::FileKey;
-use crate::server::AppState;
+use crate::bulk::jobs::{Built, Job};
+use crate::bulk::parquet_file::write_month;
+use crate::bulk::records::FileKey;
+use crate::state::AppState;
 
 /// How long (real time) a status request waits for a job's files.
 pub const PATIENCE: Duration = Duration::from_secs(5);
