@@ -17,22 +17,22 @@ use crate::hash::{combine, mix};
 use domain::month::Month;
 use domain::timestamp::Micros;
 
-pub const TOKEN_LIFETIME_SECONDS: i64 = 12 * 3600;
+pub(crate) const TOKEN_LIFETIME_SECONDS: i64 = 12 * 3600;
 
 /// The account `Emulator.credentials` and `Emulator.token()` use: every
 /// quotation except `Sales`, which is outside its licence, and bulk history
 /// from [`DEMO_BULK_START`] only.
-pub const DEMO_EMAIL: &str = "demo@marketcurves.test";
-pub const DEMO_PASSWORD: &str = "demo-password";
+pub(crate) const DEMO_EMAIL: &str = "demo@marketcurves.test";
+pub(crate) const DEMO_PASSWORD: &str = "demo-password";
 /// An account licensed for everything.
-pub const FULL_EMAIL: &str = "full@marketcurves.test";
-pub const FULL_PASSWORD: &str = "full-password";
+pub(crate) const FULL_EMAIL: &str = "full@marketcurves.test";
+pub(crate) const FULL_PASSWORD: &str = "full-password";
 /// An account licensed for every quotation over REST and bulk download, but
 /// not enabled for live data: its live subscriptions get `NO_ACCESS`.
-pub const REST_ONLY_EMAIL: &str = "rest-only@marketcurves.test";
-pub const REST_ONLY_PASSWORD: &str = "rest-only-password";
+pub(crate) const REST_ONLY_EMAIL: &str = "rest-only@marketcurves.test";
+pub(crate) const REST_ONLY_PASSWORD: &str = "rest-only-password";
 /// The first month of the demo account's bulk licence (`YYYY-MM`).
-pub const DEMO_BULK_START: &str = "2024-03";
+pub(crate) const DEMO_BULK_START: &str = "2024-03";
 
 #[derive(Clone, Debug)]
 pub struct Licence {

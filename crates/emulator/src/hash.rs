@@ -3,7 +3,7 @@
 //! the same world, whichever order it is asked in.
 
 /// splitmix64: a fast, well-mixed bijection of 64-bit integers.
-pub fn mix(mut x: u64) -> u64 {
+pub(crate) fn mix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -11,14 +11,14 @@ pub fn mix(mut x: u64) -> u64 {
 }
 
 /// One hash of several parts, order-sensitive.
-pub fn combine(parts: &[u64]) -> u64 {
+pub(crate) fn combine(parts: &[u64]) -> u64 {
     parts
         .iter()
         .fold(0x243F_6A88_85A3_08D3, |acc, &p| mix(acc ^ p))
 }
 
 /// FNV-1a of a string, mixed: to key values by names.
-pub fn of_str(s: &str) -> u64 {
+pub(crate) fn of_str(s: &str) -> u64 {
     let fnv = s.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
     });
@@ -26,17 +26,17 @@ pub fn of_str(s: &str) -> u64 {
 }
 
 /// A uniform float in [0, 1).
-pub fn unit(h: u64) -> f64 {
+pub(crate) fn unit(h: u64) -> f64 {
     (h >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// An element of `items` chosen by `h`.
-pub fn pick<T: Copy>(h: u64, items: &[T]) -> T {
+pub(crate) fn pick<T: Copy>(h: u64, items: &[T]) -> T {
     items[(h % items.len() as u64) as usize]
 }
 
 /// A version-4-shaped UUID string made from `h`.
-pub fn uuid(h: u64) -> String {
+pub(crate) fn uuid(h: u64) -> String {
     let (a, b) = (mix(h), mix(h ^ 0x5555_5555_5555_5555));
     let b = (b & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000;
     format!(

@@ -12,7 +12,7 @@ use bytes::Bytes;
 use super::records::FileKey;
 
 /// Bytes of files held at most (a month of one vertical is a few MB).
-pub const DEFAULT_BUDGET: usize = 256 << 20;
+pub(crate) const DEFAULT_BUDGET: usize = 256 << 20;
 
 pub struct FileCache {
     held: Mutex<Held>,

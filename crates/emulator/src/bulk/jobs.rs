@@ -21,7 +21,7 @@ const MICROS_PER_SECOND: Micros = 1_000_000;
 /// The requested months narrowed to what the account may have: from its bulk
 /// licence start (and the start of history) to the last complete month before
 /// `now`. None if nothing is left.
-pub fn effective_range(
+pub(crate) fn effective_range(
     start: Month,
     end: Month,
     licence_start: Option<Month>,
@@ -35,7 +35,7 @@ pub fn effective_range(
 }
 
 /// How long a job runs: 2 s, plus 0.5 s for every month requested.
-pub fn running_time(requested_months: u32) -> Micros {
+pub(crate) fn running_time(requested_months: u32) -> Micros {
     2 * MICROS_PER_SECOND + i64::from(requested_months) * MICROS_PER_SECOND / 2
 }
 
@@ -91,7 +91,7 @@ pub struct Job {
 }
 
 /// The sizes of a job's files, month by month, once they are built.
-pub type Built = Result<Arc<[u64]>, String>;
+pub(crate) type Built = Result<Arc<[u64]>, String>;
 
 /// One file a job lists: its URL name, its partition path and its content.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -20,15 +20,15 @@ use crate::world::prices::MetadataOut;
 use crate::world::World;
 
 /// The value of `time_snapshot`: every row is an end-of-day London snapshot.
-pub const TIME_SNAPSHOT: &str = "london_snapshot";
+pub(crate) const TIME_SNAPSHOT: &str = "london_snapshot";
 
 /// The columns of the interface's Parquet record, in order (the domain's).
-pub fn schema() -> SchemaRef {
+pub(crate) fn schema() -> SchemaRef {
     domain::arrow::bulk_file_schema()
 }
 
 /// The file of `key`, as bytes. The same key always gives the same bytes.
-pub fn write_month(world: &World, key: &FileKey) -> Result<Vec<u8>, ParquetError> {
+pub(crate) fn write_month(world: &World, key: &FileKey) -> Result<Vec<u8>, ParquetError> {
     let properties = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .build();

@@ -48,7 +48,7 @@ impl FileKey {
 }
 
 /// One snapshot of one curve and tenor.
-pub struct SnapshotRecord<'a> {
+pub(crate) struct SnapshotRecord<'a> {
     pub curve: &'a Curve,
     pub tenor: Tenor,
     pub stamp: Stamp,
@@ -57,7 +57,7 @@ pub struct SnapshotRecord<'a> {
 impl SnapshotRecord<'_> {
     /// The record's identifier: a UUID-shaped hash of what identifies it, so
     /// that the same record has the same id in every file and every run.
-    pub fn id(&self) -> String {
+    pub(crate) fn id(&self) -> String {
         uuid(combine(&[
             self.curve.key,
             of_str(self.tenor.name()),
@@ -78,12 +78,12 @@ fn curves<'a>(world: &'a World, key: &'a FileKey) -> impl Iterator<Item = &'a Cu
 }
 
 /// The days of the file's month, oldest first; none before history starts.
-pub fn file_days(key: &FileKey) -> impl Iterator<Item = NaiveDate> {
+pub(crate) fn file_days(key: &FileKey) -> impl Iterator<Item = NaiveDate> {
     days(key.month.first_day().max(FIRST_DAY), key.month.last_day())
 }
 
 /// The records of one day of a file: curve by curve, tenors in calendar order.
-pub fn day_records<'a>(
+pub(crate) fn day_records<'a>(
     world: &'a World,
     key: &'a FileKey,
     day: NaiveDate,
@@ -102,7 +102,7 @@ pub fn day_records<'a>(
 }
 
 /// How many rows the file of `key` has, without building it.
-pub fn count_rows(world: &World, key: &FileKey) -> u64 {
+pub(crate) fn count_rows(world: &World, key: &FileKey) -> u64 {
     file_days(key)
         .map(|day| day_records(world, key, day).count() as u64)
         .sum()

@@ -8,7 +8,7 @@ use sha2::Sha256;
 use crate::hash::{combine, mix};
 
 /// How long a URL lives after its job succeeded.
-pub const URL_LIFETIME_SECONDS: i64 = 3600;
+pub(crate) const URL_LIFETIME_SECONDS: i64 = 3600;
 
 pub struct Signer {
     key: [u8; 32],

@@ -10,7 +10,7 @@ use domain::vocabulary::find_vertical;
 
 /// Curves the catalogue may hold: each costs about 2.5 kB of memory, and
 /// every listing and bulk file walks them all.
-pub const MAX_CURVES: usize = 100_000;
+pub(super) const MAX_CURVES: usize = 100_000;
 
 impl Controls {
     /// Lists `count` more curves in `vertical` (either spelling), after the

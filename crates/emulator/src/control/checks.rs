@@ -43,7 +43,7 @@ pub enum ControlError {
 pub type ControlResult<T> = Result<T, ControlError>;
 
 /// A countdown of faults: zero would inject nothing, which is surely a mistake.
-pub fn at_least_one(count: u32) -> ControlResult<u32> {
+pub(crate) fn at_least_one(count: u32) -> ControlResult<u32> {
     if count == 0 {
         return Err(ControlError::ZeroCount);
     }
@@ -51,7 +51,7 @@ pub fn at_least_one(count: u32) -> ControlResult<u32> {
 }
 
 /// Emulated seconds per real second: 0 stops the clock, nothing runs it backwards.
-pub fn time_scale(time_scale: f64) -> ControlResult<f64> {
+pub(crate) fn time_scale(time_scale: f64) -> ControlResult<f64> {
     if time_scale.is_finite() && time_scale >= 0.0 {
         Ok(time_scale)
     } else {
@@ -60,12 +60,12 @@ pub fn time_scale(time_scale: f64) -> ControlResult<f64> {
 }
 
 /// A span of real time, such as a latency.
-pub fn seconds(name: &'static str, value: f64) -> ControlResult<Duration> {
+pub(crate) fn seconds(name: &'static str, value: f64) -> ControlResult<Duration> {
     Duration::try_from_secs_f64(value).map_err(|_| ControlError::Seconds { name, value })
 }
 
 /// A status a response can carry.
-pub fn http_status(status: u16) -> ControlResult<u16> {
+pub(crate) fn http_status(status: u16) -> ControlResult<u16> {
     if (100..=599).contains(&status) {
         Ok(status)
     } else {

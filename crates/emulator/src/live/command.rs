@@ -15,16 +15,16 @@ use serde_json::{Map, Value};
 
 use domain::live::{Command, Subscription, PRICE};
 
-pub const NO_ACCESS: &str = "NO_ACCESS";
-pub const NOT_LOGGED: &str = "NOT_LOGGED";
-pub const ERROR_PARSING: &str = "ERROR_PARSING";
-pub const COMMAND_NOT_FOUND: &str = "COMMAND_NOT_FOUND";
-pub const BINARY_MESSAGE: &str = "BINARY_MESSAGE";
-pub const UNEXPECTED_ERROR: &str = "UNEXPECTED_ERROR";
+pub(crate) const NO_ACCESS: &str = "NO_ACCESS";
+pub(crate) const NOT_LOGGED: &str = "NOT_LOGGED";
+pub(crate) const ERROR_PARSING: &str = "ERROR_PARSING";
+pub(crate) const COMMAND_NOT_FOUND: &str = "COMMAND_NOT_FOUND";
+pub(crate) const BINARY_MESSAGE: &str = "BINARY_MESSAGE";
+pub(crate) const UNEXPECTED_ERROR: &str = "UNEXPECTED_ERROR";
 
 /// Why a frame is not a command: an error code of the interface and a text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CommandError {
+pub(crate) struct CommandError {
     pub code: &'static str,
     pub message: String,
 }
@@ -37,7 +37,7 @@ fn parsing(message: impl Into<String>) -> CommandError {
 }
 
 /// Reads one text frame as a command.
-pub fn parse_command(text: &str) -> Result<Command, CommandError> {
+pub(crate) fn parse_command(text: &str) -> Result<Command, CommandError> {
     let value: Value =
         serde_json::from_str(text).map_err(|e| parsing(format!("the message is not JSON: {e}")))?;
     let Value::Object(mut message) = value else {

@@ -25,7 +25,7 @@ const ROUND_WAIT: Duration = Duration::from_millis(500);
 
 /// Values of one cycle for the subscribers of their keys.
 #[derive(Default)]
-pub struct Deliveries {
+pub(super) struct Deliveries {
     /// A key and its subscribers when the values were made.
     audiences: Vec<(u64, Vec<Arc<Peer>>)>,
     /// The instant, the audience and the frame of each value.
@@ -34,7 +34,7 @@ pub struct Deliveries {
 
 impl Deliveries {
     /// Adds the values of one key, oldest first.
-    pub fn add(
+    pub(super) fn add(
         &mut self,
         key: u64,
         peers: Vec<Arc<Peer>>,
@@ -49,7 +49,7 @@ impl Deliveries {
     }
 
     /// Pushes every value, round after round; `now` counts as the peers' activity.
-    pub async fn deliver(mut self, live: &Live, now: Micros) {
+    pub(super) async fn deliver(mut self, live: &Live, now: Micros) {
         self.values
             .sort_by_key(|(at, audience, _)| (*at, *audience));
         let mut in_round = vec![false; self.audiences.len()];

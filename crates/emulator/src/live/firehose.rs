@@ -24,7 +24,7 @@ use crate::clock::Clock;
 const BATCH: usize = 256;
 
 #[derive(Default)]
-pub struct Firehose {
+pub(super) struct Firehose {
     encoder: FrameEncoder,
     keys: Vec<Arc<FeedKey>>,
     /// The subscriptions `keys` was taken from; None before the first look.
@@ -35,7 +35,7 @@ pub struct Firehose {
 impl Firehose {
     /// Feeds a batch of synthetic values of the peer's tenors; false if it
     /// has none. Err if the socket is gone.
-    pub async fn feed_batch(
+    pub(super) async fn feed_batch(
         &mut self,
         sink: &mut SplitSink<WebSocket, Message>,
         clock: &Clock,

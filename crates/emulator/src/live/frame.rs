@@ -17,7 +17,7 @@ const BUFFER: usize = 64 * 1024;
 
 /// The unchanging parts of one key's price frames.
 #[derive(Debug)]
-pub struct FramePieces {
+pub(crate) struct FramePieces {
     /// `","id":"<id>","price":`
     after_time: Vec<u8>,
     /// `,"tenor":"<tenor>"},"type":"price"}`
@@ -25,7 +25,7 @@ pub struct FramePieces {
 }
 
 impl FramePieces {
-    pub fn new(curve_id: &str, tenor: &str) -> FramePieces {
+    pub(crate) fn new(curve_id: &str, tenor: &str) -> FramePieces {
         let quoted = |s: &str| serde_json::to_string(s).expect("a string serializes");
         FramePieces {
             after_time: format!(r#"","id":{},"price":"#, quoted(curve_id)).into_bytes(),
@@ -35,7 +35,7 @@ impl FramePieces {
 }
 
 /// Encodes price frames; one per writer.
-pub struct FrameEncoder {
+pub(crate) struct FrameEncoder {
     buffer: BytesMut,
     second: i64,
     /// `YYYY-MM-DDTHH:MM:SS` of `second`.
@@ -54,7 +54,7 @@ impl Default for FrameEncoder {
 
 impl FrameEncoder {
     /// The frame of a value at `at` (printed in milliseconds, truncated).
-    pub fn encode(&mut self, pieces: &FramePieces, at: Micros, price: f64) -> Utf8Bytes {
+    pub(crate) fn encode(&mut self, pieces: &FramePieces, at: Micros, price: f64) -> Utf8Bytes {
         let second = at.div_euclid(1_000_000);
         if second != self.second {
             let time = DateTime::from_timestamp(second, 0).expect("in range");

@@ -12,7 +12,7 @@ use domain::timestamp::{truncate_to_millis, Micros};
 const SYNTHETIC_CYCLE: u64 = 1_000;
 
 #[derive(Debug)]
-pub struct FeedKey {
+pub(crate) struct FeedKey {
     /// Identifies the key in outboxes.
     pub id: u64,
     /// The curve's index in the world.
@@ -29,7 +29,7 @@ pub struct FeedKey {
 impl FeedKey {
     /// `first_at`: synthetic values come strictly after it; `base`: the
     /// price they vary around.
-    pub fn new(
+    pub(crate) fn new(
         id: u64,
         curve: usize,
         curve_id: &str,
@@ -50,14 +50,14 @@ impl FeedKey {
     }
 
     /// The instant of the last synthetic value (or the start of the series).
-    pub fn synthetic_at(&self) -> Micros {
+    pub(crate) fn synthetic_at(&self) -> Micros {
         self.synthetic_at.load(Ordering::SeqCst)
     }
 
     /// The frame of the next synthetic value: at `now` or 1 ms after the
     /// previous one, whichever is later, so that each is strictly later than
     /// the last even at millisecond precision.
-    pub fn next_synthetic(
+    pub(crate) fn next_synthetic(
         &self,
         now: Micros,
         encoder: &mut FrameEncoder,

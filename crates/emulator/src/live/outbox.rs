@@ -16,11 +16,11 @@ use tokio::sync::Notify;
 
 /// Replies a reader may leave unread before the connection is dropped: a
 /// client that sends commands without ever reading is not kept up forever.
-pub const MAX_PENDING_REPLIES: usize = 10_000;
+pub(crate) const MAX_PENDING_REPLIES: usize = 10_000;
 
 /// One thing for the writer to do, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outgoing<T> {
+pub(crate) enum Outgoing<T> {
     Frame(T),
     /// Send a close frame; nothing is sent after it.
     Close {
@@ -42,7 +42,7 @@ enum Entry<T> {
 
 /// The pending frames of one connection.
 #[derive(Debug)]
-pub struct Conflating<T> {
+pub(crate) struct Conflating<T> {
     queue: VecDeque<Entry<T>>,
     /// A key is here exactly while it has an entry in `queue`; `None` once
     /// its value was withdrawn (an unsubscribe).
@@ -66,7 +66,7 @@ impl<T> Default for Conflating<T> {
 
 impl<T> Conflating<T> {
     /// Queues a reply; false if too many are unread (or the outbox is closing).
-    pub fn reply(&mut self, frame: T) -> bool {
+    pub(crate) fn reply(&mut self, frame: T) -> bool {
         if self.closing || self.replies >= MAX_PENDING_REPLIES {
             return false;
         }
@@ -76,13 +76,13 @@ impl<T> Conflating<T> {
     }
 
     /// From now on, values of `key` are taken.
-    pub fn subscribe(&mut self, key: u64) {
+    pub(crate) fn subscribe(&mut self, key: u64) {
         self.subscribed.insert(key);
     }
 
     /// Queues the value of `key`, replacing a value of the same key not yet
     /// written; ignored unless the connection is subscribed to `key`.
-    pub fn price(&mut self, key: u64, frame: T) {
+    pub(crate) fn price(&mut self, key: u64, frame: T) {
         if self.closing || !self.subscribed.contains(&key) {
             return;
         }
@@ -98,7 +98,7 @@ impl<T> Conflating<T> {
     }
 
     /// Takes no more values of `key`, and withdraws the unwritten one, if any.
-    pub fn unsubscribe(&mut self, key: u64) {
+    pub(crate) fn unsubscribe(&mut self, key: u64) {
         self.subscribed.remove(&key);
         if let Some(pending) = self.latest.get_mut(&key) {
             *pending = None;
@@ -106,23 +106,23 @@ impl<T> Conflating<T> {
     }
 
     /// Queues a close frame; whatever comes after it is dropped.
-    pub fn close(&mut self, code: u16, reason: &'static str) {
+    pub(crate) fn close(&mut self, code: u16, reason: &'static str) {
         if !self.closing {
             self.closing = true;
             self.queue.push_back(Entry::Close { code, reason });
         }
     }
 
-    pub fn is_closing(&self) -> bool {
+    pub(crate) fn is_closing(&self) -> bool {
         self.closing
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.queue.is_empty()
     }
 
     /// Moves everything pending, in order, to `out`.
-    pub fn drain_into(&mut self, out: &mut Vec<Outgoing<T>>) {
+    pub(crate) fn drain_into(&mut self, out: &mut Vec<Outgoing<T>>) {
         self.replies = 0;
         for entry in self.queue.drain(..) {
             match entry {
@@ -141,30 +141,30 @@ impl<T> Conflating<T> {
 /// A connection's pending frames, shared by whoever produces them and the
 /// connection's writer, which is woken when there is something to write.
 #[derive(Default)]
-pub struct Outbox {
+pub(crate) struct Outbox {
     pending: Mutex<Conflating<Utf8Bytes>>,
     ready: Notify,
 }
 
 impl Outbox {
     /// Runs `change` on the pending frames and wakes the writer.
-    pub fn update<R>(&self, change: impl FnOnce(&mut Conflating<Utf8Bytes>) -> R) -> R {
+    pub(crate) fn update<R>(&self, change: impl FnOnce(&mut Conflating<Utf8Bytes>) -> R) -> R {
         let result = change(&mut self.pending.lock().expect("outbox lock"));
         self.ready.notify_one();
         result
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.pending.lock().expect("outbox lock").is_empty()
     }
 
     /// Moves what is pending to `out`, without waiting.
-    pub fn drain_into(&self, out: &mut Vec<Outgoing<Utf8Bytes>>) {
+    pub(crate) fn drain_into(&self, out: &mut Vec<Outgoing<Utf8Bytes>>) {
         self.pending.lock().expect("outbox lock").drain_into(out);
     }
 
     /// Waits until something may have been queued since the last drain.
-    pub async fn wait(&self) {
+    pub(crate) async fn wait(&self) {
         self.ready.notified().await;
     }
 }

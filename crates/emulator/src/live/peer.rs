@@ -14,12 +14,12 @@ use super::outbox::Outbox;
 use domain::timestamp::Micros;
 
 /// A subscription's identity: the curve's index in the world and a tenor name.
-pub type KeyName = (usize, String);
+pub(crate) type KeyName = (usize, String);
 
 /// `quiet_since` while the connection has a subscription.
 const SUBSCRIBED: Micros = Micros::MAX;
 
-pub struct Peer {
+pub(crate) struct Peer {
     pub id: u64,
     /// On the emulator's clock.
     pub opened_at: Micros,
@@ -38,7 +38,7 @@ pub struct Peer {
 }
 
 impl Peer {
-    pub fn new(id: u64, now: Micros) -> Peer {
+    pub(crate) fn new(id: u64, now: Micros) -> Peer {
         Peer {
             id,
             opened_at: now,
@@ -54,33 +54,33 @@ impl Peer {
     }
 
     /// A message went one way or the other at `now`.
-    pub fn touch(&self, now: Micros) {
+    pub(crate) fn touch(&self, now: Micros) {
         self.last_activity.fetch_max(now, Ordering::Relaxed);
     }
 
-    pub fn last_activity(&self) -> Micros {
+    pub(crate) fn last_activity(&self) -> Micros {
         self.last_activity.load(Ordering::Relaxed)
     }
 
     /// Since when the connection has had no subscription; None while it has one.
-    pub fn quiet_since(&self) -> Option<Micros> {
+    pub(crate) fn quiet_since(&self) -> Option<Micros> {
         let since = self.quiet_since.load(Ordering::SeqCst);
         (since != SUBSCRIBED).then_some(since)
     }
 
     /// Starts the no-subscription timer again from `now` (at authentication).
-    pub fn restart_quiet_timer(&self, now: Micros) {
+    pub(crate) fn restart_quiet_timer(&self, now: Micros) {
         if self.quiet_since().is_some() {
             self.quiet_since.store(now, Ordering::SeqCst);
         }
     }
 
-    pub fn keys(&self) -> std::sync::MutexGuard<'_, BTreeMap<KeyName, Arc<FeedKey>>> {
+    pub(crate) fn keys(&self) -> std::sync::MutexGuard<'_, BTreeMap<KeyName, Arc<FeedKey>>> {
         self.keys.lock().expect("peer keys lock")
     }
 
     /// Records a change of subscriptions made under the registry's lock.
-    pub fn keys_changed(&self, now: Micros, has_keys: bool) {
+    pub(crate) fn keys_changed(&self, now: Micros, has_keys: bool) {
         self.keys_version.fetch_add(1, Ordering::SeqCst);
         let quiet = if has_keys { SUBSCRIBED } else { now };
         let was_subscribed = self.quiet_since().is_none();
@@ -89,33 +89,33 @@ impl Peer {
         }
     }
 
-    pub fn keys_version(&self) -> u64 {
+    pub(crate) fn keys_version(&self) -> u64 {
         self.keys_version.load(Ordering::SeqCst)
     }
 
     /// The subscribed keys, for the writer.
-    pub fn key_list(&self) -> Vec<Arc<FeedKey>> {
+    pub(crate) fn key_list(&self) -> Vec<Arc<FeedKey>> {
         self.keys().values().cloned().collect()
     }
 
-    pub fn set_writing(&self, writing: bool) {
+    pub(crate) fn set_writing(&self, writing: bool) {
         self.writing.store(writing, Ordering::SeqCst);
     }
 
     /// Whether the peer has values its writer has not taken yet while it is
     /// free to take them (a writer stuck writing to a slow reader is not).
-    pub fn catching_up(&self) -> bool {
+    pub(crate) fn catching_up(&self) -> bool {
         !self.writing.load(Ordering::SeqCst) && !self.outbox.is_empty()
     }
 
     /// Ends the connection at once, with no close frame.
-    pub fn drop_connection(&self) {
+    pub(crate) fn drop_connection(&self) {
         self.dropped.store(true, Ordering::SeqCst);
         self.drop_signal.notify_one();
     }
 
     /// Resolves once [`Peer::drop_connection`] has been called.
-    pub async fn dropped(&self) {
+    pub(crate) async fn dropped(&self) {
         while !self.dropped.load(Ordering::SeqCst) {
             self.drop_signal.notified().await;
         }

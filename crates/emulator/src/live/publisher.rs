@@ -62,7 +62,7 @@ pub async fn run(state: Parts<'_>) {
 /// firehose runs, the world's values are held back (the writers make
 /// synthetic ones) and only `through` moves, past the synthetic values, so
 /// that the world's values resume strictly after them.
-pub fn collect(
+pub(super) fn collect(
     registry: &mut Registry,
     world: &World,
     now: Micros,

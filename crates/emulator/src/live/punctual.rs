@@ -14,12 +14,12 @@ const COARSE_SLACK: Duration = Duration::from_millis(2);
 
 /// The shortest wait the publisher makes, so that an instant due now, read
 /// from a clock that has not yet moved past it, costs no busy loop.
-pub const MIN_WAIT: Duration = Duration::from_micros(20);
+pub(super) const MIN_WAIT: Duration = Duration::from_micros(20);
 
 /// Returns `wait` from now, within tens of microseconds. Dropped early (the
 /// publisher is woken for another reason), it leaves at most a blocking
 /// thread finishing a sleep of under [`COARSE_SLACK`].
-pub async fn sleep_precisely(wait: Duration) {
+pub(super) async fn sleep_precisely(wait: Duration) {
     let deadline = Instant::now() + wait;
     if let Some(coarse) = wait.checked_sub(COARSE_SLACK) {
         tokio::time::sleep(coarse).await;

@@ -19,7 +19,7 @@ use domain::live::{LivePrice, ALL_TENORS};
 use domain::tenor::Tenor;
 use domain::timestamp::Micros;
 
-pub struct Subscribed {
+pub(crate) struct Subscribed {
     pub key: Arc<FeedKey>,
     /// Every value published at or before this instant has gone out.
     pub through: Micros,
@@ -30,14 +30,14 @@ pub struct Subscribed {
 }
 
 #[derive(Default)]
-pub struct Registry {
+pub(crate) struct Registry {
     pub keys: HashMap<KeyName, Subscribed>,
     pub peers: HashMap<u64, Arc<Peer>>,
     next_key: u64,
 }
 
 /// The `price` frame of a world value.
-pub fn world_frame(world: &World, curve: &Curve, tenor: &Tenor, stamp: Stamp) -> String {
+pub(crate) fn world_frame(world: &World, curve: &Curve, tenor: &Tenor, stamp: Stamp) -> String {
     LivePrice {
         curve_id: curve.id.clone(),
         tenor: tenor.name().to_owned(),
@@ -48,11 +48,11 @@ pub fn world_frame(world: &World, curve: &Curve, tenor: &Tenor, stamp: Stamp) ->
 }
 
 impl Registry {
-    pub fn add_peer(&mut self, peer: Arc<Peer>) {
+    pub(crate) fn add_peer(&mut self, peer: Arc<Peer>) {
         self.peers.insert(peer.id, peer);
     }
 
-    pub fn remove_peer(&mut self, peer: &Peer, now: Micros) {
+    pub(crate) fn remove_peer(&mut self, peer: &Peer, now: Micros) {
         let names: Vec<KeyName> = peer.keys().keys().cloned().collect();
         for name in names {
             self.remove(peer, &name, now);
@@ -62,7 +62,7 @@ impl Registry {
 
     /// Subscribes `peer` to `tenor` (a name or `*`) of `curve`, and queues the
     /// snapshot: the last value of each tenor that has one.
-    pub fn subscribe(
+    pub(crate) fn subscribe(
         &mut self,
         world: &World,
         peer: &Arc<Peer>,
@@ -103,7 +103,7 @@ impl Registry {
 
     /// Ends `peer`'s subscription to `tenor` of `curve`; `*` ends all of the
     /// curve's, those subscribed to by name included.
-    pub fn unsubscribe(&mut self, peer: &Peer, curve: &Curve, tenor: &str, now: Micros) {
+    pub(crate) fn unsubscribe(&mut self, peer: &Peer, curve: &Curve, tenor: &str, now: Micros) {
         let names: Vec<KeyName> = peer
             .keys()
             .keys()

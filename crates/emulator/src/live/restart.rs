@@ -9,11 +9,11 @@ use crate::calendar::start_of;
 use domain::timestamp::Micros;
 
 /// The close code of a restart: 1012, "service restart" (RFC 6455 registry).
-pub const RESTART_CODE: u16 = 1012;
-pub const RESTART_REASON: &str = "service restart";
+pub(crate) const RESTART_CODE: u16 = 1012;
+pub(crate) const RESTART_REASON: &str = "service restart";
 
 /// The last Sunday 12:00 UTC at or before `at`.
-pub fn last_restart_at_or_before(at: Micros) -> Micros {
+pub(crate) fn last_restart_at_or_before(at: Micros) -> Micros {
     let time = DateTime::from_timestamp_micros(at).expect("in range");
     let day = time.date_naive();
     let back = i64::from(day.weekday().num_days_from_sunday());
@@ -29,7 +29,7 @@ pub fn last_restart_at_or_before(at: Micros) -> Micros {
 
 /// The restart instant in `(after, until]`, if the clock crossed one; when
 /// several were crossed (a jump of weeks) the latest.
-pub fn restart_crossed(after: Micros, until: Micros) -> Option<Micros> {
+pub(crate) fn restart_crossed(after: Micros, until: Micros) -> Option<Micros> {
     let restart = last_restart_at_or_before(until);
     (restart > after).then_some(restart)
 }

@@ -25,16 +25,16 @@ use super::Parts;
 use domain::live::{Command, ServerMessage, Subscription};
 
 /// The close code after `NOT_LOGGED`: 1008, policy violation.
-pub const NOT_LOGGED_CODE: u16 = 1008;
+pub(crate) const NOT_LOGGED_CODE: u16 = 1008;
 
-pub struct Session<'a> {
+pub(crate) struct Session<'a> {
     state: Parts<'a>,
     peer: Arc<Peer>,
     account: Option<String>,
 }
 
 impl<'a> Session<'a> {
-    pub fn new(state: Parts<'a>, peer: Arc<Peer>) -> Session<'a> {
+    pub(crate) fn new(state: Parts<'a>, peer: Arc<Peer>) -> Session<'a> {
         Session {
             state,
             peer,
@@ -42,7 +42,7 @@ impl<'a> Session<'a> {
         }
     }
 
-    pub fn on_binary(&mut self) {
+    pub(crate) fn on_binary(&mut self) {
         self.peer.touch(self.state.clock.now());
         self.error(
             BINARY_MESSAGE,
@@ -50,7 +50,7 @@ impl<'a> Session<'a> {
         );
     }
 
-    pub fn on_text(&mut self, text: &str) {
+    pub(crate) fn on_text(&mut self, text: &str) {
         self.peer.touch(self.state.clock.now());
         let command = match parse_command(text) {
             Ok(command) => command,

@@ -13,7 +13,7 @@ use domain::tenor::{Tenor, TenorKind};
 
 /// The tenors of a subscription: the name and, if the world can publish
 /// values under that exact name, the tenor it parses to.
-pub fn subscribed_tenors(
+pub(crate) fn subscribed_tenors(
     curve: &Curve,
     name: &str,
     today: NaiveDate,

@@ -21,17 +21,17 @@ use super::peer::Peer;
 use super::Parts;
 use domain::timestamp::Micros;
 
-pub const IDLE_TIMEOUT: Micros = 60_000_000;
-pub const NO_SUBSCRIPTION_TIMEOUT: Micros = 180_000_000;
+pub(crate) const IDLE_TIMEOUT: Micros = 60_000_000;
+pub(crate) const NO_SUBSCRIPTION_TIMEOUT: Micros = 180_000_000;
 /// The close code of a connection without subscriptions: 1000, normal closure.
-pub const NO_SUBSCRIPTION_CODE: u16 = 1000;
+pub(crate) const NO_SUBSCRIPTION_CODE: u16 = 1000;
 
 /// The longest real wait between two looks at the clock.
-pub const MAX_WAIT: Duration = Duration::from_millis(100);
+pub(crate) const MAX_WAIT: Duration = Duration::from_millis(100);
 
 /// What a connection's timers call for at one reading of the clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Due {
+pub(crate) enum Due {
     /// Look again at this emulated instant.
     Nothing {
         next: Micros,
@@ -41,7 +41,7 @@ pub enum Due {
 }
 
 /// `published_through`: the instant up to which the publisher has pushed values.
-pub fn due(
+pub(crate) fn due(
     now: Micros,
     published_through: Micros,
     last_activity: Micros,
@@ -63,12 +63,16 @@ pub fn due(
 
 /// How long to sleep for `emulated` microseconds at `scale`: at most
 /// [`MAX_WAIT`], so that a change of speed or a jump is noticed soon.
-pub fn real_wait(emulated: Option<Micros>, scale: f64) -> Duration {
+pub(crate) fn real_wait(emulated: Option<Micros>, scale: f64) -> Duration {
     real_wait_at_least(emulated, scale, Duration::from_millis(1))
 }
 
 /// [`real_wait`] with another shortest wait than a millisecond.
-pub fn real_wait_at_least(emulated: Option<Micros>, scale: f64, least: Duration) -> Duration {
+pub(crate) fn real_wait_at_least(
+    emulated: Option<Micros>,
+    scale: f64,
+    least: Duration,
+) -> Duration {
     match emulated {
         Some(emulated) if scale > 0.0 => {
             let seconds = emulated.max(0) as f64 / 1e6 / scale;
@@ -81,7 +85,7 @@ pub fn real_wait_at_least(emulated: Option<Micros>, scale: f64, least: Duration)
 
 /// Returns when the connection is to be dropped; queues the close frame
 /// itself when it is to be closed, and then waits for the writer to end it.
-pub async fn watch(state: Parts<'_>, peer: &Peer) {
+pub(crate) async fn watch(state: Parts<'_>, peer: &Peer) {
     loop {
         let now = state.clock.now();
         let through = state.live.published_through();

@@ -15,12 +15,12 @@ use crate::accounts::Licence;
 use crate::state::AppState;
 
 #[derive(Deserialize)]
-pub struct Login {
+pub(super) struct Login {
     email: String,
     password: String,
 }
 
-pub async fn authenticate(
+pub(super) async fn authenticate(
     State(state): State<Arc<AppState>>,
     body: Result<Json<Value>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
@@ -40,7 +40,7 @@ pub async fn authenticate(
 }
 
 /// The account whose bearer token a request carries, or why there is none.
-pub fn bearer_account(parts: &Parts, state: &AppState) -> Result<String, String> {
+pub(super) fn bearer_account(parts: &Parts, state: &AppState) -> Result<String, String> {
     let header = parts
         .headers
         .get(AUTHORIZATION)
@@ -58,7 +58,7 @@ pub fn bearer_account(parts: &Parts, state: &AppState) -> Result<String, String>
 }
 
 /// The authenticated account of a request.
-pub struct Caller {
+pub(super) struct Caller {
     pub licence: Licence,
 }
 

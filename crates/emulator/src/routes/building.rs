@@ -20,10 +20,10 @@ use crate::bulk::records::FileKey;
 use crate::state::AppState;
 
 /// How long (real time) a status request waits for a job's files.
-pub const PATIENCE: Duration = Duration::from_secs(5);
+pub(super) const PATIENCE: Duration = Duration::from_secs(5);
 
 /// The bytes of a bulk file, built on first use.
-pub async fn file_bytes(state: &Arc<AppState>, key: &FileKey) -> Result<Bytes, String> {
+pub(super) async fn file_bytes(state: &Arc<AppState>, key: &FileKey) -> Result<Bytes, String> {
     let (builder, owned) = (Arc::clone(state), key.clone());
     state
         .bulk
@@ -36,7 +36,11 @@ pub async fn file_bytes(state: &Arc<AppState>, key: &FileKey) -> Result<Bytes, S
 
 /// The sizes of a job's files, month by month, if they are built within
 /// `patience`; starts building them if nobody has.
-pub async fn job_sizes(state: &Arc<AppState>, job: &Arc<Job>, patience: Duration) -> Option<Built> {
+pub(super) async fn job_sizes(
+    state: &Arc<AppState>,
+    job: &Arc<Job>,
+    patience: Duration,
+) -> Option<Built> {
     if job.claim_build() {
         tokio::spawn(build(Arc::downgrade(state), Arc::clone(job)));
     }

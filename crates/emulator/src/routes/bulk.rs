@@ -82,7 +82,7 @@ fn vertical_param(params: &Params) -> Result<&'static Vertical, ApiError> {
         })
 }
 
-pub async fn submit(
+pub(super) async fn submit(
     State(state): State<Arc<AppState>>,
     caller: BulkCaller,
     query: RawQuery,
@@ -135,7 +135,7 @@ pub async fn submit(
     Ok(response)
 }
 
-pub async fn status(
+pub(super) async fn status(
     State(state): State<Arc<AppState>>,
     caller: BulkCaller,
     path: Result<Path<String>, PathRejection>,

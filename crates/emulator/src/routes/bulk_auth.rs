@@ -12,7 +12,7 @@ use crate::accounts::Licence;
 use crate::state::AppState;
 
 /// The authenticated account of a bulk request.
-pub struct BulkCaller {
+pub(super) struct BulkCaller {
     pub email: String,
     pub licence: Licence,
 }

@@ -22,7 +22,7 @@ const DEFAULT_PAGE_SIZE: usize = 50;
 const MAX_PAGE_SIZE: usize = 500;
 
 #[derive(Serialize)]
-pub struct CurveOut<'a> {
+pub(super) struct CurveOut<'a> {
     id: &'a str,
     name: &'a str,
     quotation: &'a str,
@@ -32,7 +32,7 @@ pub struct CurveOut<'a> {
     contracts: Vec<String>,
 }
 
-pub async fn list(
+pub(super) async fn list(
     State(state): State<Arc<AppState>>,
     _caller: Caller,
     headers: HeaderMap,

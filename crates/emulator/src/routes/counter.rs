@@ -11,7 +11,11 @@ use axum::response::Response;
 
 use crate::state::AppState;
 
-pub async fn count(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+pub(super) async fn count(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
     state.requests.record(request.uri().path());
     let _in_flight = state.requests.enter();
     next.run(request).await

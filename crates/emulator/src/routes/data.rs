@@ -66,7 +66,7 @@ struct SettlementOut<'a> {
     value: PriceRecordOut<'a>,
 }
 
-pub async fn historical_settlements(
+pub(super) async fn historical_settlements(
     State(state): State<Arc<AppState>>,
     caller: Caller,
     path: TenorPath,
@@ -91,7 +91,7 @@ pub async fn historical_settlements(
     Ok(json_response(&entries))
 }
 
-pub async fn historical_intraday(
+pub(super) async fn historical_intraday(
     State(state): State<Arc<AppState>>,
     caller: Caller,
     path: TenorPath,
@@ -130,7 +130,7 @@ pub async fn historical_intraday(
     )))
 }
 
-pub async fn ongoing_intraday(
+pub(super) async fn ongoing_intraday(
     State(state): State<Arc<AppState>>,
     caller: Caller,
     path: TenorPath,
@@ -225,7 +225,7 @@ fn settlement_today<'a>(
     Some(world.record(curve, tenor, stamp))
 }
 
-pub async fn last_settlement(
+pub(super) async fn last_settlement(
     State(state): State<Arc<AppState>>,
     caller: Caller,
     path: TenorPath,
@@ -243,7 +243,7 @@ pub async fn last_settlement(
     Ok(json_response(&record))
 }
 
-pub async fn last_settlement_all(
+pub(super) async fn last_settlement_all(
     State(state): State<Arc<AppState>>,
     caller: Caller,
     path: CurvePath,
@@ -295,7 +295,7 @@ fn assessments_today<'a>(
     any.then_some(set)
 }
 
-pub async fn last_assessments(
+pub(super) async fn last_assessments(
     State(state): State<Arc<AppState>>,
     caller: Caller,
     path: TenorPath,
@@ -313,7 +313,7 @@ pub async fn last_assessments(
     Ok(json_response(&set))
 }
 
-pub async fn last_assessments_all(
+pub(super) async fn last_assessments_all(
     State(state): State<Arc<AppState>>,
     caller: Caller,
     path: CurvePath,

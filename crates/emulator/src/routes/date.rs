@@ -16,7 +16,11 @@ use chrono::{DateTime, Utc};
 
 use crate::state::AppState;
 
-pub async fn stamp(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+pub(super) async fn stamp(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let mut response = next.run(request).await;
     // Taken once the response is made, as an origin server dates it.
     let date = imf_fixdate(state.clock.now_utc());

@@ -17,7 +17,11 @@ use super::error::ApiError;
 use crate::faults::{Corruption, Injected, Spoil};
 use crate::state::AppState;
 
-pub async fn inject(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+pub(super) async fn inject(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let latency = state.faults.latency();
     if !latency.is_zero() {
         delay(latency).await;
@@ -91,7 +95,7 @@ fn malformed(response: Response) -> Response {
 
 /// Sends the headers and half the body, then breaks the connection: the
 /// declared length is never reached, as when a connection resets mid-body.
-pub async fn cut_short(response: Response) -> Response {
+pub(super) async fn cut_short(response: Response) -> Response {
     let (mut parts, body) = response.into_parts();
     let bytes = axum::body::to_bytes(body, usize::MAX)
         .await

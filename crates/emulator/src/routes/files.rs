@@ -29,13 +29,13 @@ use super::query::Params;
 use super::range::{byte_range, ByteRange};
 use crate::state::AppState;
 
-pub const FILES_PREFIX: &str = "/files";
+pub(super) const FILES_PREFIX: &str = "/files";
 
 fn expired() -> ApiError {
     ApiError::forbidden("the URL has expired; run the job again for new URLs")
 }
 
-pub async fn download(
+pub(super) async fn download(
     State(state): State<Arc<AppState>>,
     path: Result<Path<(String, String)>, PathRejection>,
     uri: OriginalUri,

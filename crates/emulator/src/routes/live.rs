@@ -15,7 +15,7 @@ use super::error::ApiError;
 use crate::live;
 use crate::state::AppState;
 
-pub async fn upgrade(
+pub(super) async fn upgrade(
     State(state): State<Arc<AppState>>,
     uri: OriginalUri,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,

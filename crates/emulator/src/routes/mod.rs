@@ -28,7 +28,7 @@ use super::live::LIVE_PATH;
 use crate::state::AppState;
 use error::ApiError;
 
-pub fn router(state: Arc<AppState>) -> Router {
+pub(crate) fn router(state: Arc<AppState>) -> Router {
     let v2 = Router::new()
         .route("/authenticate", post(auth::authenticate))
         .route("/catalogue", get(catalogue::list))

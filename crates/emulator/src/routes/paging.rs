@@ -7,13 +7,17 @@ use serde::Serialize;
 use super::error::ApiError;
 use super::query::{request_host, Params};
 
-pub struct Paging {
+pub(super) struct Paging {
     pub page: usize,
     pub page_size: usize,
 }
 
 impl Paging {
-    pub fn from(params: &Params, default_size: usize, max_size: usize) -> Result<Paging, ApiError> {
+    pub(super) fn from(
+        params: &Params,
+        default_size: usize,
+        max_size: usize,
+    ) -> Result<Paging, ApiError> {
         Ok(Paging {
             page: params.positive("page", 1, 1_000_000)?,
             page_size: params.positive("pageSize", default_size, max_size)?,
@@ -21,13 +25,13 @@ impl Paging {
     }
 
     /// The index of the first item of the page.
-    pub fn offset(&self) -> usize {
+    pub(super) fn offset(&self) -> usize {
         (self.page - 1) * self.page_size
     }
 }
 
 #[derive(Serialize)]
-pub struct Envelope<T: Serialize> {
+pub(super) struct Envelope<T: Serialize> {
     pub items: Vec<T>,
     #[serde(rename = "self")]
     pub self_link: String,
@@ -37,7 +41,7 @@ pub struct Envelope<T: Serialize> {
 }
 
 /// Builds the envelope of one page of `total` items.
-pub fn envelope<T: Serialize>(
+pub(super) fn envelope<T: Serialize>(
     items: Vec<T>,
     total: usize,
     paging: &Paging,

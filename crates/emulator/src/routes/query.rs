@@ -11,10 +11,10 @@ use serde::Serialize;
 use super::error::ApiError;
 
 /// The decoded parameters of a request, in order.
-pub struct Params(pub Vec<(String, String)>);
+pub(super) struct Params(pub Vec<(String, String)>);
 
 impl Params {
-    pub fn from(query: RawQuery) -> Params {
+    pub(super) fn from(query: RawQuery) -> Params {
         let raw = query.0.unwrap_or_default();
         Params(
             form_urlencoded::parse(raw.as_bytes())
@@ -23,7 +23,7 @@ impl Params {
         )
     }
 
-    pub fn get(&self, name: &str) -> Option<&str> {
+    pub(super) fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
             .rev()
@@ -32,7 +32,7 @@ impl Params {
     }
 
     /// A `YYYY-MM-DD` date that must be present.
-    pub fn required_date(&self, name: &str) -> Result<NaiveDate, ApiError> {
+    pub(super) fn required_date(&self, name: &str) -> Result<NaiveDate, ApiError> {
         let value = self
             .get(name)
             .ok_or_else(|| ApiError::bad_request(format!("{name} is required (YYYY-MM-DD)")))?;
@@ -44,7 +44,12 @@ impl Params {
     }
 
     /// A positive integer up to `max`, or `default` when absent.
-    pub fn positive(&self, name: &str, default: usize, max: usize) -> Result<usize, ApiError> {
+    pub(super) fn positive(
+        &self,
+        name: &str,
+        default: usize,
+        max: usize,
+    ) -> Result<usize, ApiError> {
         let Some(value) = self.get(name) else {
             return Ok(default);
         };
@@ -57,7 +62,7 @@ impl Params {
     }
 
     /// Both dates, checked to be in order.
-    pub fn date_range(&self) -> Result<(NaiveDate, NaiveDate), ApiError> {
+    pub(super) fn date_range(&self) -> Result<(NaiveDate, NaiveDate), ApiError> {
         let start = self.required_date("startDate")?;
         let end = self.required_date("endDate")?;
         if end < start {
@@ -70,7 +75,7 @@ impl Params {
 }
 
 /// A 200 response with `value` as its JSON body.
-pub fn json_response<T: Serialize>(value: &T) -> Response {
+pub(super) fn json_response<T: Serialize>(value: &T) -> Response {
     // A page of a hundred records is about 56 kB: starting from serde_json's
     // 128 bytes, it was copied nine times as it grew.
     let mut body = Vec::with_capacity(64 * 1024);
@@ -81,12 +86,12 @@ pub fn json_response<T: Serialize>(value: &T) -> Response {
 }
 
 /// The path of the request as it was sent (still percent-encoded), with `/v2`.
-pub fn raw_path(uri: &OriginalUri) -> &str {
+pub(super) fn raw_path(uri: &OriginalUri) -> &str {
     uri.0.path()
 }
 
 /// The host (and port) the request was sent to, for absolute links back.
-pub fn request_host(headers: &HeaderMap) -> &str {
+pub(super) fn request_host(headers: &HeaderMap) -> &str {
     headers
         .get(HOST)
         .and_then(|h| h.to_str().ok())

@@ -3,7 +3,7 @@
 
 /// What part of a file of `len` bytes to send.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ByteRange {
+pub(super) enum ByteRange {
     /// No usable Range header: the whole file, 200.
     Whole,
     /// Bytes `first` to `last` inclusive, 206.
@@ -15,7 +15,7 @@ pub enum ByteRange {
 /// The range a `Range` header asks for. A header the server does not follow
 /// (another unit, several ranges, a malformed one) is ignored, as RFC 9110
 /// allows: the whole file is sent.
-pub fn byte_range(header: Option<&str>, len: u64) -> ByteRange {
+pub(super) fn byte_range(header: Option<&str>, len: u64) -> ByteRange {
     let Some(spec) = header.and_then(|h| h.trim().strip_prefix("bytes=")) else {
         return ByteRange::Whole;
     };

@@ -41,16 +41,16 @@ pub(crate) struct App {
 
 impl App {
     /// Seed 0, the clock stopped at [`START`].
-    pub fn new() -> App {
+    pub(super) fn new() -> App {
         App::seeded(0, START)
     }
 
     /// Seed 0, the clock stopped at `instant` (RFC 3339).
-    pub fn at(instant: &str) -> App {
+    pub(super) fn at(instant: &str) -> App {
         App::seeded(0, instant)
     }
 
-    pub fn seeded(seed: u64, instant: &str) -> App {
+    pub(super) fn seeded(seed: u64, instant: &str) -> App {
         let config = EmulatorConfig {
             seed,
             ..EmulatorConfig::stopped_at(at(instant))
@@ -60,26 +60,26 @@ impl App {
         App { state, router }
     }
 
-    pub fn controls(&self) -> Controls {
+    pub(super) fn controls(&self) -> Controls {
         Controls::new(Arc::clone(&self.state))
     }
 
-    pub fn world(&self) -> Arc<World> {
+    pub(super) fn world(&self) -> Arc<World> {
         self.state.world()
     }
 
     /// A token of the demo account (no `Sales`, bulk from 2024-03).
-    pub fn demo(&self) -> String {
+    pub(super) fn demo(&self) -> String {
         self.controls().token(None)
     }
 
     /// A token of the account licensed for everything.
-    pub fn full(&self) -> String {
+    pub(super) fn full(&self) -> String {
         self.controls().token(Some(FULL_EMAIL))
     }
 
     /// Sends one request and reads its whole answer.
-    pub async fn send(&self, request: Request<Body>) -> Reply {
+    pub(super) async fn send(&self, request: Request<Body>) -> Reply {
         let answer = async {
             let response = self
                 .router
@@ -101,7 +101,7 @@ impl App {
     }
 
     /// `method` on `uri` (a path, or a link of a page), with `headers`.
-    pub async fn request(
+    pub(super) async fn request(
         &self,
         method: Method,
         uri: &str,
@@ -122,28 +122,28 @@ impl App {
     }
 
     /// `GET uri` with a bearer token.
-    pub async fn get(&self, uri: &str, token: &str) -> Reply {
+    pub(super) async fn get(&self, uri: &str, token: &str) -> Reply {
         let bearer = format!("Bearer {token}");
         self.request(Method::GET, uri, &[(AUTHORIZATION.as_str(), &bearer)], "")
             .await
     }
 
     /// `POST uri` with a bearer token and no body.
-    pub async fn post(&self, uri: &str, token: &str) -> Reply {
+    pub(super) async fn post(&self, uri: &str, token: &str) -> Reply {
         let bearer = format!("Bearer {token}");
         self.request(Method::POST, uri, &[(AUTHORIZATION.as_str(), &bearer)], "")
             .await
     }
 
     /// The JSON body of a 200 to `GET uri`.
-    pub async fn ok(&self, uri: &str, token: &str) -> Value {
+    pub(super) async fn ok(&self, uri: &str, token: &str) -> Value {
         let reply = self.get(uri, token).await;
         assert_eq!(reply.status, StatusCode::OK, "{uri}: {}", reply.text());
         reply.json()
     }
 
     /// Every page from `uri`'s, following `next` to its end.
-    pub async fn pages(&self, uri: &str, token: &str) -> Vec<Value> {
+    pub(super) async fn pages(&self, uri: &str, token: &str) -> Vec<Value> {
         let mut pages = vec![self.ok(uri, token).await];
         while let Some(next) = pages.last().and_then(|p| p["next"].as_str()) {
             assert!(pages.len() < 1_000, "next never ends");
@@ -163,23 +163,23 @@ pub(crate) struct Reply {
 }
 
 impl Reply {
-    pub fn bytes(&self) -> &Bytes {
+    pub(super) fn bytes(&self) -> &Bytes {
         self.body.as_ref().expect("a whole body")
     }
 
-    pub fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         match &self.body {
             Ok(bytes) => String::from_utf8_lossy(bytes).into_owned(),
             Err(error) => format!("<body broken: {error}>"),
         }
     }
 
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(super) fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
 
     /// The body as JSON, sent as JSON.
-    pub fn json(&self) -> Value {
+    pub(super) fn json(&self) -> Value {
         let kind = self.header(CONTENT_TYPE.as_str()).unwrap_or_default();
         assert!(
             kind.starts_with("application/json"),
@@ -190,7 +190,7 @@ impl Reply {
 
     /// Checks the answer is `status` with the design's error body
     /// `{"status", "error", "message"}`; returns the message.
-    pub fn error(&self, status: u16) -> String {
+    pub(super) fn error(&self, status: u16) -> String {
         assert_eq!(self.status.as_u16(), status, "{}", self.text());
         let body = self.json();
         let object = body.as_object().expect("an object");

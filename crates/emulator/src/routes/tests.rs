@@ -25,7 +25,7 @@ pub(crate) struct Answer {
 
 impl Answer {
     /// The value of header `name` (any case); fails the test if it came twice.
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(super) fn header(&self, name: &str) -> Option<&str> {
         let mut values = self
             .headers
             .iter()

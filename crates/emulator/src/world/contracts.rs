@@ -19,7 +19,7 @@ fn month_start(index: i64) -> NaiveDate {
 }
 
 /// Whether `curve` has a price for `tenor` on `day`.
-pub fn offers(curve: &Curve, tenor: &Tenor, day: NaiveDate) -> bool {
+pub(crate) fn offers(curve: &Curve, tenor: &Tenor, day: NaiveDate) -> bool {
     let profile = &curve.profile;
     let (Some(start), Some(end)) = (tenor.start(), tenor.end()) else {
         return tenor.kind() == TenorKind::Continuous
@@ -42,7 +42,7 @@ pub fn offers(curve: &Curve, tenor: &Tenor, day: NaiveDate) -> bool {
 }
 
 /// Whether `curve` offers tenors of this shape at all.
-pub fn has_kind(curve: &Curve, kind: TenorKind) -> bool {
+pub(crate) fn has_kind(curve: &Curve, kind: TenorKind) -> bool {
     let profile = &curve.profile;
     match kind {
         TenorKind::Month => true,
@@ -58,7 +58,7 @@ fn continuous_index(tenor: &Tenor) -> u32 {
 }
 
 /// The tenors offered on `day`, in calendar order.
-pub fn contracts(curve: &Curve, day: NaiveDate) -> Vec<Tenor> {
+pub(crate) fn contracts(curve: &Curve, day: NaiveDate) -> Vec<Tenor> {
     let profile = &curve.profile;
     let this_month = month_index(day);
     let mut names = Vec::new();

@@ -46,7 +46,7 @@ pub struct Curve {
     pub variant: u32,
 }
 
-pub fn generate(seed: u64) -> Vec<Curve> {
+pub(crate) fn generate(seed: u64) -> Vec<Curve> {
     let mut curves = Vec::new();
     for vertical in &VERTICALS {
         for &quotation in vertical.quotations {

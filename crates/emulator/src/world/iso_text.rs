@@ -15,7 +15,7 @@ fn push_digits(text: &mut String, value: u32, width: u32) {
 }
 
 /// `YYYY-MM-DD`. The world's days all have four-digit years.
-pub fn push_date(text: &mut String, date: NaiveDate) {
+pub(crate) fn push_date(text: &mut String, date: NaiveDate) {
     debug_assert!((0..=9999).contains(&date.year()), "{date}");
     push_digits(text, date.year() as u32, 4);
     text.push('-');
@@ -26,7 +26,7 @@ pub fn push_date(text: &mut String, date: NaiveDate) {
 
 /// `YYYY-MM-DDTHH:MM:SS`, then the first `digits` digits of the microseconds
 /// after a `.` (none and no `.` for 0).
-pub fn push_timestamp(text: &mut String, time: DateTime<Utc>, digits: u8) {
+pub(crate) fn push_timestamp(text: &mut String, time: DateTime<Utc>, digits: u8) {
     push_date(text, time.date_naive());
     text.push('T');
     push_digits(text, time.hour(), 2);

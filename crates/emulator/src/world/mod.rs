@@ -15,7 +15,7 @@ use chrono::NaiveDate;
 
 use crate::calendar::{start_of, Calendar, MICROS_PER_MINUTE};
 use crate::hash::combine;
-pub use current::CurrentWorld;
+pub(crate) use current::CurrentWorld;
 use curves::Curve;
 use domain::rows::Snapshot;
 use domain::tenor::Tenor;
@@ -24,7 +24,7 @@ use domain::vocabulary::Vertical;
 use prices::{slots_per_day, tick, PriceRecordOut, Stamp};
 
 /// History starts here; earlier days simply have no data.
-pub const FIRST_DAY: NaiveDate = NaiveDate::from_ymd_opt(2000, 1, 1).expect("valid");
+pub(crate) const FIRST_DAY: NaiveDate = NaiveDate::from_ymd_opt(2000, 1, 1).expect("valid");
 
 #[derive(Clone)]
 pub struct World {

@@ -41,7 +41,7 @@ impl Stamp {
 /// The intraday value `slot` of `day`: slots are `granularity` minutes apart
 /// from midnight UTC; each is published a little after its slot starts, its
 /// time carrying only as many digits as it is printed with.
-pub fn tick(curve: &Curve, day: NaiveDate, slot: u32) -> Stamp {
+pub(crate) fn tick(curve: &Curve, day: NaiveDate, slot: u32) -> Stamp {
     let slot_start = start_of(day) + i64::from(slot) * granularity(curve);
     let h = combine(&[curve.key, slot_start as u64, 11]);
     let digits = (h % 7) as u8;
@@ -54,16 +54,16 @@ pub fn tick(curve: &Curve, day: NaiveDate, slot: u32) -> Stamp {
     }
 }
 
-pub fn granularity(curve: &Curve) -> Micros {
+pub(crate) fn granularity(curve: &Curve) -> Micros {
     i64::from(curve.profile.granularity_minutes) * MICROS_PER_MINUTE
 }
 
-pub fn slots_per_day(curve: &Curve) -> u32 {
+pub(crate) fn slots_per_day(curve: &Curve) -> u32 {
     (MICROS_PER_DAY / granularity(curve)) as u32
 }
 
 /// The price of `tenor` on `curve` at instant `at`.
-pub fn price(seed: u64, curve: &Curve, tenor: &Tenor, at: Micros) -> f64 {
+pub(crate) fn price(seed: u64, curve: &Curve, tenor: &Tenor, at: Micros) -> f64 {
     let profile = &curve.profile;
     let tenor_key = combine(&[seed, curve.key, of_str(tenor.name())]);
     let days = at as f64 / MICROS_PER_DAY as f64;
@@ -127,7 +127,7 @@ pub struct MetadataOut {
 }
 
 /// The full record of a value published at `stamp`.
-pub fn record<'a>(
+pub(crate) fn record<'a>(
     seed: u64,
     curves: &'a [Curve],
     curve: &'a Curve,

@@ -17,11 +17,16 @@ use domain::timestamp::Micros;
 /// How far back a snapshot looks for the last value: past a long weekend and
 /// a holiday or two. A tenor quiet for longer has no value (interface, live
 /// rule 2: "not updated for a long time").
-pub const LOOKBACK_DAYS: i64 = 10;
+pub(crate) const LOOKBACK_DAYS: i64 = 10;
 
 /// The last value of `tenor` published at or before `at`, if the tenor is
 /// offered on the day of `at` and had a value in the last [`LOOKBACK_DAYS`].
-pub fn last_published(world: &World, curve: &Curve, tenor: &Tenor, at: Micros) -> Option<Stamp> {
+pub(crate) fn last_published(
+    world: &World,
+    curve: &Curve,
+    tenor: &Tenor,
+    at: Micros,
+) -> Option<Stamp> {
     let today = day_of(at);
     if !offers(curve, tenor, today) {
         return None;
@@ -34,7 +39,7 @@ pub fn last_published(world: &World, curve: &Curve, tenor: &Tenor, at: Micros) -
 }
 
 /// Every value of `tenor` published in `(after, until]`, oldest first.
-pub fn published_between(
+pub(crate) fn published_between(
     world: &World,
     curve: &Curve,
     tenor: &Tenor,
@@ -56,7 +61,7 @@ pub fn published_between(
 /// Every value of `tenor` published from `start` to `end` (both included),
 /// oldest first, with its price: what the live feed sent and the intraday
 /// endpoints serve.
-pub fn published_prices(
+pub(crate) fn published_prices(
     world: &World,
     curve: &Curve,
     tenor: &Tenor,
@@ -71,7 +76,7 @@ pub fn published_prices(
 
 /// When the next value of `tenor` after `after` is due, looking a few days
 /// ahead (None if nothing is due that soon, e.g. an expiring tenor).
-pub fn next_publication(
+pub(crate) fn next_publication(
     world: &World,
     curve: &Curve,
     tenor: &Tenor,

@@ -11,7 +11,12 @@ use domain::vocabulary::Vertical;
 
 /// Adds `count` curves to `vertical`. The n-th curve ever added to a
 /// vertical is the same whether it came one call at a time or in one.
-pub fn add_variants(seed: u64, curves: &mut Vec<Curve>, vertical: &'static Vertical, count: usize) {
+pub(crate) fn add_variants(
+    seed: u64,
+    curves: &mut Vec<Curve>,
+    vertical: &'static Vertical,
+    count: usize,
+) {
     let own: Vec<(&'static str, &'static str)> = curves
         .iter()
         .filter(|c| c.vertical.name == vertical.name && c.variant == 0)
