@@ -825,7 +825,7 @@ class LiveFeed:
     """The live feed's core. Use :meth:`marketcurves.Client.live`, which wraps it.
 
     The defaults (``...`` here) are the core's: ``LiveConfig::DEFAULT_*`` of
-    ``crates/client/src/live/config.rs``, and ``CHUNK``, ``DEFAULT_BATCH_ROWS``
+    ``crates/live/src/config.rs``, and ``CHUNK``, ``DEFAULT_BATCH_ROWS``
     and ``DEFAULT_BATCH_TIMEOUT`` of ``crates/client/src/live/reader.rs``. The
     core checks the values, raising ``InvalidRequest`` that names the argument.
     """
