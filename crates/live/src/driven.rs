@@ -41,3 +41,7 @@ pub trait Driven: Send + Sync {
         subscription: &'a Subscription,
     ) -> Option<BoxFuture<'a, Result<(), ClientError>>>;
 }
+
+#[cfg(test)]
+#[path = "driven_tests.rs"]
+mod tests;
