@@ -67,7 +67,9 @@ def workspace() -> list[dict]:
 
 def ours(package: dict, members: set[str], kind: str | None) -> set[str]:
     return {
-        short(d["name"]) for d in package["dependencies"] if d["name"] in members and d["kind"] == kind
+        short(d["name"])
+        for d in package["dependencies"]
+        if d["name"] in members and d["kind"] == kind
     }
 
 
