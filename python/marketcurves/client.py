@@ -10,7 +10,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _args, _core, _progress, bulk
+from marketcurves import _args, _core, _environment, _progress, bulk
 from marketcurves import backfill as backfill_
 from marketcurves import record as record_
 from marketcurves._options import ClientOptions, Credentials, LiveSettings, ReplayOptions
@@ -20,7 +20,7 @@ from marketcurves._options import ClientOptions, Credentials, LiveSettings, Repl
 from marketcurves.bulk import BulkJob, BulkResult
 from marketcurves.cache import CacheInfo, CacheMode, Cleared
 from marketcurves.catalogue import Catalogue, Curve
-from marketcurves.exceptions import ClientClosed, InvalidRequest
+from marketcurves.exceptions import InvalidRequest
 from marketcurves.live import LiveEvent, LiveFeed
 
 if TYPE_CHECKING:
@@ -192,11 +192,8 @@ class Client:
                 "email": _args.optional_text(email, "email"),
                 "password": _args.optional_text(password, "password"),
             }
-        if (env_token := _env("MARKETCURVES_TOKEN")) is not None:
-            return {"token": env_token}
-        env_email, env_password = _env("MARKETCURVES_EMAIL"), _env("MARKETCURVES_PASSWORD")
-        if env_email is not None and env_password is not None:
-            return {"email": env_email, "password": env_password}
+        if (found := _environment.credentials()) is not None:
+            return found
         raise InvalidRequest(
             "no credentials: pass token=, token_provider= or email= and password= "
             "(or set MARKETCURVES_TOKEN, or MARKETCURVES_EMAIL and MARKETCURVES_PASSWORD)"
@@ -1045,7 +1042,8 @@ class Client:
             2
         """
         return backfill_.backfill(
-            self,
+            self._core,
+            self._worker_settings(),
             dest,
             subscriptions,
             start,
@@ -1070,7 +1068,8 @@ class Client:
         """The awaitable form of :meth:`backfill` (with a cluster, the
         driver waits in a thread)."""
         return await backfill_.backfill_async(
-            self,
+            self._core,
+            self._worker_settings(),
             dest,
             subscriptions,
             start,
@@ -1081,9 +1080,8 @@ class Client:
         )
 
     def _worker_settings(self) -> dict[str, Any]:
-        """The settings a backfill's workers make their clients from."""
-        if self.closed:
-            raise ClientClosed("the client is closed")
+        """The settings a backfill's workers make their clients from, a copy
+        (on a closed client too: the core refuses the backfill itself)."""
         return dict(self._settings)
 
     def record(
