@@ -92,7 +92,19 @@ class BackfillSummary:
         return BackfillSummary(**{n: getattr(self, n) + getattr(other, n) for n in fields})
 
     def _repr_html_(self) -> str:
-        return _html.backfill_summary(self)
+        return _html.facts(
+            "Backfill summary",
+            [
+                ("tasks", _html.number(self.tasks)),
+                ("requests", _html.number(self.requests)),
+                ("values written", _html.number(self.values)),
+                ("days complete", _html.number(self.days_complete)),
+                ("days already complete", _html.number(self.days_skipped)),
+                ("files written", _html.number(self.files_written)),
+                ("files set aside", _html.names(self.set_aside) or "none"),
+                ("tenors with days complete but empty", _html.number(len(self.empty))),
+            ],
+        )
 
 
 def _summary(counts: Any) -> BackfillSummary:

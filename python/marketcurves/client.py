@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from marketcurves import _args, _core, _environment, _progress, bulk
 from marketcurves import backfill as backfill_
+from marketcurves import catalogue as catalogue_
+from marketcurves import live as live_
 from marketcurves import record as record_
 from marketcurves._options import ClientOptions, Credentials, LiveSettings, ReplayOptions
 
@@ -243,14 +245,12 @@ class Client:
             True
         """
         self._core.close()
-        for feed in list(self._feeds):
-            feed._join_callback_thread()
+        live_.join_callbacks(self._feeds)
 
     async def close_async(self) -> None:
         """The awaitable form of :meth:`close`."""
         await self._core.close_async()
-        for feed in list(self._feeds):
-            await feed._join_callback_thread_async()
+        await live_.join_callbacks_async(self._feeds)
 
     def __enter__(self) -> Client:
         return self
@@ -320,7 +320,7 @@ class Client:
         """
         args = self._catalogue_args(vertical, quotation, region, filters)
         rows = self._core.catalogue(**args, cache=_args.optional_str(cache, "cache"))
-        return Catalogue([Curve._from_core(row) for row in rows])
+        return catalogue_.from_core(rows)
 
     async def catalogue_async(
         self,
@@ -334,7 +334,7 @@ class Client:
         """The awaitable form of :meth:`catalogue`."""
         args = self._catalogue_args(vertical, quotation, region, filters)
         rows = await self._core.catalogue_async(**args, cache=_args.optional_str(cache, "cache"))
-        return Catalogue([Curve._from_core(row) for row in rows])
+        return catalogue_.from_core(rows)
 
     # Current-day data.
 
@@ -969,7 +969,7 @@ class Client:
             and (conflate is None or _args.flag(conflate, "conflate")),
             "queue_size": _args.count(queue_size, "queue_size"),
         }
-        feed = LiveFeed._replay(self._core, replay_options, on_price, on_event)
+        feed = live_.replay(self._core, replay_options, on_price, on_event)
         self._feeds.add(feed)
         return feed
 
