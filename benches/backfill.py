@@ -124,7 +124,7 @@ def on_dask(em: Emulator, latency: float) -> None:
 WORKER = """
 import sys
 import marketcurves as mc
-from marketcurves import _core, backfill
+from marketcurves import _backfill_worker, _core, backfill
 
 base_url, token, dest, curve_id, tenors, first, last = sys.argv[1:]
 pairs = [(curve_id, t) for t in tenors.split("|")]
@@ -132,9 +132,9 @@ with mc.Client(base_url=base_url, token=token) as client:
     checked = backfill._checked(dest, pairs, first, last, "listed", None)
     tasks, _ = _core.backfill_plan(client._core, checked)
     settings = client._worker_settings()
-    settings["token"] = token
+    settings["token_provider"] = lambda: token
     for task in tasks:
-        backfill.run_task(settings, checked["dest"], None, task)
+        _backfill_worker.run_task(settings, checked["dest"], None, task)
 # VmHWM, not ru_maxrss: a child's ru_maxrss starts at its parent's size at
 # the fork, which the exec does not reset.
 peak = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))

@@ -17,6 +17,7 @@ NAMES = [
     "LiveFeedError",
     "DecodeError",
     "DestinationError",
+    "MissingWorkerCredentials",
 ]
 
 
@@ -35,6 +36,10 @@ def test_the_tree_is_exactly_the_designs():
 
 def test_invalid_request_is_also_a_value_error():
     assert issubclass(mc.InvalidRequest, ValueError)
+
+
+def test_a_workers_missing_credentials_are_an_auth_error():
+    assert issubclass(mc.MissingWorkerCredentials, mc.AuthError)
 
 
 def test_a_destination_error_is_also_an_os_error():

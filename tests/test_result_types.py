@@ -1,6 +1,7 @@
 """Each dict the package hands out has exactly the keys of its TypedDict:
 the live feed's counters and events, the recorder's compacted days, and
-what the history cache holds and clears. The core builds them
+what the history cache holds and clears. The catalogue's rows, which
+``Curve`` is made from, are the stubs' ``_CurveRow``. The core builds them
 (``src/python/results.rs``); the types are what users and type checkers
 read, so the two must not drift apart. The recorder's and the backfill's
 summaries are dataclasses made from the core's dicts, which the stubs type
@@ -73,6 +74,18 @@ def stub_typed_dict(name: str) -> set[str]:
 )
 def test_the_stubs_type_the_summaries_dicts_with_their_fields(summary, counts):
     assert stub_typed_dict(counts) == {f.name for f in dataclasses.fields(summary)}
+
+
+def test_the_catalogues_rows_are_the_stubs_typed_dict():
+    with start_emulator() as em, em.client() as client:
+        rows = client._core.catalogue()
+        curve = client.catalogue()[0]
+    assert rows
+    keys = stub_typed_dict("_CurveRow")
+    assert all(set(row) == keys for row in rows), sorted(rows[0])
+    # Curve's fields, by the same names.
+    assert keys == {f.name for f in dataclasses.fields(mc.Curve)}
+    assert rows[0]["id"] == curve.id and tuple(rows[0]["contracts"]) == curve.contracts
 
 
 def test_a_recorders_summary_and_compacted_days_are_their_types(tmp_path):

@@ -13,7 +13,10 @@ them closed unsaved; the blocks after the last picture are not run. A
 picture no block draws, or a block drawing a number of figures other than
 the pictures after it, fails the build.
 
-Needs the package and matplotlib installed where mkdocs runs. The drawing
+Needs the package installed where mkdocs runs (a wheel, ``pip install .`` or
+``scripts/dev``), besides the ``docs`` dependency group, which holds what the
+pages' examples use (matplotlib, pandas, holidays); ``.ci/docs-group``
+builds the site in a fresh virtualenv of exactly those. The drawing
 adds 3 to 5 s to a build (on a busy 2-core machine): importing matplotlib,
 the emulator's history and writing the PNGs, about a third each.
 """
@@ -101,7 +104,13 @@ def _draw(docs: Path, pages: list[tuple[Path, list[Block]]]) -> Iterator[tuple[s
     import matplotlib
 
     matplotlib.use("Agg")
-    from marketcurves.testing import Emulator
+    try:
+        from marketcurves.testing import Emulator
+    except ModuleNotFoundError as missing:
+        raise ModuleNotFoundError(
+            "the pictures of the docs are drawn by running the package: install it where "
+            "mkdocs runs (a wheel, pip install . or bash scripts/dev), besides the docs group"
+        ) from missing
 
     with tempfile.TemporaryDirectory() as home, Emulator(seed=0, start=CLOCK) as emulator:
         environment = {

@@ -366,15 +366,18 @@ class EmulatorServer:
     def stop(self) -> None:
         """Stops the server; open connections get up to 2 s to finish."""
 
-_CurveRow = tuple[
-    str | None,
-    str | None,
-    str | None,
-    str | None,
-    dict[str, str] | None,
-    dict[str, str] | None,
-    list[str] | None,
-]
+class _CurveRow(TypedDict):
+    """A curve of the catalogue, as the core gives it: ``marketcurves.Curve``
+    is made from it (a field the service left out is None, or empty)."""
+
+    id: str | None
+    name: str | None
+    quotation: str | None
+    units: str | None
+    filters: dict[str, str]
+    properties: dict[str, str]
+    contracts: list[str]
+
 _Progress = Callable[[int, int], object] | None
 
 @final

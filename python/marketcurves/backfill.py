@@ -21,8 +21,9 @@ made from the driver's client's settings. **No secret travels in the task
 graph**: the workers authenticate with the client's ``token_provider``
 (pickled with the task, so it must fetch the token where it runs, not hold
 it), or else from their own environment (``MARKETCURVES_TOKEN``, or
-``MARKETCURVES_EMAIL`` and ``MARKETCURVES_PASSWORD``). A fixed token or a
-login given to the driver's client is never sent. Likewise a destination
+``MARKETCURVES_EMAIL`` and ``MARKETCURVES_PASSWORD``); a worker with
+neither raises :class:`~marketcurves.MissingWorkerCredentials`. A fixed
+token or a login given to the driver's client is never sent. Likewise a destination
 that would carry a secret is refused with a cluster, before anything is
 submitted: ``storage_options`` or an obstore store's configuration naming a
 credential by any of object_store's aliases, a store's
@@ -36,31 +37,26 @@ driver's folder (on a machine of its own) writes nothing and raises
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import dataclasses
 import datetime as _dt
 import hashlib
 import os
 import secrets
-import socket
-import threading
-import urllib.parse
-import urllib.request
 import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from marketcurves import _args, _core, _html, _progress
+from marketcurves._backfill_worker import MARK_NAME, folder, run_task
 from marketcurves._options import BackfillOptions
-from marketcurves.exceptions import AuthError, InvalidRequest
+from marketcurves.exceptions import InvalidRequest
 
 if TYPE_CHECKING:
     from obstore.store import ObjectStore
 
     from marketcurves._core import Tenor
     from marketcurves.catalogue import Curve
-    from marketcurves.client import Client
 
 __all__ = ["BackfillSummary"]
 
@@ -96,7 +92,19 @@ class BackfillSummary:
         return BackfillSummary(**{n: getattr(self, n) + getattr(other, n) for n in fields})
 
     def _repr_html_(self) -> str:
-        return _html.backfill_summary(self)
+        return _html.facts(
+            "Backfill summary",
+            [
+                ("tasks", _html.number(self.tasks)),
+                ("requests", _html.number(self.requests)),
+                ("values written", _html.number(self.values)),
+                ("days complete", _html.number(self.days_complete)),
+                ("days already complete", _html.number(self.days_skipped)),
+                ("files written", _html.number(self.files_written)),
+                ("files set aside", _html.names(self.set_aside) or "none"),
+                ("tenors with days complete but empty", _html.number(len(self.empty))),
+            ],
+        )
 
 
 def _summary(counts: Any) -> BackfillSummary:
@@ -154,7 +162,8 @@ def _checked(
 
 
 def backfill(
-    client: Client,
+    core: _core.CoreClient,
+    settings: dict[str, Any],
     dest: str | os.PathLike[str] | ObjectStore,
     subscriptions: Sequence[tuple[str | Curve, str | Tenor]],
     start: _dt.date | _dt.datetime | str,
@@ -170,14 +179,13 @@ def backfill(
     if cluster is None:
         bar = _progress.progress_bar(show, "backfill")
         try:
-            return _warn(_summary(_core.backfill(client._core, checked, bar)))
+            return _warn(_summary(_core.backfill(core, checked, bar)))
         finally:
             _progress.close(bar)
     _check_cluster(cluster)
     _check_no_secret(checked["dest"], checked["storage_options"])
     checked["dest"] = _absolute(checked["dest"])
-    settings = client._worker_settings()
-    tasks, skipped = _core.backfill_plan(client._core, checked)
+    tasks, skipped = _core.backfill_plan(core, checked)
     summary = BackfillSummary(days_skipped=skipped)
     # One backfill per destination at a time: held here while the workers write.
     lock = _core.backfill_lock(checked["dest"], checked["storage_options"])
@@ -190,7 +198,8 @@ def backfill(
 
 
 async def backfill_async(
-    client: Client,
+    core: _core.CoreClient,
+    settings: dict[str, Any],
     dest: str | os.PathLike[str] | ObjectStore,
     subscriptions: Sequence[tuple[str | Curve, str | Tenor]],
     start: _dt.date | _dt.datetime | str,
@@ -207,7 +216,8 @@ async def backfill_async(
         # The driver only waits on Dask: in a thread, off the event loop.
         return await asyncio.to_thread(
             backfill,
-            client,
+            core,
+            settings,
             dest,
             subscriptions,
             start,
@@ -217,7 +227,7 @@ async def backfill_async(
             cluster=cluster,
         )
     checked = _checked(dest, subscriptions, start, end, tenors, storage_options)
-    return _warn(_summary(await _core.backfill_async(client._core, checked)))
+    return _warn(_summary(await _core.backfill_async(core, checked)))
 
 
 def _check_cluster(cluster: Any) -> None:
@@ -274,26 +284,10 @@ def _absolute(dest: str | tuple[Any, str]) -> str | tuple[Any, str]:
     if type(store).__name__ != "LocalStore":
         return dest
     args, kwargs = store.__getnewargs_ex__()
-    folder = os.path.abspath(os.fspath(store.prefix))
-    return type(store)(folder, *args[1:], **kwargs), folder
+    path = os.path.abspath(os.fspath(store.prefix))
+    return type(store)(path, *args[1:], **kwargs), path
 
 
-def _folder(dest: str | tuple[Any, str]) -> str | None:
-    """The local folder a destination is, None for an object store."""
-    if isinstance(dest, tuple):
-        return dest[1] if type(dest[0]).__name__ == "LocalStore" else None
-    scheme, found, _ = dest.partition("://")
-    if not found:
-        return dest
-    if scheme.lower() == "file":
-        return urllib.request.url2pathname(urllib.parse.urlsplit(dest).path)
-    return None
-
-
-#: The file the driver leaves in a folder destination while its workers
-#: write: a worker that does not find it (with this run's mark) sees
-#: another folder than the driver's, on a machine of its own.
-_MARK_NAME = "_backfill_driver"
 #: A file created new, never through a link.
 _CREATE_NEW = os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
@@ -301,11 +295,11 @@ _CREATE_NEW = os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 def _leave_mark(dest: str | tuple[Any, str], after: contextlib.ExitStack) -> str | None:
     """This run's mark, left in a folder destination (made by the lock) and
     removed by ``after``; None for an object store, which every worker sees."""
-    folder = _folder(dest)
-    if folder is None:
+    where = folder(dest)
+    if where is None:
         return None
     mark = secrets.token_hex(16)
-    path = os.path.join(folder, _MARK_NAME)
+    path = os.path.join(where, MARK_NAME)
     # One a killed run left is the lock holder's to replace; a link planted
     # at the name is removed, never written through; the mark is the user's.
     _remove(path)
@@ -319,22 +313,6 @@ def _leave_mark(dest: str | tuple[Any, str], after: contextlib.ExitStack) -> str
 def _remove(path: str) -> None:
     with contextlib.suppress(FileNotFoundError):
         os.remove(path)
-
-
-def _check_mark(dest: str | tuple[Any, str], mark: str) -> None:
-    """On a worker: that the folder it would write into is the driver's."""
-    folder = _folder(dest) or ""
-    try:
-        with open(os.path.join(folder, _MARK_NAME), encoding="utf-8") as file:
-            found = file.read()
-    except OSError:
-        found = None
-    if found != mark:
-        raise InvalidRequest(
-            f"dest {folder!r} is a folder of the driver's machine that a worker "
-            f"({socket.gethostname()}) does not see: with a cluster, give dest as an object "
-            "store URL, or a folder every worker shares at the same path"
-        )
 
 
 def _on_cluster(
@@ -383,60 +361,3 @@ def _task_key(task: _core._BackfillTask) -> str:
     """A task's name in Dask's dashboard and logs: what it does, no more."""
     what = f"{task['curve_id']}|{'|'.join(task['tenors'])}|{task['start']}|{task['end']}"
     return f"marketcurves-backfill-{hashlib.sha256(what.encode()).hexdigest()[:16]}"
-
-
-# A worker's clients, one per driver's settings, kept for the tasks that
-# follow (each task brings its own copy of the settings); the fewest kept.
-_clients: collections.OrderedDict[bytes, Client] = collections.OrderedDict()
-_clients_lock = threading.Lock()
-_CLIENTS_KEPT = 4
-
-
-def _settings_key(settings: dict[str, Any]) -> bytes:
-    """The same bytes for equal settings, a token provider by its pickle
-    (each task's copy is a new object)."""
-    import cloudpickle
-
-    return hashlib.sha256(cloudpickle.dumps(sorted(settings.items()))).digest()
-
-
-def _worker_client(settings: dict[str, Any]) -> Client:
-    from marketcurves.client import Client
-
-    key = _settings_key(settings)
-    with _clients_lock:
-        client = _clients.get(key)
-        if client is None or client.closed:
-            try:
-                client = Client(**settings)
-            except InvalidRequest as e:
-                if "credentials" not in str(e):
-                    raise
-                raise AuthError(
-                    "a backfill worker has no credentials: give the client a token_provider "
-                    "(it is called on the workers), or set MARKETCURVES_TOKEN (or "
-                    "MARKETCURVES_EMAIL and MARKETCURVES_PASSWORD) in the workers' environment"
-                ) from None
-            _clients[key] = client
-            while len(_clients) > _CLIENTS_KEPT:
-                _, oldest = _clients.popitem(last=False)
-                oldest.close()
-        _clients.move_to_end(key)
-        return client
-
-
-def run_task(
-    settings: dict[str, Any],
-    dest: str | tuple[Any, str],
-    storage_options: dict[str, str] | None,
-    task: _core._BackfillTask,
-    mark: str | None = None,
-) -> _core._BackfillCounts:
-    """One task of a backfill, on a worker: a client of the worker's own
-    (kept for the worker's next tasks) fetches it and writes its files.
-    ``mark`` is the one the driver left in a folder destination: a worker
-    that does not see it writes nothing."""
-    if mark is not None:
-        _check_mark(dest, mark)
-    client = _worker_client(settings)
-    return _core.backfill_task(client._core, dest, task, storage_options)

@@ -121,7 +121,15 @@ class BulkJob:
         return f"BulkJob({self.job_id!r}, effective={self.effective[0]}..{self.effective[1]})"
 
     def _repr_html_(self) -> str:
-        return _html.bulk_job(self)
+        # The job's state needs a request: a view sends none (job.status() does).
+        return _html.facts(
+            f"Bulk job {self.job_id}",
+            [
+                ("months requested", _html.span(self.requested)),
+                ("months granted", _html.span(self.effective)),
+                ("narrowed", "yes: the account's permissions" if self.narrowed else "no"),
+            ],
+        )
 
     def status(self) -> str:
         """Asks the service for the job's status, once.

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, overload
 
-from marketcurves import _html
+from marketcurves import _core, _html
 from marketcurves._core import Tenor
 from marketcurves.frames import to_pandas
 
@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     import pyarrow
 
     from marketcurves.frames import NestedMode
+
+
+__all__ = ["Catalogue", "Curve"]
 
 
 @dataclass(frozen=True)
@@ -47,19 +50,6 @@ class Curve:
     contracts: tuple[str, ...] = ()
     """The names of the tenors the service lists for it, in its order."""
 
-    @classmethod
-    def _from_core(cls, row: tuple[Any, ...]) -> Curve:
-        id_, name, quotation, units, filters, properties, contracts = row
-        return cls(
-            id=id_,
-            name=name,
-            quotation=quotation,
-            units=units,
-            filters=MappingProxyType(dict(filters or {})),
-            properties=MappingProxyType(dict(properties or {})),
-            contracts=tuple(contracts or ()),
-        )
-
     @property
     def vertical(self) -> str | None:
         """Its vertical (``filters["vertical"]``), or None."""
@@ -79,10 +69,25 @@ class Curve:
         return f"Curve({self.name!r}, id={self.id!r}, units={self.units!r}, {len(self.contracts)} contracts)"
 
     def _repr_html_(self) -> str:
-        return _html.curve(self)
+        contracts = [t.name for t in self.tenors]
+        rows: list[tuple[str, Any]] = [
+            ("id", self.id),
+            ("quotation", self.quotation),
+            ("units", self.units),
+            ("vertical", self.vertical),
+            ("region", self.region),
+            (f"contracts ({len(contracts)})", _html.names(contracts)),
+        ]
+        rows += [
+            (f"filter {k}", v) for k, v in self.filters.items() if k not in ("vertical", "region")
+        ]
+        rows += [(f"property {k}", v) for k, v in self.properties.items()]
+        return _html.facts(f"Curve {self.name}", rows)
 
 
 _COLUMNS = ("id", "name", "vertical", "quotation", "region", "units")
+#: Rows of a catalogue's view drawn; the rest are counted.
+_VIEW_ROWS = 50
 
 
 class Catalogue(Sequence[Curve]):
@@ -214,4 +219,27 @@ class Catalogue(Sequence[Curve]):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        return _html.catalogue(self)
+        columns = ("id", "name", "vertical", "quotation", "region", "units", "contracts")
+        rows = [
+            (c.id, c.name, c.vertical, c.quotation, c.region, c.units, len(c.contracts))
+            for c in self._curves[:_VIEW_ROWS]
+        ]
+        return _html.grid(self._title(), columns, rows, len(self) - _VIEW_ROWS)
+
+
+def from_core(rows: Sequence[_core._CurveRow]) -> Catalogue:
+    """The catalogue of the core's rows, as :meth:`marketcurves.Client.catalogue` returns it."""
+    return Catalogue(
+        [
+            Curve(
+                id=row["id"],
+                name=row["name"],
+                quotation=row["quotation"],
+                units=row["units"],
+                filters=MappingProxyType(row["filters"]),
+                properties=MappingProxyType(row["properties"]),
+                contracts=tuple(row["contracts"]),
+            )
+            for row in rows
+        ]
+    )

@@ -10,8 +10,10 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _args, _core, _progress, bulk
+from marketcurves import _args, _core, _environment, _progress, bulk
 from marketcurves import backfill as backfill_
+from marketcurves import catalogue as catalogue_
+from marketcurves import live as live_
 from marketcurves import record as record_
 from marketcurves._options import ClientOptions, Credentials, LiveSettings, ReplayOptions
 
@@ -20,7 +22,7 @@ from marketcurves._options import ClientOptions, Credentials, LiveSettings, Repl
 from marketcurves.bulk import BulkJob, BulkResult
 from marketcurves.cache import CacheInfo, CacheMode, Cleared
 from marketcurves.catalogue import Catalogue, Curve
-from marketcurves.exceptions import ClientClosed, InvalidRequest
+from marketcurves.exceptions import InvalidRequest
 from marketcurves.live import LiveEvent, LiveFeed
 
 if TYPE_CHECKING:
@@ -192,11 +194,8 @@ class Client:
                 "email": _args.optional_text(email, "email"),
                 "password": _args.optional_text(password, "password"),
             }
-        if (env_token := _env("MARKETCURVES_TOKEN")) is not None:
-            return {"token": env_token}
-        env_email, env_password = _env("MARKETCURVES_EMAIL"), _env("MARKETCURVES_PASSWORD")
-        if env_email is not None and env_password is not None:
-            return {"email": env_email, "password": env_password}
+        if (found := _environment.credentials()) is not None:
+            return found
         raise InvalidRequest(
             "no credentials: pass token=, token_provider= or email= and password= "
             "(or set MARKETCURVES_TOKEN, or MARKETCURVES_EMAIL and MARKETCURVES_PASSWORD)"
@@ -246,14 +245,12 @@ class Client:
             True
         """
         self._core.close()
-        for feed in list(self._feeds):
-            feed._join_callback_thread()
+        live_.join_callbacks(self._feeds)
 
     async def close_async(self) -> None:
         """The awaitable form of :meth:`close`."""
         await self._core.close_async()
-        for feed in list(self._feeds):
-            await feed._join_callback_thread_async()
+        await live_.join_callbacks_async(self._feeds)
 
     def __enter__(self) -> Client:
         return self
@@ -323,7 +320,7 @@ class Client:
         """
         args = self._catalogue_args(vertical, quotation, region, filters)
         rows = self._core.catalogue(**args, cache=_args.optional_str(cache, "cache"))
-        return Catalogue([Curve._from_core(row) for row in rows])
+        return catalogue_.from_core(rows)
 
     async def catalogue_async(
         self,
@@ -337,7 +334,7 @@ class Client:
         """The awaitable form of :meth:`catalogue`."""
         args = self._catalogue_args(vertical, quotation, region, filters)
         rows = await self._core.catalogue_async(**args, cache=_args.optional_str(cache, "cache"))
-        return Catalogue([Curve._from_core(row) for row in rows])
+        return catalogue_.from_core(rows)
 
     # Current-day data.
 
@@ -972,7 +969,7 @@ class Client:
             and (conflate is None or _args.flag(conflate, "conflate")),
             "queue_size": _args.count(queue_size, "queue_size"),
         }
-        feed = LiveFeed._replay(self._core, replay_options, on_price, on_event)
+        feed = live_.replay(self._core, replay_options, on_price, on_event)
         self._feeds.add(feed)
         return feed
 
@@ -1045,7 +1042,8 @@ class Client:
             2
         """
         return backfill_.backfill(
-            self,
+            self._core,
+            self._worker_settings(),
             dest,
             subscriptions,
             start,
@@ -1070,7 +1068,8 @@ class Client:
         """The awaitable form of :meth:`backfill` (with a cluster, the
         driver waits in a thread)."""
         return await backfill_.backfill_async(
-            self,
+            self._core,
+            self._worker_settings(),
             dest,
             subscriptions,
             start,
@@ -1081,9 +1080,8 @@ class Client:
         )
 
     def _worker_settings(self) -> dict[str, Any]:
-        """The settings a backfill's workers make their clients from."""
-        if self.closed:
-            raise ClientClosed("the client is closed")
+        """The settings a backfill's workers make their clients from, a copy
+        (on a closed client too: the core refuses the backfill itself)."""
         return dict(self._settings)
 
     def record(

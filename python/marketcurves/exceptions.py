@@ -26,6 +26,7 @@ __all__ = [
     "InvalidRequest",
     "LiveFeedError",
     "MarketCurvesError",
+    "MissingWorkerCredentials",
     "NotFound",
     "RateLimited",
     "ServiceError",
@@ -37,7 +38,18 @@ class MarketCurvesError(Exception):
 
 
 class AuthError(MarketCurvesError):
-    """The service refused the credentials, even after fetching a fresh token."""
+    """The service refused the credentials, even after fetching a fresh token;
+    or a backfill's worker has none (:class:`MissingWorkerCredentials`)."""
+
+
+class MissingWorkerCredentials(AuthError):
+    """A worker of a backfill on a cluster (``Client.backfill(cluster=...)``)
+    found no credentials to make its client with: the driver's client had no
+    ``token_provider`` (a fixed token or a login is never sent to the
+    workers), and the worker's environment sets neither
+    ``MARKETCURVES_TOKEN`` nor ``MARKETCURVES_EMAIL`` and
+    ``MARKETCURVES_PASSWORD``. The task raises it before sending anything;
+    see :mod:`marketcurves.backfill`."""
 
 
 class AccessDenied(MarketCurvesError):

@@ -30,6 +30,9 @@ __all__ = [
     "check_lake",
 ]
 
+#: Tenors of a report's view drawn; the rest are counted.
+_VIEW_TENORS = 50
+
 
 class TenorCoverage(TypedDict):
     """What the lake holds of one curve's tenor."""
@@ -156,7 +159,45 @@ class LakeReport:
         )
 
     def _repr_html_(self) -> str:
-        return _html.lake_report(self)
+        number, names = _html.number, _html.names
+        missing = sum(len(t["missing_days"]) for t in self.tenors)
+        recorder = self.recorder
+        rows: list[tuple[str, Any]] = [
+            ("tenors", number(len(self.tenors))),
+            ("business days missing", number(missing)),
+            ("values held twice", number(sum(h["values"] for h in self.held_twice))),
+            ("files counted twice", names(self.counted_twice) or "none"),
+            ("unreadable files", names([u["file"] for u in self.unreadable]) or "none"),
+            ("misfiled files", names([u["file"] for u in self.misfiled]) or "none"),
+            ("untrue notes", names([u["file"] for u in self.untrue_notes]) or "none"),
+            ("foreign names", names([u["file"] for u in self.foreign]) or "none"),
+            ("links", names(self.links) or "none"),
+            ("NaN prices", number(sum(n["values"] for n in self.nan_prices))),
+        ]
+        if recorder is None:
+            rows.append(("recorder", "none wrote here"))
+        else:
+            runs = "running" if recorder["running"] else "not running"
+            rows.append(
+                ("recorder", f"{runs} (status {recorder['state']}, {recorder['updated_at']})")
+            )
+        columns = ("curve", "tenor", "first day", "last day", "recorded", "backfilled", "missing")
+        tenors = [
+            (
+                t["curve_id"],
+                t["tenor"],
+                t["first_day"],
+                t["last_day"],
+                number(t["days_recorded"]),
+                number(t["days_backfilled"]),
+                number(len(t["missing_days"])),
+            )
+            for t in self.tenors[:_VIEW_TENORS]
+        ]
+        title = "Lake check: whole" if self.ok else "Lake check: not whole"
+        summary = _html.facts(title, rows)
+        table = _html.grid("Days held, per tenor", columns, tenors, len(self.tenors) - _VIEW_TENORS)
+        return f"<div>{summary}{table}</div>"
 
     def to_dict(self) -> dict[str, Any]:
         """The report as plain data, for JSON.

@@ -12,7 +12,7 @@ import datetime as _dt
 import logging
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from marketcurves import _args, _core, _html
@@ -130,21 +130,6 @@ class LiveFeed:
             _core.LiveFeed(client, live_url, {**options, "backfill": backfill}), on_price, on_event
         )
 
-    @classmethod
-    def _replay(
-        cls,
-        client: _core.CoreClient,
-        options: ReplayOptions,
-        on_price: Callable[[Tick], object] | None,
-        on_event: Callable[[LiveEvent], object] | None,
-    ) -> LiveFeed:
-        """A replay behind this very class (``Client.replay``)."""
-        on_price = _args.optional_callable(on_price, "on_price", "a Tick")
-        on_event = _args.optional_callable(on_event, "on_event", "an event dict")
-        feed = cls.__new__(cls)
-        feed._start(_core.LiveFeed.replay(client, options), on_price, on_event)
-        return feed
-
     def _start(
         self,
         core: _core.LiveFeed,
@@ -190,7 +175,30 @@ class LiveFeed:
 
     def _repr_html_(self) -> str:
         """Its state, subscriptions and counters (:meth:`stats`)."""
-        return _html.live_feed(self)
+        stats = self.stats()
+        # By name where the feed was given Curve objects, else by id.
+        names = self._curve_names
+        subscriptions = [f"{names.get(c, c)} {tenor}" for c, tenor in self.subscriptions]
+        last = stats["last_message"]
+        state = "closed" if self.closed else ("connected" if stats["connected"] else "connecting")
+        number = _html.number
+        rows: list[tuple[str, Any]] = [
+            ("state", state),
+            (f"subscriptions ({len(subscriptions)})", _html.names(subscriptions) or "none"),
+            ("ticks delivered", number(stats["ticks_delivered"])),
+            ("messages", number(stats["messages"])),
+            ("queued", number(stats["queued"])),
+            ("reconnects", stats["reconnects"]),
+            ("gaps filled", stats["gaps_filled"]),
+            ("backfilled", number(stats["backfilled"])),
+            ("backfill requests", number(stats["backfill_requests"])),
+            ("gaps skipped", number(stats["gaps_skipped"])),
+            ("conflated", number(stats["conflated"])),
+            ("duplicates dropped", number(stats["duplicates_dropped"])),
+            ("callback errors", stats["callback_errors"]),
+            ("last message (UTC)", None if last is None else f"{last:%Y-%m-%d %H:%M:%S}"),
+        ]
+        return _html.facts("Live feed", rows)
 
     # Subscriptions.
 
@@ -632,3 +640,35 @@ def _held_batch(held: deque[Tick], max_rows: int) -> pyarrow.RecordBatch:
     """Up to ``max_rows`` held ticks, taken off ``held``, as a batch of the
     feed's schema (built by the core, as ``next_batch``'s are)."""
     return _core._ticks_batch([held.popleft() for _ in range(min(max_rows, len(held)))])
+
+
+# The module's front for the client (not in __all__: users get feeds from
+# Client.live and Client.replay).
+
+
+def replay(
+    client: _core.CoreClient,
+    options: ReplayOptions,
+    on_price: Callable[[Tick], object] | None,
+    on_event: Callable[[LiveEvent], object] | None,
+) -> LiveFeed:
+    """A replay behind the very class of the live feed (``Client.replay``)."""
+    on_price = _args.optional_callable(on_price, "on_price", "a Tick")
+    on_event = _args.optional_callable(on_event, "on_event", "an event dict")
+    feed = LiveFeed.__new__(LiveFeed)
+    feed._start(_core.LiveFeed.replay(client, options), on_price, on_event)
+    return feed
+
+
+def join_callbacks(feeds: Iterable[LiveFeed]) -> None:
+    """Waits for the callback threads of ``feeds``, whose client has closed
+    (``Client.close``), but the calling thread's own (``on_price`` closing
+    the client)."""
+    for feed in list(feeds):
+        feed._join_callback_thread()
+
+
+async def join_callbacks_async(feeds: Iterable[LiveFeed]) -> None:
+    """The awaitable form of :func:`join_callbacks` (``Client.close_async``)."""
+    for feed in list(feeds):
+        await feed._join_callback_thread_async()

@@ -82,7 +82,19 @@ class RecordSummary:
         return value
 
     def _repr_html_(self) -> str:
-        return _html.record_summary(self)
+        return _html.facts(
+            "Recorder summary",
+            [
+                ("ticks written", _html.number(self.ticks_written)),
+                ("files written", _html.number(self.files_written)),
+                ("backfilled", _html.number(self.backfilled)),
+                ("reconnects", _html.number(self.reconnects)),
+                ("restarts", _html.number(self.restarts)),
+                ("write failures", _html.number(self.write_failures)),
+                ("days compacted", _html.number(self.compacted_days)),
+                ("unwritten", _html.number(self.unwritten)),
+            ],
+        )
 
 
 _SUMMARY_FIELDS = frozenset(f.name for f in dataclasses.fields(RecordSummary))

@@ -121,8 +121,32 @@ impl PyBulkResult {
             .collect()
     }
 
-    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        super::html::repr_html(slf.as_any(), "bulk_result")
+    fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+        use super::html::{facts, number, span, value};
+        // Written to a folder, or else to an object store.
+        let destination = if self.0.files.is_empty() {
+            self.objects(py)?
+        } else {
+            self.files(py)?
+        };
+        let count = destination.len() as u64;
+        let mut rows = vec![
+            ("files", number(py, count)?),
+            ("rows", number(py, self.0.rows)?),
+            ("bytes downloaded", number(py, self.0.bytes)?),
+            ("months requested", span(py, self.requested())?),
+            ("months granted", span(py, self.effective())?),
+            (
+                "narrowed",
+                value(py, if self.narrowed() { "yes" } else { "no" })?,
+            ),
+            ("elapsed", value(py, format!("{:.1} s", self.elapsed()))?),
+            ("jobs submitted", value(py, self.0.jobs)?),
+        ];
+        if count > 0 {
+            rows.push(("first file", destination.get_item(0)?));
+        }
+        facts(py, &format!("Bulk download {}", self.job_id()), rows)
     }
 
     fn __repr__(&self) -> String {

@@ -6,14 +6,13 @@
 //! request (the core checks its values) before it looks at the client, so
 //! bad input is refused even by a closed client.
 
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use chrono::NaiveDate;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 use super::arrow_out::to_pyarrow;
 use super::cache::call_mode;
@@ -22,7 +21,6 @@ use super::errors::{client_closed, client_error, invalid_request, CoreResult};
 use super::results;
 use super::runtime::wait_interruptibly;
 use domain::arrow::Table;
-use domain::records::CurveQuotation;
 use domain::redact::redact_text;
 use history::cache::{Cache, CacheMode};
 use history::rest::{
@@ -72,28 +70,6 @@ impl TokenProvider for PyTokenProvider {
             })
         })
     }
-}
-
-type CurveTuple = (
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<BTreeMap<String, String>>,
-    Option<BTreeMap<String, String>>,
-    Option<Vec<String>>,
-);
-
-fn curve_tuple(c: CurveQuotation) -> CurveTuple {
-    (
-        c.id,
-        c.name,
-        c.quotation,
-        c.units,
-        c.filters,
-        c.properties,
-        c.contracts,
-    )
 }
 
 #[pyclass(frozen, name = "CoreClient", module = "marketcurves._core")]
@@ -259,15 +235,15 @@ impl PyCoreClient {
     }
 
     #[pyo3(signature = (vertical = None, quotation = None, region = None, custom = Vec::new(), cache = None))]
-    fn catalogue(
+    fn catalogue<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         vertical: Option<String>,
         quotation: Option<String>,
         region: Option<String>,
         custom: Vec<(String, String)>,
         cache: Option<&str>,
-    ) -> CoreResult<Vec<CurveTuple>> {
+    ) -> CoreResult<Bound<'py, PyList>> {
         let query = CatalogueQuery::new(
             vertical.as_deref(),
             quotation.as_deref(),
@@ -279,7 +255,7 @@ impl PyCoreClient {
         inner.cache_mode(mode)?;
         let call = async move { inner.catalogue(&query, mode).await };
         let curves = wait_interruptibly(py, call, |_| Ok(()))??;
-        Ok(curves.into_iter().map(curve_tuple).collect())
+        Ok(results::catalogue(py, curves)?)
     }
 
     #[pyo3(signature = (vertical = None, quotation = None, region = None, custom = Vec::new(), cache = None))]
@@ -305,7 +281,7 @@ impl PyCoreClient {
             let curves = inner.catalogue(&query, mode).await;
             Python::attach(|py| {
                 let curves = curves.map_err(|e| client_error(py, e))?;
-                Ok(curves.into_iter().map(curve_tuple).collect::<Vec<_>>())
+                results::catalogue(py, curves).map(Bound::unbind)
             })
         })?;
         Ok(awaitable)

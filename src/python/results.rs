@@ -1,21 +1,44 @@
 //! Every result of the core that Python receives as a dict, converted here
-//! and nowhere else: the live feed's counters and events, the recorder's
-//! summary and compacted days, a backfill's summary, a lake's check, what
-//! the history cache holds and cleared.
+//! and nowhere else: the catalogue's curves, the live feed's counters and
+//! events, the recorder's summary and compacted days, a backfill's summary,
+//! a lake's check, what the history cache holds and cleared.
 //! Each dict's keys are those of its `TypedDict` in `marketcurves`
-//! (`_live_types.py`, `record.py`, `cache.py`); `tests/test_result_types.py`
-//! checks that they stay the same.
+//! (`_live_types.py`, `record.py`, `cache.py`, or the stubs' private ones,
+//! `_core.pyi`); `tests/test_result_types.py` checks that they stay the same.
 
 use chrono::DateTime;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use domain::records::CurveQuotation;
 use history::cache::{CacheInfo, Cleared};
 use lake::backfill::BackfillSummary;
 use lake::record::check::LakeReport;
 use lake::record::compact::CompactedDay;
 use lake::record::RecordSummary;
 use live::{FeedEvent, FeedStats};
+
+/// The curves of a catalogue query, each a `marketcurves._core._CurveRow`
+/// (which `marketcurves.Curve` is made from): a field the service left out
+/// is None, or empty for the mappings and the contracts.
+pub(crate) fn catalogue(
+    py: Python<'_>,
+    curves: Vec<CurveQuotation>,
+) -> PyResult<Bound<'_, PyList>> {
+    let rows = PyList::empty(py);
+    for curve in curves {
+        let dict = PyDict::new(py);
+        dict.set_item("id", curve.id)?;
+        dict.set_item("name", curve.name)?;
+        dict.set_item("quotation", curve.quotation)?;
+        dict.set_item("units", curve.units)?;
+        dict.set_item("filters", curve.filters.unwrap_or_default())?;
+        dict.set_item("properties", curve.properties.unwrap_or_default())?;
+        dict.set_item("contracts", curve.contracts.unwrap_or_default())?;
+        rows.append(dict)?;
+    }
+    Ok(rows)
+}
 
 /// `LiveFeed.stats()`: `marketcurves.live.FeedStats`.
 pub(crate) fn feed_stats<'py>(py: Python<'py>, stats: &FeedStats) -> PyResult<Bound<'py, PyDict>> {

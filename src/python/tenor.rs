@@ -141,8 +141,13 @@ impl PyTenor {
         })
     }
 
-    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        super::html::repr_html(slf.as_any(), "tenor")
+    fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+        use super::html;
+        let mut rows = vec![("kind", html::value(py, self.kind())?)];
+        if let (Some(start), Some(end)) = (self.0.start(), self.0.end()) {
+            rows.push(("delivery", html::value(py, format!("{start} .. {end}"))?));
+        }
+        html::facts(py, &format!("Tenor {}", self.0.name()), rows)
     }
 
     /// Equal names hash alike, and a tenor equals its name as a `str`.

@@ -19,7 +19,7 @@ import pytest
 from backfill_helpers import LAST, curve_and_tenors, lake_rows, values
 
 import marketcurves as mc
-from marketcurves import backfill as backfill_module
+from marketcurves import _backfill_worker, _core
 from marketcurves.testing import Emulator
 
 distributed = pytest.importorskip("distributed")
@@ -92,10 +92,10 @@ def test_a_worker_keeps_one_client_for_each_drivers_settings(em):
         settings = client._worker_settings()
     # Each task brings its own copy of the settings, token provider included.
     copies = [plain.loads(plain.dumps(settings)) for _ in range(3)]
-    made = {id(backfill_module._worker_client(copy)) for copy in copies}
+    made = {id(_backfill_worker.core_client(copy)) for copy in copies}
     assert len(made) == 1
     other = {**settings, "max_concurrency": 3}
-    assert id(backfill_module._worker_client(other)) not in made
+    assert id(_backfill_worker.core_client(other)) not in made
 
 
 def test_a_worker_without_credentials_says_how_to_give_them(em, monkeypatch):
@@ -103,8 +103,14 @@ def test_a_worker_without_credentials_says_how_to_give_them(em, monkeypatch):
         monkeypatch.delenv(name, raising=False)
     with em.client() as client:
         settings = client._worker_settings()
-    with pytest.raises(mc.AuthError, match=r"token_provider.*environment"):
-        backfill_module._worker_client(settings)
+    with pytest.raises(mc.AuthError, match=r"token_provider.*environment") as caught:
+        _backfill_worker.core_client(settings)
+    assert type(caught.value) is mc.MissingWorkerCredentials
+
+
+def test_the_task_dask_runs_is_the_worker_modules():
+    """Dask pickles the task by its name: a module of the worker's own."""
+    assert _backfill_worker.run_task.__module__ == "marketcurves._backfill_worker"
 
 
 def test_secret_storage_options_are_refused_with_a_cluster(em, cluster, tmp_path):
@@ -188,10 +194,10 @@ def test_a_worker_that_does_not_see_the_drivers_folder_writes_nothing(em, cluste
             "end": dt.date(2025, 6, 3),
             "tenors": "listed",
         }
-        tasks, _ = backfill_module._core.backfill_plan(client._core, options)
+        tasks, _ = _core.backfill_plan(client._core, options)
         settings = client._worker_settings()
     future = cluster.submit(
-        backfill_module.run_task, settings, str(theirs), None, tasks[0], "the driver's mark"
+        _backfill_worker.run_task, settings, str(theirs), None, tasks[0], "the driver's mark"
     )
     with pytest.raises(mc.InvalidRequest, match=r"does not see.*object store URL"):
         future.result(timeout=60)
