@@ -2,6 +2,7 @@
 //! builder, and the schemas of the Parquet files (bulk, recording).
 
 mod build;
+mod curves_key;
 mod dictionary;
 mod files;
 mod merge;
@@ -12,6 +13,10 @@ pub use build::{build_batch, dependency_lists, metadata_maps, MetadataPair};
 // which the analytics crate's tables carry too.
 pub use build::{dates, tenor_kind_column};
 pub(crate) use build::{dependency_column, metadata_column, strings};
+pub use curves_key::{
+    carry_curves, curve_ids, curves_in, name_table, named_curves, with_curves, NamedCurve,
+    CURVES_KEY,
+};
 pub use dictionary::compact_dictionaries;
 pub use files::{
     bulk_dataset_schema, bulk_file_schema, bulk_partition_columns, recording_schema,
