@@ -142,10 +142,16 @@ pub fn with_curves(table: Table, curves: &[NamedCurve]) -> Table {
     table.with_metadata(metadata)
 }
 
-/// `table` naming `asked` and then every other curve of its `curve_id`
-/// column, as `catalogue` describes them.
-pub fn name_table(table: Table, asked: &[&str], catalogue: &[CurveQuotation]) -> Table {
-    let present = curve_ids(&table.batches, "curve_id");
+/// `table` naming `asked` and then every other curve of its column
+/// `column` (`curve_id`; a bulk dataset's `id`), as `catalogue` describes
+/// them.
+pub fn name_table(
+    table: Table,
+    column: &str,
+    asked: &[&str],
+    catalogue: &[CurveQuotation],
+) -> Table {
+    let present = curve_ids(&table.batches, column);
     let ids = asked
         .iter()
         .copied()

@@ -56,7 +56,7 @@ fn named_curves_take_the_catalogue_row_and_keep_unlisted_ids() {
 #[test]
 fn written_curves_read_back_and_the_json_has_the_documented_fields() {
     let catalogue = [quotation("a", "Brent", "USD/bbl")];
-    let table = name_table(ids_table(&["a", "a"]), &[], &catalogue);
+    let table = name_table(ids_table(&["a", "a"]), "curve_id", &[], &catalogue);
     let metadata = table.schema.metadata();
     let json: serde_json::Value = serde_json::from_str(&metadata[CURVES_KEY]).unwrap();
     assert_eq!(
@@ -70,7 +70,7 @@ fn written_curves_read_back_and_the_json_has_the_documented_fields() {
 #[test]
 fn a_curve_asked_for_is_named_though_it_has_no_row() {
     let catalogue = [quotation("a", "Brent", "USD/bbl")];
-    let table = name_table(ids_table(&[]), &["a"], &catalogue);
+    let table = name_table(ids_table(&[]), "curve_id", &["a"], &catalogue);
     let curves = curves_in(table.schema.metadata());
     assert_eq!(curves, named_curves(["a"], &catalogue));
 }
@@ -78,7 +78,7 @@ fn a_curve_asked_for_is_named_though_it_has_no_row() {
 #[test]
 fn other_metadata_is_kept() {
     let table = ids_table(&["a"]).with_metadata(HashMap::from([("k".into(), "v".into())]));
-    let table = name_table(table, &[], &[]);
+    let table = name_table(table, "curve_id", &[], &[]);
     assert_eq!(table.schema.metadata()["k"], "v");
     assert_eq!(
         curves_in(table.schema.metadata()),
@@ -114,8 +114,8 @@ fn carried_curves_are_those_of_the_output_columns() {
         quotation("a", "Brent", "USD/bbl"),
         quotation("b", "Gasoil", "USD/t"),
     ];
-    let product = name_table(ids_table(&["a"]), &[], &catalogue);
-    let crude = name_table(ids_table(&["b", "c"]), &[], &catalogue);
+    let product = name_table(ids_table(&["a"]), "curve_id", &[], &catalogue);
+    let crude = name_table(ids_table(&["b", "c"]), "curve_id", &[], &catalogue);
     let inputs = [product.schema.metadata(), crude.schema.metadata()];
     let out = table_of("curve_id", Arc::new(StringArray::from(vec!["b", "a"])));
     let out = carry_curves(&inputs, out, &["curve_id"]);
@@ -129,4 +129,15 @@ fn carried_curves_are_those_of_the_output_columns() {
 fn nothing_is_carried_from_tables_without_the_key() {
     let out = carry_curves(&[&HashMap::new()], ids_table(&["a"]), &["curve_id"]);
     assert!(out.schema.metadata().is_empty());
+}
+
+#[test]
+fn a_key_written_again_replaces_the_first() {
+    let catalogue = [quotation("a", "Brent", "USD/bbl")];
+    let table = name_table(ids_table(&["a"]), "curve_id", &[], &catalogue);
+    let mut curves = curves_in(table.schema.metadata());
+    curves[0].units = Some("USD/t".into());
+    let table = with_curves(table, &curves);
+    assert_eq!(curves_in(table.schema.metadata()), curves);
+    assert_eq!(curves_in(table.batches[0].schema().metadata()), curves);
 }

@@ -28,7 +28,7 @@ pub use schema::{schema, TableKind};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_array::RecordBatch;
+use arrow_array::{RecordBatch, RecordBatchOptions};
 use arrow_schema::{Schema, SchemaRef};
 
 /// A table as record batches of one schema, already in table order.
@@ -57,7 +57,12 @@ impl Table {
         self.batches = self
             .batches
             .into_iter()
-            .map(|b| b.with_schema(schema.clone()).expect("the same fields"))
+            // Not `with_schema`, which refuses metadata that changes a key.
+            .map(|b| {
+                let rows = RecordBatchOptions::new().with_row_count(Some(b.num_rows()));
+                RecordBatch::try_new_with_options(schema.clone(), b.columns().to_vec(), &rows)
+                    .expect("the same fields")
+            })
             .collect();
         self.schema = schema;
         self
