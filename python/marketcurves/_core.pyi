@@ -477,6 +477,8 @@ class CoreClient:
         """What the cache holds for this client's service and account."""
     def cache_info_async(self) -> Awaitable[CacheInfo]:
         """The awaitable form of :meth:`cache_info`."""
+    def name_curves(self, table: pyarrow.Table) -> pyarrow.Table: ...
+    def name_curves_async(self, table: pyarrow.Table) -> Awaitable[pyarrow.Table]: ...
     def clear_cache(
         self, curve_id: str | None = None, before: datetime.date | None = None
     ) -> Cleared:

@@ -627,6 +627,37 @@ class Client:
         table = await self._core.intraday_history_async(*args, cache=mode, contracts=contracts)
         return _warn_skipped(table)
 
+    def name_curves(self, table: pyarrow.Table) -> pyarrow.Table:
+        """``table`` naming its curves from the catalogue: its schema
+        metadata's ``marketcurves.curves``, a JSON list of ``id``, ``name``,
+        ``units`` and ``quotation``, one per curve of its ``curve_id``
+        column (a bulk dataset's ``id``). The client's own tables name their
+        curves already; this is for a table read without a client
+        (:func:`~marketcurves.read_bulk`, :func:`~marketcurves.read_ticks`),
+        which names its curves by id alone. The catalogue is the one the
+        client keeps (fetched at most every ten minutes); a curve it does not
+        list, or every curve if it cannot be fetched, is named by id alone.
+
+        Args:
+            table: a ``pyarrow.Table`` or ``RecordBatch`` with a ``curve_id``
+                (or ``id``) column.
+
+        Returns:
+            The table, its columns untouched.
+
+        Raises:
+            InvalidRequest: ``table`` is neither a table nor a record batch.
+            ClientClosed: the client is closed.
+
+        Examples:
+            >>> ticks = client.name_curves(mc.read_ticks("ticks", curve_id=curve.id))  # doctest: +SKIP
+        """
+        return self._core.name_curves(_arrow_table(table))
+
+    async def name_curves_async(self, table: pyarrow.Table) -> pyarrow.Table:
+        """The awaitable form of :meth:`name_curves`."""
+        return await self._core.name_curves_async(_arrow_table(table))
+
     # The history cache.
 
     def cache_info(self) -> CacheInfo:
@@ -1231,6 +1262,19 @@ def _replay_speed(speed: Any) -> float | None:
     if not (speed > 0 and speed != float("inf")):
         raise InvalidRequest(f"speed must be 'max' or a number above 0, not {speed!r}")
     return float(speed)
+
+
+def _arrow_table(table: Any) -> pyarrow.Table:
+    """A ``pyarrow.Table`` of a table or a record batch."""
+    import pyarrow as pa
+
+    if isinstance(table, pa.RecordBatch):
+        return pa.Table.from_batches([table])
+    if not isinstance(table, pa.Table):
+        raise InvalidRequest(
+            f"table must be a pyarrow.Table or RecordBatch, not {type(table).__name__}"
+        )
+    return table
 
 
 def _warn_skipped(table: pyarrow.Table) -> pyarrow.Table:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, Any, Literal
 
+from marketcurves import _named
 from marketcurves._args import choice as _choice
 from marketcurves._args import date as _date
 from marketcurves._core import Tenor
@@ -56,7 +57,10 @@ def to_pandas(table: Any, nested: NestedMode | None = None) -> pandas.DataFrame:
     Returns:
         The table's columns, ``generated_on`` tz-aware in UTC, ``tenor`` an
         ordered categorical in calendar order, ``tenor_kind`` categorical,
-        ``price`` float64.
+        ``price`` float64. The curves the table names
+        (``marketcurves.curves`` in its schema metadata) are in
+        ``frame.attrs["marketcurves.curves"]``, a list of dicts of ``id``,
+        ``name``, ``units`` and ``quotation``.
 
     Raises:
         InvalidRequest: ``table`` is not a table, or an unknown ``nested``
@@ -93,6 +97,9 @@ def to_pandas(table: Any, nested: NestedMode | None = None) -> pandas.DataFrame:
         tenors = frame["tenor"].cat
         order = _calendar_order(tenors.categories)
         frame["tenor"] = tenors.reorder_categories(order, ordered=True)
+    curves = _named.curves_of(table)
+    if curves:
+        frame.attrs[_named.CURVES_KEY] = curves
     return frame
 
 

@@ -19,6 +19,7 @@ use history::bulk::options::{BulkOptions, BulkProgress};
 use history::bulk::read::Selection;
 use history::bulk::read_store::read_bulk_at;
 use history::bulk::run::{self, BulkRequest};
+use history::RestClient;
 
 fn no_progress(_: Python<'_>) -> PyResult<()> {
     Ok(())
@@ -160,7 +161,8 @@ pub(crate) fn bulk_download(
     Ok(PyBulkResult(wait_interruptibly(py, call, report)??))
 }
 
-/// Reads a downloaded dataset into a pyarrow Table.
+/// Reads a downloaded dataset into a pyarrow Table, its curves named by
+/// id alone (`CoreClient.name_curves` names them from a catalogue).
 #[pyfunction]
 #[pyo3(signature = (dest, vertical = None, start = None, end = None, parse_json = false, storage_options = None))]
 pub(crate) fn read_bulk(
@@ -175,6 +177,9 @@ pub(crate) fn read_bulk(
     let selection = Selection::new(vertical, start, end, parse_json)?;
     let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
     let place = dest.into_place("dest", &options)?;
-    let call = async move { read_bulk_at(place, selection).await };
+    let call = async move {
+        let table = read_bulk_at(place, selection).await?;
+        Ok(RestClient::name_curves(None, table).await)
+    };
     Ok(blocking_table(py, None, Arc::default(), call)?)
 }

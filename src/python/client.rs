@@ -13,10 +13,12 @@ use std::time::Duration;
 use chrono::NaiveDate;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use pyo3_arrow::PyTable;
 
 use super::arrow_out::to_pyarrow;
 use super::cache::call_mode;
 use super::closing::close_and_release;
+use super::curves::table_in;
 use super::errors::{client_closed, client_error, invalid_request, CoreResult};
 use super::results;
 use super::runtime::wait_interruptibly;
@@ -509,6 +511,23 @@ impl PyCoreClient {
                 let cleared = cleared.map_err(|e| client_error(py, e))?;
                 Ok(results::cleared(py, cleared)?.unbind())
             })
+        })?)
+    }
+    /// `table` naming its curves from the catalogue (`RestClient::name_curves`).
+    fn name_curves(&self, py: Python<'_>, table: PyTable) -> CoreResult<Py<PyAny>> {
+        let (inner, table) = (self.rest()?, table_in(table));
+        let call = async move { Ok(RestClient::name_curves(Some(&inner), table).await) };
+        Ok(blocking_table(py, None, Arc::default(), call)?)
+    }
+
+    fn name_curves_async<'py>(
+        &self,
+        py: Python<'py>,
+        table: PyTable,
+    ) -> CoreResult<Bound<'py, PyAny>> {
+        let (inner, table) = (self.rest()?, table_in(table));
+        Ok(awaitable_table(py, async move {
+            Ok(RestClient::name_curves(Some(&inner), table).await)
         })?)
     }
 }

@@ -64,7 +64,8 @@ impl HolidaysArg {
     }
 }
 
-fn table_in(table: PyTable) -> Table {
+/// A table as Python handed it over.
+pub(crate) fn table_in(table: PyTable) -> Table {
     let (batches, schema) = table.into_inner();
     Table { schema, batches }
 }

@@ -186,7 +186,8 @@ fn stop_after(runtime: &tokio::runtime::Runtime, stop: &CancellationToken, durat
     }
 }
 
-/// A recording as a pyarrow Table.
+/// A recording as a pyarrow Table, its curves named by id alone
+/// (`CoreClient.name_curves` names them from a catalogue).
 #[pyfunction]
 #[pyo3(signature = (dest, curve_id = None, tenor = None, start = None, end = None, storage_options = None))]
 pub(crate) fn read_ticks(
@@ -205,7 +206,10 @@ pub(crate) fn read_ticks(
         end.map(|t| t.timestamp_micros()),
     )?;
     let place = dest.into_place("dest", &options(storage_options))?;
-    let call = async move { read(place, selection).await };
+    let call = async move {
+        let table = read(place, selection).await?;
+        Ok(RestClient::name_curves(None, table).await)
+    };
     Ok(blocking_table(py, None, Arc::default(), call)?)
 }
 

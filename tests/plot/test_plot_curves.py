@@ -31,7 +31,8 @@ def test_forward_curve_of_the_last_day(settlements, curve):
     assert line.get_label() == str(last)
     assert ax.get_ylabel() == f"price ({curve.units})"
     assert "tenor" in ax.get_xlabel()
-    assert str(last) in ax.get_title() and curve.id in ax.get_title()
+    # The table names its curve (marketcurves.curves): its name, not its id.
+    assert str(last) in ax.get_title() and curve.name in ax.get_title()
 
 
 def test_forward_curve_on_a_day_onto_given_axes(settlements):

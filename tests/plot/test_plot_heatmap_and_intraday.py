@@ -63,7 +63,8 @@ def test_settlements_and_intraday_of_a_tenor(settlements, intraday, tenor, curve
     assert ax.get_ylabel() == f"price ({curve.units})"
     assert ax.get_xlabel() == "time (UTC)"
     assert isinstance(ax.xaxis.get_major_formatter(), mdates.ConciseDateFormatter)
-    assert tenor in ax.get_title() and curve.id in ax.get_title()
+    # The tables name their curve (marketcurves.curves): its name, not its id.
+    assert tenor in ax.get_title() and curve.name in ax.get_title()
     ax.figure.canvas.draw()
     assert any(label.get_text() for label in ax.get_xticklabels()), "dates are labelled"
 

@@ -18,6 +18,7 @@ use arrow_schema::{DataType, Field, Schema, TimeUnit};
 use super::grid::At;
 use super::grouping::counting_sort;
 use super::input::Input;
+use super::named::carried;
 use super::rows::{NamedCurve, NamedRows, Row};
 use super::CurveError;
 use domain::arrow::{dates, tenor_kind_column, Table};
@@ -35,6 +36,10 @@ pub(crate) const MAX_ROWS: usize = 100_000_000;
 /// are left out. Of two values of a tenor at one time, the table's later
 /// row is the one taken.
 pub fn as_of(table: &Table, at: &At) -> Result<Table, CurveError> {
+    carried(&[table], as_of_unnamed(table, at))
+}
+
+fn as_of_unnamed(table: &Table, at: &At) -> Result<Table, CurveError> {
     let input = Input::read_times(table, "price")?;
     let NamedRows { curves, rows } = NamedRows::read(&input);
     let rows = by_curve_and_tenor(rows, &curves);

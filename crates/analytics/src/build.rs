@@ -25,6 +25,7 @@ use super::delivery::{deliveries, kept, Delivery, Span};
 use super::flat::flat;
 use super::grouping::Conflict;
 use super::input::{Input, TimeKey};
+use super::named::carried;
 use super::output::{string_column, table, time_column};
 use super::panel::{CurvePanel, Panel};
 use super::smooth::Smooth;
@@ -81,6 +82,10 @@ pub(crate) const TOLERANCE: f64 = 1e-9;
 /// both: which one the table means cannot be known, and the curve depends
 /// on it.
 pub fn build(source: &Table, spec: &BuildSpec) -> Result<Table, CurveError> {
+    carried(&[source], build_unnamed(source, spec))
+}
+
+fn build_unnamed(source: &Table, spec: &BuildSpec) -> Result<Table, CurveError> {
     let input = Input::read(source, "price")?;
     // Only rows of contracts with delivery days are grouped, so a conflict
     // found is one of a contract the curve is built from.

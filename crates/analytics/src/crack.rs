@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::input::Input;
+use super::named::carried_legs;
 use super::output::{float_column, string_column, table, time_column};
 use super::panel::{CurvePanel, Panel};
 use super::units::{convert, Factor, Factors, Product, Unit};
@@ -15,6 +16,17 @@ use domain::arrow::Table;
 /// curve. Crude quoted per tonne converts with crude's standard factor
 /// unless `crude_factors` says otherwise.
 pub fn crack(
+    product: &Table,
+    crude: &Table,
+    to: Unit,
+    product_factors: &Factors,
+    crude_factors: &Factors,
+) -> Result<Table, CurveError> {
+    let out = crack_unnamed(product, crude, to, product_factors, crude_factors);
+    carried_legs(&[product, crude], to.as_str(), out)
+}
+
+fn crack_unnamed(
     product: &Table,
     crude: &Table,
     to: Unit,

@@ -27,6 +27,7 @@ mod grouping;
 mod input;
 mod matrix;
 mod name_key;
+mod named;
 mod output;
 mod panel;
 mod residuals;

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::input::Input;
+use super::named::carried;
 use super::output::{float_column, string_column, table, time_column};
 use super::panel::Panel;
 use super::CurveError;
@@ -13,6 +14,10 @@ use domain::tenor::Tenor;
 /// Columns: curve_id, the time key, then every tenor of the table; a cell is
 /// the `values` column of that tenor at that time (null where none).
 pub fn matrix(source: &Table, values: &str) -> Result<Table, CurveError> {
+    carried(&[source], matrix_unnamed(source, values))
+}
+
+fn matrix_unnamed(source: &Table, values: &str) -> Result<Table, CurveError> {
     let input = Input::read(source, values)?;
     let panel = Panel::build(&input);
     let tenors: BTreeSet<Tenor> = panel

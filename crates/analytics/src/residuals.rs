@@ -10,6 +10,7 @@ use arrow_array::{Array, ArrayRef, Float64Array, RecordBatch};
 
 use super::build::delivery_periods;
 use super::input::{days, numbers, one_batch, strings, times, Input, TimeKey};
+use super::named::carried;
 use super::output::{string_column, table as build_table, time_column};
 use super::rows::NamedRows;
 use super::weights::{DayWeights, Weights};
@@ -24,6 +25,14 @@ type HashMap<K, V> = StdHashMap<K, V, ahash::RandomState>;
 /// `curve_id`, the time key, `tenor`, `price`, `mean` and `residual`, by
 /// curve, time and tenor in calendar order.
 pub fn residuals(source: &Table, built: &Table, weights: &Weights) -> Result<Table, CurveError> {
+    carried(&[source, built], residuals_unnamed(source, built, weights))
+}
+
+fn residuals_unnamed(
+    source: &Table,
+    built: &Table,
+    weights: &Weights,
+) -> Result<Table, CurveError> {
     let input = Input::read(source, "price")?;
     let weights = &weights.of_table(&input);
     let named = NamedRows::read(&input);

@@ -19,6 +19,7 @@ use super::adjust::{self, Adjust, ChainPrices, Context, Roll};
 use super::business::{Calendar, Holidays};
 use super::grouping::{by_curve, rank_times};
 use super::input::{Input, TimeKey};
+use super::named::carried;
 use super::output::{
     float_column, optional_time_column, string_column, table as build_table, time_column,
 };
@@ -275,6 +276,10 @@ fn holdings(
 /// table is read once and put in the cell of the position its contract
 /// holds that day, if any, so the table is never grouped by time whole.
 pub fn rolling(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
+    carried(&[table], rolling_unnamed(table, spec))
+}
+
+fn rolling_unnamed(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
     let input = Input::read(table, "price")?;
     let NamedRows { curves, rows } = NamedRows::read(&input);
     let rows = by_curve(rows, curves.len());
@@ -324,6 +329,10 @@ pub fn rolling(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
 /// roll on the row of the first time the new contract is held (null on
 /// other rows), and `<column>_gap_on`, the time the gap was measured.
 pub fn roll_log(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
+    carried(&[table], roll_log_unnamed(table, spec))
+}
+
+fn roll_log_unnamed(table: &Table, spec: &RollSpec) -> Result<Table, CurveError> {
     let input = Input::read(table, "price")?;
     let NamedRows { curves, rows } = NamedRows::read(&input);
     let rows = by_curve(rows, curves.len());

@@ -5,6 +5,7 @@
 
 use super::business::{Calendar, Holidays};
 use super::input::Input;
+use super::named::carried;
 use super::output::{float_column, string_column, table as build_table, time_column};
 use super::panel::{CurvePanel, Group, Panel};
 use super::rolling::Chain;
@@ -101,6 +102,19 @@ impl Resolved {
 /// legs at that time) and `spread` (near minus far).
 /// A nearby leg rolls `roll_days` business days of `holidays` before delivery.
 pub fn spread(
+    table: &Table,
+    near: &Leg,
+    far: &Leg,
+    roll_days: u32,
+    holidays: &Holidays,
+) -> Result<Table, CurveError> {
+    carried(
+        &[table],
+        spread_unnamed(table, near, far, roll_days, holidays),
+    )
+}
+
+fn spread_unnamed(
     table: &Table,
     near: &Leg,
     far: &Leg,

@@ -26,6 +26,7 @@ use arrow_array::{Array, ArrayRef, Float64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 
 use super::input::{numbers, strings};
+use super::named::in_units;
 use super::CurveError;
 use domain::arrow::Table;
 
@@ -214,6 +215,10 @@ impl Factors {
 /// The table with `price` in `to` and `units` saying so. Every row must be in
 /// one unit; between mass and volume each curve needs a factor.
 pub fn convert(table: &Table, to: Unit, factors: &Factors) -> Result<Table, CurveError> {
+    Ok(in_units(convert_unnamed(table, to, factors)?, to.as_str()))
+}
+
+fn convert_unnamed(table: &Table, to: Unit, factors: &Factors) -> Result<Table, CurveError> {
     factors.check()?;
     let batch = arrow_select::concat::concat_batches(&table.schema, &table.batches)?;
     let (_, prices) = converted(&batch, to, factors)?;

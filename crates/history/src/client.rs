@@ -27,7 +27,7 @@ use crate::rest::tenor_rules::{contracts_of, in_table_order, tenor_offered};
 use crate::rest::unlisted::note_empty_unlisted;
 use crate::rest::validate;
 use crate::rest::values_since::PageHint;
-use domain::arrow::{schema, Table, TableKind};
+use domain::arrow::{name_table, schema, Table, TableKind};
 use domain::decode::PriceEndpoint;
 use domain::records::CurveQuotation;
 use domain::tenor::Tenor;
@@ -223,9 +223,8 @@ impl RestClient {
             PriceEndpoint::LastSettlement,
             PriceEndpoint::LastSettlementAll,
         );
-        self.service
-            .ongoing(query, endpoints, TableKind::Prices)
-            .await
+        let table = self.service.ongoing(query, endpoints, TableKind::Prices);
+        Ok(self.named(table.await?, query.curve_id(), None).await)
     }
 
     /// Today's assessments, one row per tenor and snapshot.
@@ -234,9 +233,10 @@ impl RestClient {
             PriceEndpoint::LastAssessments,
             PriceEndpoint::LastAssessmentsAll,
         );
-        self.service
-            .ongoing(query, endpoints, TableKind::Assessments)
-            .await
+        let table = self
+            .service
+            .ongoing(query, endpoints, TableKind::Assessments);
+        Ok(self.named(table.await?, query.curve_id(), None).await)
     }
 
     /// Today's intraday values of one tenor, every page.
@@ -245,7 +245,44 @@ impl RestClient {
         query: &TenorQuery,
         progress: &Progress,
     ) -> Result<Table, ClientError> {
-        self.service.intraday(query, progress).await
+        let table = self.service.intraday(query, progress).await?;
+        Ok(self.named(table, query.curve_id(), None).await)
+    }
+
+    /// `table` naming its curves, `curve_id` first, in its schema metadata
+    /// (`domain::arrow::curves_key`), from the catalogue this client keeps,
+    /// through the cache in `mode` (the client's if None). The catalogue is
+    /// fetched if it is not kept already; a table whose catalogue cannot be
+    /// had (offline, the service failing) names its curves by id alone
+    /// rather than fail a call whose prices came. Naming never refreshes
+    /// the catalogue: a call in the `refresh` mode has just done so.
+    async fn named(&self, table: Table, curve_id: &str, mode: Option<CacheMode>) -> Table {
+        let mode = match mode.unwrap_or_else(|| self.cache_mode(None).unwrap_or(CacheMode::Off)) {
+            CacheMode::Refresh => CacheMode::Use,
+            mode => mode,
+        };
+        match self.known_curves(mode).await {
+            Ok(curves) => name_table(table, "curve_id", &[curve_id], &curves),
+            Err(_) => name_table(table, "curve_id", &[curve_id], &[]),
+        }
+    }
+
+    /// `table` (a recording's, a bulk dataset's, any of the design's)
+    /// naming the curves of its `curve_id` column (a bulk dataset's `id`):
+    /// from the catalogue of `client`, fetched if it is not kept already; by
+    /// id alone without a client, or when its catalogue cannot be had.
+    pub async fn name_curves(client: Option<&RestClient>, table: Table) -> Table {
+        let column = if table.schema.column_with_name("curve_id").is_some() {
+            "curve_id"
+        } else {
+            "id"
+        };
+        let curves = match client {
+            Some(client) => client.listed_curves().await.ok(),
+            None => None,
+        };
+        let catalogue = curves.as_deref().map_or(&[][..], |c| c.as_slice());
+        name_table(table, column, &[], catalogue)
     }
 
     /// End-of-day snapshots from `start` to `end`, one request per tenor,
@@ -276,7 +313,8 @@ impl RestClient {
             DatedBy::Date,
             window,
         );
-        Ok(self.note_empty_unlisted(query, table, mode).await)
+        let table = self.note_empty_unlisted(query, table, mode).await;
+        Ok(self.named(table, query.curve_id(), Some(mode)).await)
     }
 
     /// `table`, noting the tenors asked for by name that the catalogue does
@@ -318,10 +356,11 @@ impl RestClient {
     ) -> Result<Table, ClientError> {
         let today = self.http().service_clock().now().date_naive();
         let Some(query) = &query.ending_by(today + chrono::Days::new(1)) else {
-            return Ok(Table {
+            let table = Table {
                 schema: schema(TableKind::Prices),
                 batches: Vec::new(),
-            });
+            };
+            return Ok(self.named(table, query.curve_id(), mode).await);
         };
         validate::intraday_span(query.start(), query.end())?;
         let mode = self.cache_mode(mode)?;
@@ -348,7 +387,8 @@ impl RestClient {
             dated_by,
             window,
         );
-        Ok(self.note_empty_unlisted(query, table, mode).await)
+        let table = self.note_empty_unlisted(query, table, mode).await;
+        Ok(self.named(table, query.curve_id(), Some(mode)).await)
     }
 
     /// The intraday values of one tenor published at or after `after`, for

@@ -73,6 +73,9 @@ def draw(
             )
         steps = _steps(contracts, key, when)
         unit = _input.units([("table", contracts)])
+    else:
+        # A built curve has no units column; it may name its curve's units.
+        unit = _input.units([("built", built_table)])
     # Everything is checked before the figure is made: bad input draws nothing.
     ax = _figure.axes(ax)
     # The ignores: matplotlib draws dates through its unit converters, but its

@@ -113,15 +113,17 @@ def forward_curve(
     if built is not None:
         contracts = _input.table(table, "table")
         built_table = _daily.built(built, "built")
-        name = _input.curve_name(curve, _input.curve_id(built_table, "built", "forward_curve"))
+        built_id = _input.curve_id(built_table, "built", "forward_curve")
+        name = _input.curve_name(curve, built_id, contracts, built_table)
         return _daily.draw(built_table, contracts, on, ax, name, style)
     if _daily.is_built(_input.as_arrow(table, "table")):
         built_table = _daily.built(table, "table")
-        name = _input.curve_name(curve, _input.curve_id(built_table, "table", "forward_curve"))
+        built_id = _input.curve_id(built_table, "table", "forward_curve")
+        name = _input.curve_name(curve, built_id, built_table)
         return _daily.draw(built_table, None, on, ax, name, style)
     table = _input.table(table, "table")
     curve_id = _input.curve_id(table, "table", "forward_curve")
-    name = _input.curve_name(curve, curve_id)
+    name = _input.curve_name(curve, curve_id, table)
     unit = _input.units([("table", table)])
     curves = _input.Curves(table, "table")
     day = curves.days[-1] if on is None else _input.day_arg(on, "on")
@@ -206,7 +208,7 @@ def curve_history(
     """
     table = _input.table(table, "table")
     curve_id = _input.curve_id(table, "table", "curve_history")
-    name = _input.curve_name(curve, curve_id)
+    name = _input.curve_name(curve, curve_id, table)
     unit = _input.units([("table", table)])
     curves = _input.Curves(table, "table")
     if dates is None:

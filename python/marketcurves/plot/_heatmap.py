@@ -65,7 +65,7 @@ def heatmap(
 
     table = _input.table(table, "table")
     curve_id = _input.curve_id(table, "table", "heatmap")
-    name = _input.curve_name(curve, curve_id)
+    name = _input.curve_name(curve, curve_id, table)
     unit = _input.units([("table", table)]) if values == "price" else None
     grid = matrix(table, values)
     time_column = "date" if "date" in grid.column_names else "generated_on"

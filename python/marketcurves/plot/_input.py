@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from marketcurves import _named
 from marketcurves._core import Tenor
 from marketcurves.exceptions import InvalidRequest
 
@@ -33,7 +34,8 @@ def as_arrow(value: Any, name: str) -> pyarrow.Table:
         raise InvalidRequest(
             f"{name} must be a price table (pyarrow.Table), not {type(value).__name__}"
         )
-    return pa.table(value)
+    # A DataFrame of to_pandas keeps the curves' names in its attrs.
+    return _named.with_curves(pa.table(value), _named.curves_of(value))
 
 
 def table(value: Any, name: str) -> pyarrow.Table:
@@ -68,13 +70,16 @@ def curve_id(table: pyarrow.Table, name: str, plot: str) -> str | None:
     return ids[0] if ids else None
 
 
-def curve_name(value: Any, curve_id: str | None) -> str | None:
+def curve_name(value: Any, curve_id: str | None, *tables: pyarrow.Table) -> str | None:
     """The name of the curve ``value`` (a ``Curve``, or a ``Catalogue`` to
-    look ``curve_id`` up in) says the table holds; None for None."""
+    look ``curve_id`` up in) says the table holds; for None, the name the
+    first of ``tables`` to name the curve gives it in its metadata (None if
+    none does: the plot shows the id)."""
     from marketcurves.catalogue import Catalogue, Curve
 
     if value is None:
-        return None
+        named = (_named.curve_of(t, curve_id) for t in tables)
+        return next((c["name"] for c in named if c is not None and c["name"]), None)
     if isinstance(value, Catalogue):
         if curve_id is None:
             raise InvalidRequest(
@@ -96,10 +101,15 @@ def curve_name(value: Any, curve_id: str | None) -> str | None:
 
 
 def units(tables: Iterable[tuple[str, pyarrow.Table]]) -> str | None:
-    """The one unit of the prices of ``tables`` (None if none says)."""
+    """The one unit of the prices of ``tables``: their ``units`` column,
+    else, for a table without one (intraday values, live ticks), the units
+    its metadata names for its curves; None if none says."""
     seen: dict[str, str] = {}
     for name, table in tables:
         if "units" not in table.column_names:
+            for curve in _named.curves_of(table):
+                if curve["units"] is not None:
+                    seen.setdefault(curve["units"], name)
             continue
         for unit in table["units"].unique().to_pylist():
             if unit is not None:

@@ -88,7 +88,7 @@ def settlements_and_intraday(
     settled = _input.tenor_rows(settlements, name, "settlements")
     values = _input.tenor_rows(intraday, name, "intraday")
     unit = _input.units([("settlements", settled), ("intraday", values)])
-    name_shown = _input.curve_name(curve, curves[0] if curves else None)
+    name_shown = _input.curve_name(curve, curves[0] if curves else None, settlements, intraday)
     ax = _figure.axes(ax)
     times, prices = _broken_at_gaps(_times(values), values["price"].to_numpy())
     ax.plot(times, prices, linewidth=1, label="intraday")

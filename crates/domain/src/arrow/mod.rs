@@ -2,6 +2,7 @@
 //! builder, and the schemas of the Parquet files (bulk, recording).
 
 mod build;
+mod curves_key;
 mod dictionary;
 mod files;
 mod merge;
@@ -12,6 +13,10 @@ pub use build::{build_batch, dependency_lists, metadata_maps, MetadataPair};
 // which the analytics crate's tables carry too.
 pub use build::{dates, tenor_kind_column};
 pub(crate) use build::{dependency_column, metadata_column, strings};
+pub use curves_key::{
+    carry_curves, curve_ids, curves_in, name_table, named_curves, with_curves, NamedCurve,
+    CURVES_KEY,
+};
 pub use dictionary::compact_dictionaries;
 pub use files::{
     bulk_dataset_schema, bulk_file_schema, bulk_partition_columns, recording_schema,
@@ -23,7 +28,7 @@ pub use schema::{schema, TableKind};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_array::RecordBatch;
+use arrow_array::{RecordBatch, RecordBatchOptions};
 use arrow_schema::{Schema, SchemaRef};
 
 /// A table as record batches of one schema, already in table order.
@@ -52,7 +57,12 @@ impl Table {
         self.batches = self
             .batches
             .into_iter()
-            .map(|b| b.with_schema(schema.clone()).expect("the same fields"))
+            // Not `with_schema`, which refuses metadata that changes a key.
+            .map(|b| {
+                let rows = RecordBatchOptions::new().with_row_count(Some(b.num_rows()));
+                RecordBatch::try_new_with_options(schema.clone(), b.columns().to_vec(), &rows)
+                    .expect("the same fields")
+            })
             .collect();
         self.schema = schema;
         self
