@@ -35,7 +35,7 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _calendars, _core
+from marketcurves import _calendars, _core, _deprecation
 from marketcurves._args import instant as _instant
 from marketcurves._args import text as _text
 from marketcurves.exceptions import InvalidRequest
@@ -66,12 +66,13 @@ __all__ = [
 ]
 
 
+@_deprecation.positional_options("kind", "nearby", "roll_days")
 def rolling(
     table: Any,
+    *,
     kind: str = "month",
     nearby: Iterable[int] = range(1, 13),
     roll_days: int = 0,
-    *,
     holidays: Holidays = None,
     adjust: str = "none",
 ) -> pyarrow.Table:
@@ -160,12 +161,13 @@ def rolling(
     return _core.curves_rolling(_table(table), *args, _calendars.holidays(holidays))
 
 
+@_deprecation.positional_options("kind", "nearby", "roll_days")
 def roll_log(
     table: Any,
+    *,
     kind: str = "month",
     nearby: Iterable[int] = range(1, 13),
     roll_days: int = 0,
-    *,
     holidays: Holidays = None,
     adjust: str = "none",
 ) -> pyarrow.Table:
@@ -255,11 +257,12 @@ def spread(
     return _core.curves_spread(_table(table), *legs, _calendars.holidays(holidays))
 
 
+@_deprecation.positional_options("units")
 def crack(
     product: Any,
     crude: Any,
-    units: str = "$/bbl",
     *,
+    units: str = "$/bbl",
     factor: FactorArg = None,
     crude_factor: FactorArg = None,
 ) -> pyarrow.Table:
@@ -308,7 +311,8 @@ def crack(
     )
 
 
-def convert(table: Any, to: str = "$/bbl", factor: FactorArg = None) -> pyarrow.Table:
+@_deprecation.positional_options("to", "factor")
+def convert(table: Any, *, to: str = "$/bbl", factor: FactorArg = None) -> pyarrow.Table:
     """The table with ``price`` in other units, and ``units`` saying so;
     every other column as it was.
 
@@ -347,7 +351,8 @@ def convert(table: Any, to: str = "$/bbl", factor: FactorArg = None) -> pyarrow.
     return _core.curves_convert(_table(table), _text(to, "to"), all_, per_curve)
 
 
-def matrix(table: Any, values: str = "price") -> pyarrow.Table:
+@_deprecation.positional_options("values")
+def matrix(table: Any, *, values: str = "price") -> pyarrow.Table:
     """The date-by-tenor matrix: one row per curve and date (or time), one
     column per tenor in calendar order.
 
