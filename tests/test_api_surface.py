@@ -362,3 +362,93 @@ def test_the_rules_catch_what_they_are_for(sources: Any) -> None:
         "no page of docs/reference/ renders LiveFeed.next_async or its class or module"
     ]
     assert record.read_ticks_async.__name__ in record.__all__
+
+
+# Keyword-only after the data.
+
+#: The parameters that name a call's data, taken by position: the curve and
+#: its tenors, the range, the destination or source, the tables.
+DATA = {
+    "base_url",
+    "curve_id",
+    "tenor",
+    "tenors",
+    "vertical",
+    "quotation",
+    "region",
+    "start",
+    "end",
+    "before",
+    "on",
+    "at",
+    "dates",
+    "dest",
+    "subscriptions",
+    "table",
+    "built",
+    "product",
+    "crude",
+    "near",
+    "far",
+    "settlements",
+    "intraday",
+    "curves",
+    "name",
+}
+
+#: Calls whose other parameters are positional too, and why.
+POSITIONAL_EXCEPTIONS = {
+    "Tenor.range": "the kind is what is asked for, as the range is",
+    "Tenor.parse": "strict: the compiled class's, still to follow the rule",
+}
+
+#: Classes whose constructors only the package calls, or whose fields are
+#: their data (results), and the test tools.
+CONSTRUCTED_BY_THE_PACKAGE = {
+    "BackfillSummary",
+    "BulkJob",
+    "Curve",
+    "LakeReport",
+    "LiveFeed",
+    "RecordSummary",
+}
+
+
+def positional_options() -> list[str]:
+    """``call(parameter)`` for each option a public call takes by position."""
+    found = []
+
+    def check(label: str, call: Any) -> None:
+        if label in POSITIONAL_EXCEPTIONS:
+            return
+        try:
+            signature = inspect.signature(call)
+        except (TypeError, ValueError):
+            return
+        for p in signature.parameters.values():
+            positional = p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            if positional and p.name not in DATA | {"self", "cls"}:
+                found.append(f"{label}({p.name})")
+
+    for path, obj in public_objects().items():
+        if path.startswith("marketcurves.testing.") and obj is not marketcurves.testing.Emulator:
+            continue  # the test tools' controls take their subject by position
+        name = path.rsplit(".", 1)[-1]
+        if inspect.isfunction(obj):
+            check(name, obj)
+        elif inspect.isclass(obj) and obj.__module__.startswith("marketcurves"):
+            if issubclass(obj, (BaseException, tuple)) or is_typeddict(obj):
+                continue
+            if name not in CONSTRUCTED_BY_THE_PACKAGE and "__init__" in vars(obj):
+                check(name, obj.__init__)
+            if name == "Emulator":
+                continue
+            for member in vars(obj):
+                if not member.startswith("_") and callable(getattr(obj, member)):
+                    check(f"{name}.{member}", getattr(obj, member))
+    return sorted(set(found))
+
+
+def test_options_are_keyword_only() -> None:
+    """Every public call takes its data by position and the rest by keyword."""
+    assert positional_options() == []
