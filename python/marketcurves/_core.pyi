@@ -561,18 +561,20 @@ _Factor = float | str
 
 _Holidays = list[datetime.date] | Literal["data"]
 
+_Factors = tuple[_Factor | None, dict[str, _Factor]]
+"""One leg's factors: one for every curve, and one per curve id."""
+
 def curves_rolling(
     table: object,
-    kind: str,
-    nearby: list[int],
-    roll_days: int,
+    roll: tuple[str, list[int], int],
     log: bool,
     adjust: str,
     holidays: _Holidays,
 ) -> pyarrow.Table:
     """Each nearby position's price (or, with ``log``, its tenor) per curve
-    and time, rolled in the business days of ``holidays`` and back-adjusted
-    as ``adjust`` says; see :func:`marketcurves.curves.rolling`."""
+    and time, rolled (``roll``: the kind, the nearby positions, the roll
+    days) in the business days of ``holidays`` and back-adjusted as
+    ``adjust`` says; see :func:`marketcurves.curves.rolling`."""
 
 def curves_spread(
     table: object, near: str, far: str, roll_days: int, holidays: _Holidays
@@ -583,16 +585,12 @@ def curves_crack(
     product: object,
     crude: object,
     units: str,
-    factor: _Factor | None,
-    per_curve: dict[str, _Factor],
-    crude_factor: _Factor | None,
-    crude_per_curve: dict[str, _Factor],
+    factors_of_product: _Factors,
+    factors_of_crude: _Factors,
 ) -> pyarrow.Table:
     """Product minus crude per tenor and time; see :func:`marketcurves.curves.crack`."""
 
-def curves_convert(
-    table: object, to: str, factor: _Factor | None, per_curve: dict[str, _Factor]
-) -> pyarrow.Table:
+def curves_convert(table: object, to: str, factors_of: _Factors) -> pyarrow.Table:
     """The table with its prices in ``to``; see :func:`marketcurves.curves.convert`."""
 
 def curves_matrix(table: object, values: str) -> pyarrow.Table:

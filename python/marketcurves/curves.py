@@ -157,8 +157,9 @@ def rolling(
         2  2025-12-30  772.079  771.948
         3  2025-12-31  770.732  770.157
     """
-    args = (*_roll_args(kind, nearby, roll_days), False, _text(adjust, "adjust"))
-    return _core.curves_rolling(_table(table), *args, _calendars.holidays(holidays))
+    roll = _roll_args(kind, nearby, roll_days)
+    adjusted = _text(adjust, "adjust")
+    return _core.curves_rolling(_table(table), roll, False, adjusted, _calendars.holidays(holidays))
 
 
 @_deprecation.positional_options("kind", "nearby", "roll_days")
@@ -212,8 +213,9 @@ def roll_log(
         2  2025-12-30  Feb 26  -0.299  2025-12-29
         3  2025-12-31  Feb 26     NaN        None
     """
-    args = (*_roll_args(kind, nearby, roll_days), True, _text(adjust, "adjust"))
-    return _core.curves_rolling(_table(table), *args, _calendars.holidays(holidays))
+    roll = _roll_args(kind, nearby, roll_days)
+    adjusted = _text(adjust, "adjust")
+    return _core.curves_rolling(_table(table), roll, True, adjusted, _calendars.holidays(holidays))
 
 
 def spread(
@@ -298,16 +300,12 @@ def crack(
         0  Feb 26  2026-01-13  98.181726  73.448  24.733726  $/bbl
         1  Feb 26  2026-01-14  98.352665  73.756  24.596665  $/bbl
     """
-    all_, per_curve = _factors(factor, "factor")
-    crude_all, crude_per_curve = _factors(crude_factor, "crude_factor")
     return _core.curves_crack(
         _table(product, "product"),
         _table(crude, "crude"),
         _text(units, "units"),
-        all_,
-        per_curve,
-        crude_all,
-        crude_per_curve,
+        _factors(factor, "factor"),
+        _factors(crude_factor, "crude_factor"),
     )
 
 
@@ -341,14 +339,13 @@ def convert(table: Any, *, to: str = "$/bbl", factor: FactorArg = None) -> pyarr
 
     Examples:
         >>> table = client.settlements(curve, "2026-01-14", "2026-01-14", tenors=["Feb 26", "Mar 26"])
-        >>> per_barrel = mc.curves.convert(table, "$/bbl", factor=curve)
+        >>> per_barrel = mc.curves.convert(table, to="$/bbl", factor=curve)
         >>> per_barrel.select(["tenor", "price", "units"]).to_pandas()
             tenor      price  units
         0  Feb 26  98.352665  $/bbl
         1  Mar 26  98.283883  $/bbl
     """
-    all_, per_curve = _factors(factor, "factor")
-    return _core.curves_convert(_table(table), _text(to, "to"), all_, per_curve)
+    return _core.curves_convert(_table(table), _text(to, "to"), _factors(factor, "factor"))
 
 
 @_deprecation.positional_options("values")
