@@ -23,6 +23,9 @@ mod _core {
     use crate::python::client::PyCoreClient;
 
     #[pymodule_export]
+    use crate::python::call::PyCall;
+
+    #[pymodule_export]
     use crate::python::live::{PyLiveFeed, PyTick};
 
     #[cfg(feature = "probe")]
@@ -51,7 +54,7 @@ mod _core {
 
     #[pymodule_export]
     use crate::python::backfill::{
-        backfill, backfill_async, backfill_lock, backfill_plan, backfill_task, PyBackfillLock,
+        backfill, backfill_lock, backfill_plan, backfill_task, PyBackfillLock,
     };
 
     /// A recorder's file is closed this long after its first tick, by default.

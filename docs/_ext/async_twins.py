@@ -1,5 +1,5 @@
 """A griffe extension that gives each awaitable twin (``settlements_async``)
-the Parameters, Returns and Raises sections of its blocking form
+the Parameters, Returns (or Yields) and Raises sections of its blocking form
 (``settlements``) in the API reference.
 
 A twin's docstring says only that it is "the awaitable form of" the other
@@ -20,6 +20,7 @@ import griffe
 _TAKEN = (
     griffe.DocstringSectionKind.parameters,
     griffe.DocstringSectionKind.returns,
+    griffe.DocstringSectionKind.yields,
     griffe.DocstringSectionKind.raises,
     griffe.DocstringSectionKind.warns,
 )

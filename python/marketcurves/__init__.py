@@ -9,7 +9,7 @@ from marketcurves import curves, exceptions, plot
 from marketcurves._core import Tenor, Tick, __version__
 from marketcurves._polars import to_polars
 from marketcurves.backfill import BackfillSummary
-from marketcurves.bulk import BulkJob, BulkResult, read_bulk
+from marketcurves.bulk import BulkJob, BulkResult, read_bulk, read_bulk_async
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.client import Client
 from marketcurves.exceptions import (
@@ -29,9 +29,9 @@ from marketcurves.exceptions import (
     ServiceError,
 )
 from marketcurves.frames import forward_curve, to_pandas
-from marketcurves.lake import LakeReport, check_lake
+from marketcurves.lake import LakeReport, check_lake, check_lake_async
 from marketcurves.live import LiveFeed
-from marketcurves.record import RecordSummary, read_ticks
+from marketcurves.record import RecordSummary, read_ticks, read_ticks_async
 
 __all__ = [
     "AccessDenied",
@@ -61,12 +61,15 @@ __all__ = [
     "Tick",
     "__version__",
     "check_lake",
+    "check_lake_async",
     "curves",
     "exceptions",
     "forward_curve",
     "plot",
     "read_bulk",
+    "read_bulk_async",
     "read_ticks",
+    "read_ticks_async",
     "to_pandas",
     "to_polars",
 ]

@@ -1,9 +1,9 @@
 """The compiled core of marketcurves. Import from ``marketcurves``, not from here."""
 
 import datetime
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Generator
 from pathlib import Path
-from typing import Any, Literal, TypedDict, final
+from typing import Any, Generic, Literal, TypedDict, TypeVar, final
 
 import pyarrow
 
@@ -11,7 +11,9 @@ from marketcurves._live_types import FeedEvent, FeedStats
 from marketcurves._options import (
     BackfillOptions,
     BulkDownloadOptions,
+    CatalogueRequest,
     ClientOptions,
+    HistoryRequest,
     LiveOptions,
     RecordOptions,
     ReplayOptions,
@@ -35,6 +37,7 @@ __all__ = [
     "RECORD_ROTATE_ROWS",
     "BackfillLock",
     "BulkResult",
+    "Call",
     "CoreClient",
     "EmulatorServer",
     "LiveFeed",
@@ -47,7 +50,6 @@ __all__ = [
     "_table_schema",
     "_ticks_batch",
     "backfill",
-    "backfill_async",
     "backfill_lock",
     "backfill_plan",
     "backfill_task",
@@ -366,6 +368,23 @@ class EmulatorServer:
     def stop(self) -> None:
         """Stops the server; open connections get up to 2 s to finish."""
 
+_T = TypeVar("_T")
+
+@final
+class Call(Generic[_T]):
+    """One call of the core, made by its binding, run once in either form:
+    :meth:`wait` blocks; ``await call`` runs it on the event loop. Nothing
+    happens until then; bad arguments and a closed client raise when the
+    call is made."""
+
+    def wait(self, progress: Callable[..., object] | None = None) -> _T:
+        """Runs the call to its end with the GIL released; Ctrl-C cancels it
+        and raises ``KeyboardInterrupt``. ``progress`` is called with the
+        call's counts every 0.1 s and at the end: ``(done, total)`` requests,
+        or a bulk download's ``(phase, bytes done, bytes in all)``."""
+    def __await__(self) -> Generator[Any, None, _T]:
+        """The call on the running event loop; cancelling it cancels the call."""
+
 class _CurveRow(TypedDict):
     """A curve of the catalogue, as the core gives it: ``marketcurves.Curve``
     is made from it (a field the service left out is None, or empty)."""
@@ -377,8 +396,6 @@ class _CurveRow(TypedDict):
     filters: dict[str, str]
     properties: dict[str, str]
     contracts: list[str]
-
-_Progress = Callable[[int, int], object] | None
 
 @final
 class CoreClient:
@@ -393,9 +410,9 @@ class CoreClient:
     read here, once; the live feeds opened with this client use them too. A
     bad proxy variable or certificate file raises ``InvalidRequest``.
 
-    Blocking methods release the GIL and answer Ctrl-C within 0.1 s, cancelling
-    the requests in flight; ``progress`` is called with (done, total) requests.
-    Once closed, every method (and every call in flight) raises
+    Each request method returns a :class:`Call`, waited for by a blocking
+    method of :class:`marketcurves.Client` and awaited by its twin. Once
+    closed, every method (and every call in flight) raises
     :class:`~marketcurves.exceptions.ClientClosed`.
     """
 
@@ -409,86 +426,19 @@ class CoreClient:
     @property
     def closed(self) -> bool:
         """Whether :meth:`close` was called."""
-    def catalogue(
-        self,
-        vertical: str | None = None,
-        quotation: str | None = None,
-        region: str | None = None,
-        custom: list[tuple[str, str]] = ...,
-        cache: str | None = None,
-    ) -> list[_CurveRow]: ...
-    def catalogue_async(
-        self,
-        vertical: str | None = None,
-        quotation: str | None = None,
-        region: str | None = None,
-        custom: list[tuple[str, str]] = ...,
-        cache: str | None = None,
-    ) -> Awaitable[list[_CurveRow]]: ...
-    def last_settlement(self, curve_id: str, tenor: str | None = None) -> pyarrow.Table: ...
-    def last_settlement_async(
-        self, curve_id: str, tenor: str | None = None
-    ) -> Awaitable[pyarrow.Table]: ...
-    def last_assessments(self, curve_id: str, tenor: str | None = None) -> pyarrow.Table: ...
-    def last_assessments_async(
-        self, curve_id: str, tenor: str | None = None
-    ) -> Awaitable[pyarrow.Table]: ...
-    def intraday(self, curve_id: str, tenor: str, progress: _Progress = None) -> pyarrow.Table: ...
-    def intraday_async(self, curve_id: str, tenor: str) -> Awaitable[pyarrow.Table]: ...
-    def settlements(
-        self,
-        curve_id: str,
-        start: datetime.date,
-        end: datetime.date,
-        tenors: list[str] | None = None,
-        progress: _Progress = None,
-        cache: str | None = None,
-        contracts: str = "listed",
-    ) -> pyarrow.Table: ...
-    def settlements_async(
-        self,
-        curve_id: str,
-        start: datetime.date,
-        end: datetime.date,
-        tenors: list[str] | None = None,
-        cache: str | None = None,
-        contracts: str = "listed",
-    ) -> Awaitable[pyarrow.Table]: ...
-    def intraday_history(
-        self,
-        curve_id: str,
-        start: datetime.date,
-        end: datetime.date,
-        tenors: list[str] | None = None,
-        progress: _Progress = None,
-        cache: str | None = None,
-        contracts: str = "listed",
-    ) -> pyarrow.Table: ...
-    def intraday_history_async(
-        self,
-        curve_id: str,
-        start: datetime.date,
-        end: datetime.date,
-        tenors: list[str] | None = None,
-        cache: str | None = None,
-        contracts: str = "listed",
-    ) -> Awaitable[pyarrow.Table]: ...
-    def cache_info(self) -> CacheInfo:
+    def catalogue(self, request: CatalogueRequest) -> Call[list[_CurveRow]]: ...
+    def last_settlement(self, curve_id: str, tenor: str | None = None) -> Call[pyarrow.Table]: ...
+    def last_assessments(self, curve_id: str, tenor: str | None = None) -> Call[pyarrow.Table]: ...
+    def intraday(self, curve_id: str, tenor: str) -> Call[pyarrow.Table]: ...
+    def settlements(self, request: HistoryRequest) -> Call[pyarrow.Table]: ...
+    def intraday_history(self, request: HistoryRequest) -> Call[pyarrow.Table]: ...
+    def cache_info(self) -> Call[CacheInfo]:
         """What the cache holds for this client's service and account."""
-    def cache_info_async(self) -> Awaitable[CacheInfo]:
-        """The awaitable form of :meth:`cache_info`."""
-    def name_curves(self, table: pyarrow.Table) -> pyarrow.Table: ...
-    def name_curves_async(self, table: pyarrow.Table) -> Awaitable[pyarrow.Table]: ...
+    def name_curves(self, table: pyarrow.Table) -> Call[pyarrow.Table]: ...
     def clear_cache(
         self, curve_id: str | None = None, before: datetime.date | None = None
-    ) -> Cleared:
+    ) -> Call[Cleared]:
         """Removes cached history of a curve (or all) before a day (or all)."""
-    def clear_cache_async(
-        self, curve_id: str | None = None, before: datetime.date | None = None
-    ) -> Awaitable[Cleared]:
-        """The awaitable form of :meth:`clear_cache`."""
-
-_BulkProgress = Callable[[int, int, int], object] | None
 
 BULK_POLL_INTERVAL: float
 """Seconds between a bulk job's first status requests, by default."""
@@ -586,30 +536,27 @@ class BulkResult:
     def __ne__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
-def bulk_submit(client: CoreClient, vertical: str, start: str, end: str) -> SubmittedJob:
+def bulk_submit(client: CoreClient, vertical: str, start: str, end: str) -> Call[SubmittedJob]:
     """Submits a bulk job."""
 
-def bulk_status(client: CoreClient, job_id: str) -> str:
+def bulk_status(client: CoreClient, job_id: str) -> Call[str]:
     """RUNNING, SUCCEEDED or FAILED (or another state the service reports)."""
 
-def bulk_wait(client: CoreClient, job_id: str, poll_interval: float, timeout: float | None) -> None:
+def bulk_wait(
+    client: CoreClient, job_id: str, poll_interval: float, timeout: float | None
+) -> Call[None]:
     """Polls until the job ends; FAILED or the timeout raise BulkJobFailed."""
 
 def bulk_download_job(
     client: CoreClient,
     job: SubmittedJob,
     dest: str | tuple[Any, str],
-    progress: _BulkProgress = None,
     storage_options: dict[str, str] | None = None,
-) -> BulkResult:
-    """Waits for a submitted job, then downloads its files into dest.
-    ``progress`` is called with (phase, bytes done, bytes in all)."""
+) -> Call[BulkResult]:
+    """Waits for a submitted job, then downloads its files into dest;
+    progress is (phase, bytes done, bytes in all)."""
 
-def bulk_download(
-    client: CoreClient,
-    options: BulkDownloadOptions,
-    progress: _BulkProgress = None,
-) -> BulkResult:
+def bulk_download(client: CoreClient, options: BulkDownloadOptions) -> Call[BulkResult]:
     """Submit, wait, download, verify; a FAILED job is submitted again and
     expired URLs are renewed by running the job again."""
 
@@ -617,18 +564,20 @@ _Factor = float | str
 
 _Holidays = list[datetime.date] | Literal["data"]
 
+_Factors = tuple[_Factor | None, dict[str, _Factor]]
+"""One leg's factors: one for every curve, and one per curve id."""
+
 def curves_rolling(
     table: object,
-    kind: str,
-    nearby: list[int],
-    roll_days: int,
+    roll: tuple[str, list[int], int],
     log: bool,
     adjust: str,
     holidays: _Holidays,
 ) -> pyarrow.Table:
     """Each nearby position's price (or, with ``log``, its tenor) per curve
-    and time, rolled in the business days of ``holidays`` and back-adjusted
-    as ``adjust`` says; see :func:`marketcurves.curves.rolling`."""
+    and time, rolled (``roll``: the kind, the nearby positions, the roll
+    days) in the business days of ``holidays`` and back-adjusted as
+    ``adjust`` says; see :func:`marketcurves.curves.rolling`."""
 
 def curves_spread(
     table: object, near: str, far: str, roll_days: int, holidays: _Holidays
@@ -639,16 +588,12 @@ def curves_crack(
     product: object,
     crude: object,
     units: str,
-    factor: _Factor | None,
-    per_curve: dict[str, _Factor],
-    crude_factor: _Factor | None,
-    crude_per_curve: dict[str, _Factor],
+    factors_of_product: _Factors,
+    factors_of_crude: _Factors,
 ) -> pyarrow.Table:
     """Product minus crude per tenor and time; see :func:`marketcurves.curves.crack`."""
 
-def curves_convert(
-    table: object, to: str, factor: _Factor | None, per_curve: dict[str, _Factor]
-) -> pyarrow.Table:
+def curves_convert(table: object, to: str, factors_of: _Factors) -> pyarrow.Table:
     """The table with its prices in ``to``; see :func:`marketcurves.curves.convert`."""
 
 def curves_matrix(table: object, values: str) -> pyarrow.Table:
@@ -676,7 +621,7 @@ def read_bulk(
     end: str | None = None,
     parse_json: bool = False,
     storage_options: dict[str, str] | None = None,
-) -> pyarrow.Table:
+) -> Call[pyarrow.Table]:
     """Reads a downloaded bulk dataset (a local folder or an object store
     URL) with the partition columns added."""
 
@@ -711,7 +656,7 @@ def read_ticks(
     start: datetime.datetime | None = None,
     end: datetime.datetime | None = None,
     storage_options: dict[str, str] | None = None,
-) -> pyarrow.Table:
+) -> Call[pyarrow.Table]:
     """A recording as one table sorted by curve, tenor and time."""
 
 def check_lake(
@@ -719,14 +664,14 @@ def check_lake(
     start: datetime.date | None = None,
     end: datetime.date | None = None,
     storage_options: dict[str, str] | None = None,
-) -> dict[str, Any]:
+) -> Call[dict[str, Any]]:
     """A lake's check, as ``marketcurves.lake.LakeReport``'s fields."""
 
 def compact_recording(
     dest: str | tuple[Any, str],
     before: datetime.date,
     storage_options: dict[str, str] | None = None,
-) -> list[CompactedDay]:
+) -> Call[list[CompactedDay]]:
     """Compacts the days of a recording before ``before``, each into one file."""
 
 class _BackfillCounts(TypedDict):
@@ -749,15 +694,8 @@ class _BackfillTask(TypedDict):
     start: datetime.date
     end: datetime.date
 
-def backfill(
-    client: CoreClient,
-    options: BackfillOptions,
-    progress: Callable[[int, int], object] | None = None,
-) -> _BackfillCounts:
-    """Plans and runs a backfill on this machine, reporting ``progress(done, total)`` requests."""
-
-def backfill_async(client: CoreClient, options: BackfillOptions) -> Awaitable[_BackfillCounts]:
-    """The awaitable form of :func:`backfill`."""
+def backfill(client: CoreClient, options: BackfillOptions) -> Call[_BackfillCounts]:
+    """Plans and runs a backfill on this machine; progress is ``(done, total)`` requests."""
 
 def backfill_plan(client: CoreClient, options: BackfillOptions) -> tuple[list[_BackfillTask], int]:
     """A backfill's tasks, and the days of a tenor the lake already holds complete."""
@@ -853,35 +791,28 @@ class LiveFeed:
         (the caller drops them) and any it held for later reads: a
         subscription change then takes effect at the last value handed out.
         No-op on the live feed."""
-    def subscribe(self, curve_id: str, tenor: str, strict: bool = True) -> None:
-        """Subscribes and waits until the service has taken the subscription;
-        with ``strict``, the curve and tenor must be listed in the catalogue."""
-    def subscribe_async(
-        self, curve_id: str, tenor: str, strict: bool = True
-    ) -> Awaitable[None]: ...
-    def unsubscribe(self, curve_id: str, tenor: str) -> None: ...
-    def unsubscribe_async(self, curve_id: str, tenor: str) -> Awaitable[None]: ...
-    def __iter__(self) -> LiveFeed: ...
-    def __next__(self) -> Tick:
-        """The next tick, waiting as long as it takes; StopIteration once closed."""
-    def next(self, timeout: float | None = None) -> Tick | None:
+    def subscribe(self, curve_id: str, tenor: str, strict: bool = True) -> Call[None]:
+        """Subscribes; the call ends once the service has taken the
+        subscription. With ``strict``, the curve and tenor must be listed in
+        the catalogue."""
+    def unsubscribe(self, curve_id: str, tenor: str) -> Call[None]: ...
+    def next(self, timeout: float | None = None) -> Call[Tick | None]:
         """The next tick, or None if ``timeout`` seconds pass first or the feed
         is closed. Ticks come from the queue a chunk at a time; the rest wait
-        in the core for the next reads."""
-    def take(self, max: int = ..., timeout: float | None = None) -> list[Tick]:
+        in the core for the next reads. Waited for, a read whose ticks are
+        there already is answered without a task."""
+    def take(self, max: int = ..., timeout: float | None = None) -> Call[list[Tick]]:
         """Up to ``max`` ticks (default: the core's chunk), waiting up to
         ``timeout`` seconds (None: until one arrives); an empty list when the
         time passes or the feed is closed."""
     def next_batch(
         self, max_rows: int = ..., timeout: float | None = ...
-    ) -> pyarrow.RecordBatch | None:
+    ) -> Call[pyarrow.RecordBatch | None]:
         """Up to ``max_rows`` ticks as a record batch, returned when full or
         ``timeout`` seconds (> 0; None: only when full) after its first row;
         None once closed and drained. Rows gathered before an error are
         returned first and the error raised by the next read; Ctrl-C
         interrupts at once, and the rows gathered go back to the next read."""
-    def take_async(self, max: int = ...) -> Awaitable[list[Tick]]:
-        """Up to ``max`` ticks, waiting for one; an empty list once closed and drained."""
     def events(self) -> list[FeedEvent]:
         """Events since the last call, oldest first, each a dict whose ``kind``
         says what happened:

@@ -36,6 +36,33 @@ class ClientOptions(TypedDict):
     max_response_bytes: int
 
 
+class CatalogueRequest(TypedDict):
+    """``_core.CoreClient.catalogue``'s, built by ``Client.catalogue``."""
+
+    vertical: str | None
+    quotation: str | None
+    region: str | None
+    #: Custom filters, ``(key, value)``.
+    custom: list[tuple[str, str]]
+    #: None for the client's mode.
+    cache: str | None
+
+
+class HistoryRequest(TypedDict):
+    """``_core.CoreClient.settlements``' and ``intraday_history``'s, built
+    by ``Client.settlements`` and ``Client.intraday_history``."""
+
+    curve_id: str
+    start: _dt.date
+    end: _dt.date
+    #: Tenors by name; None for what ``contracts`` says.
+    tenors: list[str] | None
+    #: ``"listed"``, ``"expired"`` or ``"all"``.
+    contracts: str
+    #: None for the client's mode.
+    cache: str | None
+
+
 class LiveSettings(TypedDict):
     """A feed's settings but ``backfill``, as ``Client.live`` gives them."""
 

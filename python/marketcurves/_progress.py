@@ -9,7 +9,14 @@ import sys
 import warnings
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from marketcurves import _args
+
+if TYPE_CHECKING:
+    from marketcurves._core import Call
+
+_T = TypeVar("_T")
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _warned = False
@@ -79,3 +86,13 @@ def progress_bar(enabled: bool, description: str, unit: str = "req") -> Progress
 def close(bar: Callable[[int, int], None] | None) -> None:
     if isinstance(bar, ProgressBar):
         bar.close()
+
+
+def wait(call: Call[_T], progress: object, description: str) -> _T:
+    """Runs a call of the core to its end, blocking, with a bar of its
+    requests if ``progress`` asks for one (the blocking forms' own step)."""
+    bar = progress_bar(_args.flag(progress, "progress"), description)
+    try:
+        return call.wait(bar)
+    finally:
+        close(bar)

@@ -179,7 +179,7 @@ def backfill(
     if cluster is None:
         bar = _progress.progress_bar(show, "backfill")
         try:
-            return _warn(_summary(_core.backfill(core, checked, bar)))
+            return _warn(_summary(_core.backfill(core, checked).wait(bar)))
         finally:
             _progress.close(bar)
     _check_cluster(cluster)
@@ -227,7 +227,7 @@ async def backfill_async(
             cluster=cluster,
         )
     checked = _checked(dest, subscriptions, start, end, tenors, storage_options)
-    return _warn(_summary(await _core.backfill_async(core, checked)))
+    return _warn(_summary(await _core.backfill(core, checked)))
 
 
 def _check_cluster(cluster: Any) -> None:

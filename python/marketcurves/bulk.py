@@ -1,14 +1,13 @@
 """Bulk download of historical snapshots as Parquet: :class:`BulkJob`,
-:class:`BulkResult` and :func:`read_bulk`."""
+:class:`BulkResult` and :func:`read_bulk` (and :func:`read_bulk_async`)."""
 
 from __future__ import annotations
 
 import datetime as _dt
 import os
-import warnings
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _args, _core, _html, _progress
+from marketcurves import _args, _core, _deprecation, _html, _progress, _warn
 
 # Re-exported (the ``as``): this module is BulkResult's home in the API.
 from marketcurves._core import BulkResult as BulkResult
@@ -55,13 +54,21 @@ def _bars(enabled: bool) -> _Bars | None:
     return None if tqdm is None else _Bars(tqdm)
 
 
+def _with_bars(call: _core.Call[BulkResult], progress: object) -> BulkResult:
+    """Runs a download to its end, blocking, with its bars if asked for."""
+    bars = _bars(_args.flag(progress, "progress"))
+    try:
+        return call.wait(bars)
+    finally:
+        if bars is not None:
+            bars.close()
+
+
 def _warn_if_narrowed(requested: tuple[str, str], effective: tuple[str, str]) -> None:
     if requested != effective:
-        warnings.warn(
+        _warn.user(
             f"the service narrowed the bulk range from {requested[0]}..{requested[1]} "
-            f"to {effective[0]}..{effective[1]} (the account's permissions)",
-            UserWarning,
-            stacklevel=3,
+            f"to {effective[0]}..{effective[1]} (the account's permissions)"
         )
 
 
@@ -69,11 +76,9 @@ def _warn_if_months_without_files(result: BulkResult) -> BulkResult:
     missing = result.months_without_files
     if missing:
         listed = "no file at all" if not (result.files or result.objects) else "no file"
-        warnings.warn(
+        _warn.user(
             f"bulk job {result.job_id} succeeded with {listed} for {', '.join(missing)}: the "
-            "service holds nothing there for this account",
-            UserWarning,
-            stacklevel=3,
+            "service holds nothing there for this account"
         )
     return result
 
@@ -86,7 +91,7 @@ class BulkJob:
         >>> job = client.bulk_submit("Jet", "2025-01", "2025-02")
         >>> job.status()
         'RUNNING'
-        >>> result = job.download("bulk", progress=False)
+        >>> result = job.download("bulk")
         >>> job.status(), [path.name for path in result.files]
         ('SUCCEEDED', ['jet-2025-01.parquet', 'jet-2025-02.parquet'])
     """
@@ -141,10 +146,16 @@ class BulkJob:
             NotFound: the service no longer knows the job.
             ClientClosed: the client is closed.
         """
-        return _core.bulk_status(self._core, self.job_id)
+        return _core.bulk_status(self._core, self.job_id).wait()
 
+    async def status_async(self) -> str:
+        """The awaitable form of :meth:`status`."""
+        return await _core.bulk_status(self._core, self.job_id)
+
+    @_deprecation.positional_options("poll_interval", "timeout")
     def wait(
         self,
+        *,
         poll_interval: float = _core.BULK_POLL_INTERVAL,
         timeout: float | None = _core.BULK_TIMEOUT,
     ) -> BulkJob:
@@ -168,16 +179,30 @@ class BulkJob:
             >>> job.status()
             'SUCCEEDED'
         """
-        interval = _args.number(poll_interval, "poll_interval")
-        limit = None if timeout is None else _args.number(timeout, "timeout")
-        _core.bulk_wait(self._core, self.job_id, interval, limit)
+        self._wait(poll_interval, timeout).wait()
         return self
 
+    async def wait_async(
+        self,
+        *,
+        poll_interval: float = _core.BULK_POLL_INTERVAL,
+        timeout: float | None = _core.BULK_TIMEOUT,
+    ) -> BulkJob:
+        """The awaitable form of :meth:`wait`."""
+        await self._wait(poll_interval, timeout)
+        return self
+
+    def _wait(self, poll_interval: Any, timeout: Any) -> _core.Call[None]:
+        interval = _args.number(poll_interval, "poll_interval")
+        limit = None if timeout is None else _args.number(timeout, "timeout")
+        return _core.bulk_wait(self._core, self.job_id, interval, limit)
+
+    @_deprecation.positional_options("progress")
     def download(
         self,
         dest: str | os.PathLike[str] | ObjectStore,
-        progress: bool = True,
         *,
+        progress: bool = False,
         storage_options: dict[str, str] | None = None,
     ) -> BulkResult:
         """Waits for the job, then downloads and verifies its files into
@@ -204,22 +229,32 @@ class BulkJob:
         Warns:
             UserWarning: the job listed no file for some months.
         """
+        call = self._download(dest, storage_options)
+        return _warn_if_months_without_files(_with_bars(call, progress))
+
+    async def download_async(
+        self,
+        dest: str | os.PathLike[str] | ObjectStore,
+        *,
+        storage_options: dict[str, str] | None = None,
+    ) -> BulkResult:
+        """The awaitable form of :meth:`download`."""
+        return _warn_if_months_without_files(await self._download(dest, storage_options))
+
+    def _download(self, dest: Any, storage_options: Any) -> _core.Call[BulkResult]:
         place = _args.place(dest, "dest")
         options = _args.storage_options(storage_options)
-        bars = _bars(_args.flag(progress, "progress"))
-        try:
-            result = _core.bulk_download_job(self._core, self._submitted, place, bars, options)
-        finally:
-            if bars is not None:
-                bars.close()
-        return _warn_if_months_without_files(result)
+        return _core.bulk_download_job(self._core, self._submitted, place, options)
 
 
-def submit(core: Any, vertical: Any, start: Any, end: Any) -> BulkJob:
-    submitted = _core.bulk_submit(
+# The preparing steps of Client.bulk_submit and Client.bulk_download, which
+# their blocking forms wait for and their twins await.
+
+
+def submit(core: Any, vertical: Any, start: Any, end: Any) -> _core.Call[_core.SubmittedJob]:
+    return _core.bulk_submit(
         core, _args.vertical(vertical), _args.month(start, "start"), _args.month(end, "end")
     )
-    return BulkJob(core, submitted)
 
 
 def download(
@@ -228,11 +263,10 @@ def download(
     start: Any,
     end: Any,
     dest: Any,
-    progress: bool,
-    poll_interval: float,
-    timeout: float,
-    storage_options: Any = None,
-) -> BulkResult:
+    poll_interval: Any,
+    timeout: Any,
+    storage_options: Any,
+) -> _core.Call[BulkResult]:
     options: BulkDownloadOptions = {
         "vertical": _args.vertical(vertical),
         "start": _args.month(start, "start"),
@@ -242,12 +276,16 @@ def download(
         "timeout": _args.number(timeout, "timeout"),
         "storage_options": _args.storage_options(storage_options),
     }
-    bars = _bars(_args.flag(progress, "progress"))
-    try:
-        result = _core.bulk_download(core, options, bars)
-    finally:
-        if bars is not None:
-            bars.close()
+    return _core.bulk_download(core, options)
+
+
+def wait_for_download(call: _core.Call[BulkResult], progress: object) -> BulkResult:
+    """A download run to its end, blocking (with bars if asked for), and its warnings."""
+    return downloaded(_with_bars(call, progress))
+
+
+def downloaded(result: BulkResult) -> BulkResult:
+    """A download's result, with its warnings."""
     _warn_if_narrowed(result.requested, result.effective)
     return _warn_if_months_without_files(result)
 
@@ -305,6 +343,25 @@ def read_bulk(
         >>> table.num_rows, sorted(set(table["month"].to_pylist()))
         (..., [2])
     """
+    return _read_bulk(dest, vertical, start, end, parse_json, storage_options).wait()
+
+
+async def read_bulk_async(
+    dest: str | os.PathLike[str] | ObjectStore,
+    vertical: str | None = None,
+    start: MonthLike | None = None,
+    end: MonthLike | None = None,
+    *,
+    parse_json: bool = False,
+    storage_options: dict[str, str] | None = None,
+) -> pyarrow.Table:
+    """The awaitable form of :func:`read_bulk`."""
+    return await _read_bulk(dest, vertical, start, end, parse_json, storage_options)
+
+
+def _read_bulk(
+    dest: Any, vertical: Any, start: Any, end: Any, parse_json: Any, storage_options: Any
+) -> _core.Call[pyarrow.Table]:
     return _core.read_bulk(
         _args.place(dest, "dest"),
         None if vertical is None else _args.vertical(vertical),

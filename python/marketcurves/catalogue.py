@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, overload
 
-from marketcurves import _core, _html
+from marketcurves import _core, _deprecation, _html
 from marketcurves._core import Tenor
 from marketcurves.frames import to_pandas
 
@@ -180,7 +180,8 @@ class Catalogue(Sequence[Curve]):
         columns["contracts"] = [list(c.contracts) for c in self._curves]
         return pa.table(columns, schema=schema)
 
-    def to_pandas(self, nested: NestedMode | None = None) -> pandas.DataFrame:
+    @_deprecation.positional_options("nested")
+    def to_pandas(self, *, nested: NestedMode | None = None) -> pandas.DataFrame:
         """The catalogue as a pandas DataFrame (needs pandas).
 
         Args:
@@ -205,7 +206,7 @@ class Catalogue(Sequence[Curve]):
             4             Jet Fob USGC 10ppm             USGC  c/gal
             5              Jet Fob WCI 10ppm              WCI   $/mt
         """
-        return to_pandas(self.to_arrow(), nested)
+        return to_pandas(self.to_arrow(), nested=nested)
 
     def _title(self) -> str:
         """The first line of its repr, and its view's title."""

@@ -10,12 +10,19 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _args, _core, _environment, _progress, bulk
+from marketcurves import _args, _core, _deprecation, _environment, _progress, bulk
 from marketcurves import backfill as backfill_
 from marketcurves import catalogue as catalogue_
 from marketcurves import live as live_
 from marketcurves import record as record_
-from marketcurves._options import ClientOptions, Credentials, LiveSettings, ReplayOptions
+from marketcurves._options import (
+    CatalogueRequest,
+    ClientOptions,
+    Credentials,
+    HistoryRequest,
+    LiveSettings,
+    ReplayOptions,
+)
 
 # Annotations name these classes, not bulk.X or live.X: in the class body the
 # methods Client.bulk and Client.live hide the modules of those names.
@@ -114,9 +121,24 @@ class Client:
         >>> client.close()
     """
 
+    @_deprecation.positional_options(
+        "live_url",
+        "token",
+        "token_provider",
+        "email",
+        "password",
+        "max_concurrency",
+        "timeout",
+        "max_retries",
+        "ca_bundle",
+        "cache_dir",
+        "cache",
+        "max_response_bytes",
+    )
     def __init__(
         self,
         base_url: str | None = None,
+        *,
         live_url: str | None = None,
         token: str | None = None,
         token_provider: Callable[[], str] | None = None,
@@ -266,18 +288,22 @@ class Client:
 
     # The catalogue.
 
-    @staticmethod
-    def _catalogue_args(
-        vertical: Any, quotation: Any, region: Any, filters: dict[str, Any]
-    ) -> dict[str, Any]:
+    def _catalogue(
+        self, vertical: Any, quotation: Any, region: Any, cache: Any, filters: dict[str, Any]
+    ) -> _core.Call[list[_core._CurveRow]]:
+        """The one preparing step of :meth:`catalogue` and its twin."""
         # A filter given as None is no filter, as for vertical, quotation and region.
-        custom = [(k, _args.optional_str(v, k)) for k, v in filters.items() if v is not None]
-        return {
+        custom = [
+            (k, text) for k, v in filters.items() if (text := _args.optional_str(v, k)) is not None
+        ]
+        request: CatalogueRequest = {
             "vertical": _args.optional_str(vertical, "vertical"),
             "quotation": _args.optional_str(quotation, "quotation"),
             "region": _args.optional_str(region, "region"),
             "custom": custom,
+            "cache": _args.optional_str(cache, "cache"),
         }
+        return self._core.catalogue(request)
 
     def catalogue(
         self,
@@ -318,8 +344,7 @@ class Client:
             >>> len(jet), jet[0].name, jet[0].units
             (6, 'Jet Fob AG', '$/mt')
         """
-        args = self._catalogue_args(vertical, quotation, region, filters)
-        rows = self._core.catalogue(**args, cache=_args.optional_str(cache, "cache"))
+        rows = self._catalogue(vertical, quotation, region, cache, filters).wait()
         return catalogue_.from_core(rows)
 
     async def catalogue_async(
@@ -332,8 +357,7 @@ class Client:
         **filters: str,
     ) -> Catalogue:
         """The awaitable form of :meth:`catalogue`."""
-        args = self._catalogue_args(vertical, quotation, region, filters)
-        rows = await self._core.catalogue_async(**args, cache=_args.optional_str(cache, "cache"))
+        rows = await self._catalogue(vertical, quotation, region, cache, filters)
         return catalogue_.from_core(rows)
 
     # Current-day data.
@@ -363,14 +387,16 @@ class Client:
                 tenor              generated_on   price
             0  Feb 26 2026-01-15 16:30:00+00:00  779.86
         """
-        return self._core.last_settlement(_args.curve_id(curve_id), _args.optional_tenor(tenor))
+        return self._last_settlement(curve_id, tenor).wait()
 
     async def last_settlement_async(
         self, curve_id: str | Curve, tenor: str | None = None
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`last_settlement`."""
-        args = (_args.curve_id(curve_id), _args.optional_tenor(tenor))
-        return await self._core.last_settlement_async(*args)
+        return await self._last_settlement(curve_id, tenor)
+
+    def _last_settlement(self, curve_id: Any, tenor: Any) -> _core.Call[pyarrow.Table]:
+        return self._core.last_settlement(_args.curve_id(curve_id), _args.optional_tenor(tenor))
 
     def last_assessments(self, curve_id: str | Curve, tenor: str | None = None) -> pyarrow.Table:
         """Today's Singapore, London and New York assessments of one tenor, or
@@ -397,14 +423,16 @@ class Client:
             0  Feb 26  singapore 2026-01-15 08:30:00+00:00  777.832
             1  Feb 26     london 2026-01-15 16:30:00+00:00  779.860
         """
-        return self._core.last_assessments(_args.curve_id(curve_id), _args.optional_tenor(tenor))
+        return self._last_assessments(curve_id, tenor).wait()
 
     async def last_assessments_async(
         self, curve_id: str | Curve, tenor: str | None = None
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`last_assessments`."""
-        args = (_args.curve_id(curve_id), _args.optional_tenor(tenor))
-        return await self._core.last_assessments_async(*args)
+        return await self._last_assessments(curve_id, tenor)
+
+    def _last_assessments(self, curve_id: Any, tenor: Any) -> _core.Call[pyarrow.Table]:
+        return self._core.last_assessments(_args.curve_id(curve_id), _args.optional_tenor(tenor))
 
     def intraday(
         self, curve_id: str | Curve, tenor: str, *, progress: bool = False
@@ -433,16 +461,14 @@ class Client:
             1  Feb 26 2026-01-15 00:02:28.398897+00:00  777.048
             2  Feb 26 2026-01-15 00:04:37.080000+00:00  776.903
         """
-        args = (_args.curve_id(curve_id), _args.tenor(tenor))
-        bar = _progress.progress_bar(_args.flag(progress, "progress"), "intraday")
-        try:
-            return self._core.intraday(*args, bar)
-        finally:
-            _progress.close(bar)
+        return _progress.wait(self._intraday(curve_id, tenor), progress, "intraday")
 
     async def intraday_async(self, curve_id: str | Curve, tenor: str) -> pyarrow.Table:
         """The awaitable form of :meth:`intraday`."""
-        return await self._core.intraday_async(_args.curve_id(curve_id), _args.tenor(tenor))
+        return await self._intraday(curve_id, tenor)
+
+    def _intraday(self, curve_id: Any, tenor: Any) -> _core.Call[pyarrow.Table]:
+        return self._core.intraday(_args.curve_id(curve_id), _args.tenor(tenor))
 
     # History.
 
@@ -508,15 +534,8 @@ class Client:
             4  Mar 26  2026-01-13  772.881
             5  Mar 26  2026-01-14  774.477
         """
-        first, last = _args.date_range(start, end)
-        named, contracts = _args.history_tenors(tenors)
-        args = (_args.curve_id(curve_id), first, last, named)
-        mode = _args.optional_str(cache, "cache")
-        bar = _progress.progress_bar(_args.flag(progress, "progress"), "settlements")
-        try:
-            table = self._core.settlements(*args, bar, cache=mode, contracts=contracts)
-        finally:
-            _progress.close(bar)
+        request = _history(curve_id, start, end, tenors, cache)
+        table = _progress.wait(self._core.settlements(request), progress, "settlements")
         return _warn_skipped(table)
 
     async def settlements_async(
@@ -529,12 +548,8 @@ class Client:
         cache: CacheMode | None = None,
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`settlements`."""
-        first, last = _args.date_range(start, end)
-        named, contracts = _args.history_tenors(tenors)
-        args = (_args.curve_id(curve_id), first, last, named)
-        mode = _args.optional_str(cache, "cache")
-        table = await self._core.settlements_async(*args, cache=mode, contracts=contracts)
-        return _warn_skipped(table)
+        request = _history(curve_id, start, end, tenors, cache)
+        return _warn_skipped(await self._core.settlements(request))
 
     def intraday_history(
         self,
@@ -599,16 +614,9 @@ class Client:
             1438  Feb 26 2026-01-13 23:56:20.000000+00:00  772.334
             1439  Feb 26 2026-01-13 23:58:11.090703+00:00  772.722
         """
-        first, last = _args.date_range(start, end)
-        named, contracts = _args.history_tenors(tenors)
-        args = (_args.curve_id(curve_id), first, last, named)
-        mode = _args.optional_str(cache, "cache")
-        bar = _progress.progress_bar(_args.flag(progress, "progress"), "intraday history")
-        try:
-            table = self._core.intraday_history(*args, bar, cache=mode, contracts=contracts)
-        finally:
-            _progress.close(bar)
-        return _warn_skipped(table)
+        request = _history(curve_id, start, end, tenors, cache)
+        call = self._core.intraday_history(request)
+        return _warn_skipped(_progress.wait(call, progress, "intraday history"))
 
     async def intraday_history_async(
         self,
@@ -620,12 +628,8 @@ class Client:
         cache: CacheMode | None = None,
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`intraday_history`."""
-        first, last = _args.date_range(start, end)
-        named, contracts = _args.history_tenors(tenors)
-        args = (_args.curve_id(curve_id), first, last, named)
-        mode = _args.optional_str(cache, "cache")
-        table = await self._core.intraday_history_async(*args, cache=mode, contracts=contracts)
-        return _warn_skipped(table)
+        request = _history(curve_id, start, end, tenors, cache)
+        return _warn_skipped(await self._core.intraday_history(request))
 
     def name_curves(self, table: pyarrow.Table) -> pyarrow.Table:
         """``table`` naming its curves from the catalogue: its schema
@@ -652,11 +656,11 @@ class Client:
         Examples:
             >>> ticks = client.name_curves(mc.read_ticks("ticks", curve_id=curve.id))  # doctest: +SKIP
         """
-        return self._core.name_curves(_arrow_table(table))
+        return self._core.name_curves(_arrow_table(table)).wait()
 
     async def name_curves_async(self, table: pyarrow.Table) -> pyarrow.Table:
         """The awaitable form of :meth:`name_curves`."""
-        return await self._core.name_curves_async(_arrow_table(table))
+        return await self._core.name_curves(_arrow_table(table))
 
     # The history cache.
 
@@ -677,11 +681,11 @@ class Client:
             [('settlements', 1, datetime.date(2026, 1, 5), datetime.date(2026, 1, 9))]
             >>> cached.close()
         """
-        return self._core.cache_info()
+        return self._core.cache_info().wait()
 
     async def cache_info_async(self) -> CacheInfo:
         """The awaitable form of :meth:`cache_info`."""
-        return await self._core.cache_info_async()
+        return await self._core.cache_info()
 
     def clear_cache(
         self,
@@ -709,7 +713,7 @@ class Client:
             1
             >>> cached.close()
         """
-        return self._core.clear_cache(*self._clear_args(curve_id, before))
+        return self._clear_cache(curve_id, before).wait()
 
     async def clear_cache_async(
         self,
@@ -717,12 +721,13 @@ class Client:
         before: _dt.date | _dt.datetime | str | None = None,
     ) -> Cleared:
         """The awaitable form of :meth:`clear_cache`."""
-        return await self._core.clear_cache_async(*self._clear_args(curve_id, before))
+        return await self._clear_cache(curve_id, before)
 
-    @staticmethod
-    def _clear_args(curve_id: Any, before: Any) -> tuple[str | None, _dt.date | None]:
+    def _clear_cache(self, curve_id: Any, before: Any) -> _core.Call[Cleared]:
         curve = None if curve_id is None else _args.curve_id(curve_id)
-        return curve, None if before is None else _args.date(before, "before")
+        return self._core.clear_cache(
+            curve, None if before is None else _args.date(before, "before")
+        )
 
     # Bulk download.
 
@@ -758,16 +763,26 @@ class Client:
             >>> job.effective, job.narrowed
             (('2025-01', '2025-02'), False)
         """
-        return bulk.submit(self._core, vertical, start, end)
+        return BulkJob(self._core, bulk.submit(self._core, vertical, start, end).wait())
 
+    async def bulk_submit_async(
+        self,
+        vertical: str,
+        start: _dt.date | _dt.datetime | str,
+        end: _dt.date | _dt.datetime | str,
+    ) -> BulkJob:
+        """The awaitable form of :meth:`bulk_submit`."""
+        return BulkJob(self._core, await bulk.submit(self._core, vertical, start, end))
+
+    @_deprecation.positional_options("progress")
     def bulk_download(
         self,
         vertical: str,
         start: _dt.date | _dt.datetime | str,
         end: _dt.date | _dt.datetime | str,
         dest: str | os.PathLike[str] | ObjectStore,
-        progress: bool = True,
         *,
+        progress: bool = False,
         poll_interval: float = _core.BULK_POLL_INTERVAL,
         timeout: float = _core.BULK_TIMEOUT,
         storage_options: dict[str, str] | None = None,
@@ -824,29 +839,40 @@ class Client:
                 permissions, or listed no file for some months.
 
         Examples:
-            >>> result = client.bulk_download("Jet", "2025-01", "2025-02", "bulk", progress=False)
+            >>> result = client.bulk_download("Jet", "2025-01", "2025-02", "bulk")
             >>> [path.relative_to("bulk").as_posix() for path in result.files]
             ['vertical=Jet/year=2025/month=01/jet-2025-01.parquet', 'vertical=Jet/year=2025/month=02/jet-2025-02.parquet']
         """
-        return bulk.download(
-            self._core,
-            vertical,
-            start,
-            end,
-            dest,
-            progress,
-            poll_interval,
-            timeout,
-            storage_options,
+        call = bulk.download(
+            self._core, vertical, start, end, dest, poll_interval, timeout, storage_options
         )
+        return bulk.wait_for_download(call, progress)
+
+    async def bulk_download_async(
+        self,
+        vertical: str,
+        start: _dt.date | _dt.datetime | str,
+        end: _dt.date | _dt.datetime | str,
+        dest: str | os.PathLike[str] | ObjectStore,
+        *,
+        poll_interval: float = _core.BULK_POLL_INTERVAL,
+        timeout: float = _core.BULK_TIMEOUT,
+        storage_options: dict[str, str] | None = None,
+    ) -> BulkResult:
+        """The awaitable form of :meth:`bulk_download`."""
+        call = bulk.download(
+            self._core, vertical, start, end, dest, poll_interval, timeout, storage_options
+        )
+        return bulk.downloaded(await call)
 
     # The live feed.
 
+    @_deprecation.positional_options("backfill", "on_price")
     def live(
         self,
+        *,
         backfill: bool = True,
         on_price: Callable[[Tick], object] | None = None,
-        *,
         on_event: Callable[[LiveEvent], object] | None = None,
         queue_size: int = _core.LIVE_QUEUE_SIZE,
         ping_interval: float = _core.LIVE_PING_INTERVAL,
@@ -1240,6 +1266,21 @@ class Client:
             pong_timeout=pong_timeout,
             reconnect_max=reconnect_max,
         )
+
+
+def _history(curve_id: Any, start: Any, end: Any, tenors: Any, cache: Any) -> HistoryRequest:
+    """The one preparing step of the history calls (:meth:`Client.settlements`,
+    :meth:`Client.intraday_history` and their twins)."""
+    first, last = _args.date_range(start, end)
+    named, contracts = _args.history_tenors(tenors)
+    return {
+        "curve_id": _args.curve_id(curve_id),
+        "start": first,
+        "end": last,
+        "tenors": named,
+        "contracts": contracts,
+        "cache": _args.optional_str(cache, "cache"),
+    }
 
 
 def _replay_time(value: Any, name: str, *, end: bool) -> _dt.datetime:

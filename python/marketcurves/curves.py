@@ -35,7 +35,7 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _calendars, _core
+from marketcurves import _calendars, _core, _deprecation
 from marketcurves._args import instant as _instant
 from marketcurves._args import text as _text
 from marketcurves.exceptions import InvalidRequest
@@ -66,12 +66,13 @@ __all__ = [
 ]
 
 
+@_deprecation.positional_options("kind", "nearby", "roll_days")
 def rolling(
     table: Any,
+    *,
     kind: str = "month",
     nearby: Iterable[int] = range(1, 13),
     roll_days: int = 0,
-    *,
     holidays: Holidays = None,
     adjust: str = "none",
 ) -> pyarrow.Table:
@@ -156,16 +157,18 @@ def rolling(
         2  2025-12-30  772.079  771.948
         3  2025-12-31  770.732  770.157
     """
-    args = (*_roll_args(kind, nearby, roll_days), False, _text(adjust, "adjust"))
-    return _core.curves_rolling(_table(table), *args, _calendars.holidays(holidays))
+    roll = _roll_args(kind, nearby, roll_days)
+    adjusted = _text(adjust, "adjust")
+    return _core.curves_rolling(_table(table), roll, False, adjusted, _calendars.holidays(holidays))
 
 
+@_deprecation.positional_options("kind", "nearby", "roll_days")
 def roll_log(
     table: Any,
+    *,
     kind: str = "month",
     nearby: Iterable[int] = range(1, 13),
     roll_days: int = 0,
-    *,
     holidays: Holidays = None,
     adjust: str = "none",
 ) -> pyarrow.Table:
@@ -210,8 +213,9 @@ def roll_log(
         2  2025-12-30  Feb 26  -0.299  2025-12-29
         3  2025-12-31  Feb 26     NaN        None
     """
-    args = (*_roll_args(kind, nearby, roll_days), True, _text(adjust, "adjust"))
-    return _core.curves_rolling(_table(table), *args, _calendars.holidays(holidays))
+    roll = _roll_args(kind, nearby, roll_days)
+    adjusted = _text(adjust, "adjust")
+    return _core.curves_rolling(_table(table), roll, True, adjusted, _calendars.holidays(holidays))
 
 
 def spread(
@@ -255,11 +259,12 @@ def spread(
     return _core.curves_spread(_table(table), *legs, _calendars.holidays(holidays))
 
 
+@_deprecation.positional_options("units")
 def crack(
     product: Any,
     crude: Any,
-    units: str = "$/bbl",
     *,
+    units: str = "$/bbl",
     factor: FactorArg = None,
     crude_factor: FactorArg = None,
 ) -> pyarrow.Table:
@@ -295,20 +300,17 @@ def crack(
         0  Feb 26  2026-01-13  98.181726  73.448  24.733726  $/bbl
         1  Feb 26  2026-01-14  98.352665  73.756  24.596665  $/bbl
     """
-    all_, per_curve = _factors(factor, "factor")
-    crude_all, crude_per_curve = _factors(crude_factor, "crude_factor")
     return _core.curves_crack(
         _table(product, "product"),
         _table(crude, "crude"),
         _text(units, "units"),
-        all_,
-        per_curve,
-        crude_all,
-        crude_per_curve,
+        _factors(factor, "factor"),
+        _factors(crude_factor, "crude_factor"),
     )
 
 
-def convert(table: Any, to: str = "$/bbl", factor: FactorArg = None) -> pyarrow.Table:
+@_deprecation.positional_options("to", "factor")
+def convert(table: Any, *, to: str = "$/bbl", factor: FactorArg = None) -> pyarrow.Table:
     """The table with ``price`` in other units, and ``units`` saying so;
     every other column as it was.
 
@@ -337,17 +339,17 @@ def convert(table: Any, to: str = "$/bbl", factor: FactorArg = None) -> pyarrow.
 
     Examples:
         >>> table = client.settlements(curve, "2026-01-14", "2026-01-14", tenors=["Feb 26", "Mar 26"])
-        >>> per_barrel = mc.curves.convert(table, "$/bbl", factor=curve)
+        >>> per_barrel = mc.curves.convert(table, to="$/bbl", factor=curve)
         >>> per_barrel.select(["tenor", "price", "units"]).to_pandas()
             tenor      price  units
         0  Feb 26  98.352665  $/bbl
         1  Mar 26  98.283883  $/bbl
     """
-    all_, per_curve = _factors(factor, "factor")
-    return _core.curves_convert(_table(table), _text(to, "to"), all_, per_curve)
+    return _core.curves_convert(_table(table), _text(to, "to"), _factors(factor, "factor"))
 
 
-def matrix(table: Any, values: str = "price") -> pyarrow.Table:
+@_deprecation.positional_options("values")
+def matrix(table: Any, *, values: str = "price") -> pyarrow.Table:
     """The date-by-tenor matrix: one row per curve and date (or time), one
     column per tenor in calendar order.
 

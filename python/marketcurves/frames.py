@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, Any, Literal
 
-from marketcurves import _named
+from marketcurves import _deprecation, _named
 from marketcurves._args import choice as _choice
 from marketcurves._args import date as _date
 from marketcurves._core import Tenor
@@ -33,7 +33,8 @@ NestedMode = Literal["arrow", "python", "drop"]
 _NESTED_MODES = ("arrow", "python", "drop")
 
 
-def to_pandas(table: Any, nested: NestedMode | None = None) -> pandas.DataFrame:
+@_deprecation.positional_options("nested")
+def to_pandas(table: Any, *, nested: NestedMode | None = None) -> pandas.DataFrame:
     """A pandas DataFrame of a price table (needs pandas).
 
     Args:

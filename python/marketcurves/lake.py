@@ -28,6 +28,7 @@ __all__ = [
     "TenorCoverage",
     "Unreadable",
     "check_lake",
+    "check_lake_async",
 ]
 
 #: Tenors of a report's view drawn; the rest are counted.
@@ -258,9 +259,25 @@ def check_lake(
         >>> coverage["tenor"], coverage["first_day"], coverage["days_backfilled"], coverage["missing_days"]
         ('Feb 26', datetime.date(2026, 1, 12), 3, [])
     """
+    return LakeReport(**_check_lake(dest, start, end, storage_options).wait())
+
+
+async def check_lake_async(
+    dest: str | os.PathLike[str] | ObjectStore,
+    *,
+    start: _dt.date | str | None = None,
+    end: _dt.date | str | None = None,
+    storage_options: dict[str, str] | None = None,
+) -> LakeReport:
+    """The awaitable form of :func:`check_lake`."""
+    return LakeReport(**await _check_lake(dest, start, end, storage_options))
+
+
+def _check_lake(
+    dest: Any, start: Any, end: Any, storage_options: Any
+) -> _core.Call[dict[str, Any]]:
     first = None if start is None else _args.date(start, "start")
     last = None if end is None else _args.date(end, "end")
-    found = _core.check_lake(
+    return _core.check_lake(
         _args.place(dest, "dest"), first, last, _args.storage_options(storage_options)
     )
-    return LakeReport(**found)

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _args, _core, _html
+from marketcurves import _args, _core, _deprecation, _html
 from marketcurves._live_types import (
     CallbackErrorEvent,
     ConflatedEvent,
@@ -234,19 +234,19 @@ class LiveFeed:
             ...     [tenor for _, tenor in feed.subscriptions]
             ['Feb 26', 'Mar 26']
         """
-        args = (_args.curve_id(curve_id), _subscription_tenor(tenor), _args.flag(strict, "strict"))
-        self._remember_name(curve_id)
-        self._give_back()
-        self._core.subscribe(*args)
+        self._subscribe(curve_id, tenor, strict).wait()
 
     async def subscribe_async(
         self, curve_id: str | Curve, tenor: str = "*", *, strict: bool = True
     ) -> None:
         """The awaitable form of :meth:`subscribe`."""
+        await self._subscribe(curve_id, tenor, strict)
+
+    def _subscribe(self, curve_id: Any, tenor: Any, strict: Any) -> _core.Call[None]:
         args = (_args.curve_id(curve_id), _subscription_tenor(tenor), _args.flag(strict, "strict"))
         self._remember_name(curve_id)
         self._give_back()
-        await self._core.subscribe_async(*args)
+        return self._core.subscribe(*args)
 
     def unsubscribe(self, curve_id: str | Curve, tenor: str = "*") -> None:
         """Stops a subscription. Ticks already queued are still delivered.
@@ -267,15 +267,16 @@ class LiveFeed:
             ...     feed.subscriptions
             []
         """
-        args = (_args.curve_id(curve_id), _subscription_tenor(tenor))
-        self._give_back()
-        self._core.unsubscribe(*args)
+        self._unsubscribe(curve_id, tenor).wait()
 
     async def unsubscribe_async(self, curve_id: str | Curve, tenor: str = "*") -> None:
         """The awaitable form of :meth:`unsubscribe`."""
+        await self._unsubscribe(curve_id, tenor)
+
+    def _unsubscribe(self, curve_id: Any, tenor: Any) -> _core.Call[None]:
         args = (_args.curve_id(curve_id), _subscription_tenor(tenor))
         self._give_back()
-        await self._core.unsubscribe_async(*args)
+        return self._core.unsubscribe(*args)
 
     def _give_back(self) -> None:
         """A replay takes back the ticks held here, not handed out: a
@@ -327,13 +328,13 @@ class LiveFeed:
                 yield held.popleft()
             # The core's chunk at a time, kept on the feed and handed out one
             # by one, so leaving the loop loses none of it.
-            ticks = core.take(timeout=_EVENT_POLL)
+            ticks = core.take(timeout=_EVENT_POLL).wait()
             self._dispatch_events()
             if not ticks:
                 if not core.closed:
                     continue
                 # Closed: whatever is still queued, then the end.
-                ticks = core.take(timeout=0)
+                ticks = core.take(timeout=0).wait()
                 if not ticks:
                     return
             held.extend(ticks)
@@ -357,13 +358,14 @@ class LiveFeed:
         while True:
             while held:
                 yield held.popleft()
-            ticks = await self._core.take_async()
+            ticks = await self._core.take()
             self._dispatch_events()
             if not ticks:
                 return
             held.extend(ticks)
 
-    def next(self, timeout: float | None = None) -> Tick | None:
+    @_deprecation.positional_options("timeout")
+    def next(self, *, timeout: float | None = None) -> Tick | None:
         """The next tick, waiting for it.
 
         Args:
@@ -387,18 +389,34 @@ class LiveFeed:
             >>> tick.price, tick.source, later
             (780.131, 'snapshot', None)
         """
+        call = self._next(timeout)
+        if call is None:
+            return self._held.popleft()
+        tick = call.wait()
+        self._dispatch_events()
+        return tick
+
+    async def next_async(self, *, timeout: float | None = None) -> Tick | None:
+        """The awaitable form of :meth:`next`."""
+        call = self._next(timeout)
+        if call is None:
+            return self._held.popleft()
+        tick = await call
+        self._dispatch_events()
+        return tick
+
+    def _next(self, timeout: Any) -> _core.Call[Tick | None] | None:
+        """The core's read of the next tick; None if one is held here."""
         self._check_readable()
         if timeout is not None:
             # 0 takes what is queued without waiting.
             timeout = _args.duration(timeout, "timeout")
-        if self._held:
-            return self._held.popleft()
-        tick = self._core.next(timeout)
-        self._dispatch_events()
-        return tick
+        return None if self._held else self._core.next(timeout)
 
+    @_deprecation.positional_options("max_rows", "timeout")
     def batches(
         self,
+        *,
         max_rows: int = _core.LIVE_BATCH_ROWS,
         timeout: float | None = _core.LIVE_BATCH_TIMEOUT,
     ) -> Iterator[pyarrow.RecordBatch]:
@@ -431,16 +449,35 @@ class LiveFeed:
             0  Feb 26  780.131  snapshot
             1  Mar 26  779.340  snapshot
         """
-        self._check_readable()
-        max_rows = _args.count(max_rows, "max_rows")
-        if timeout is not None:
-            timeout = _args.duration(timeout, "timeout")
+        max_rows, timeout = self._batch_args(max_rows, timeout)
         while self._held:
             yield _held_batch(self._held, max_rows)
-        while (batch := self._core.next_batch(max_rows, timeout)) is not None:
+        while (batch := self._core.next_batch(max_rows, timeout).wait()) is not None:
             self._dispatch_events()
             yield batch
         self._dispatch_events()
+
+    async def batches_async(
+        self,
+        *,
+        max_rows: int = _core.LIVE_BATCH_ROWS,
+        timeout: float | None = _core.LIVE_BATCH_TIMEOUT,
+    ) -> AsyncIterator[pyarrow.RecordBatch]:
+        """The asynchronous form of :meth:`batches` (``async for``), waiting
+        without blocking the event loop."""
+        max_rows, timeout = self._batch_args(max_rows, timeout)
+        while self._held:
+            yield _held_batch(self._held, max_rows)
+        while (batch := await self._core.next_batch(max_rows, timeout)) is not None:
+            self._dispatch_events()
+            yield batch
+        self._dispatch_events()
+
+    def _batch_args(self, max_rows: Any, timeout: Any) -> tuple[int, float | None]:
+        """The one preparing step of :meth:`batches` and its twin."""
+        self._check_readable()
+        count = _args.count(max_rows, "max_rows")
+        return count, None if timeout is None else _args.duration(timeout, "timeout")
 
     # Callback mode.
 
@@ -450,7 +487,7 @@ class LiveFeed:
         core = self._core
         while True:
             try:
-                ticks = core.take(timeout=_EVENT_POLL)
+                ticks = core.take(timeout=_EVENT_POLL).wait()
             except MarketCurvesError as error:
                 if self._is_fatal(error):
                     self._fail(error)
@@ -492,7 +529,8 @@ class LiveFeed:
         self._emit({"kind": "stopped", "error": error})
         self._core.close()
 
-    def wait(self, timeout: float | None = None) -> bool:
+    @_deprecation.positional_options("timeout")
+    def wait(self, *, timeout: float | None = None) -> bool:
         """In callback mode (``on_price``), blocks until the feed ends,
         closed elsewhere or stopped by an error. Ctrl-C interrupts it.
 
@@ -516,17 +554,35 @@ class LiveFeed:
             >>> feed.wait(timeout=10), prices
             (True, [780.131])
         """
-        if self._thread is None:
-            raise InvalidRequest("wait() is for feeds made with on_price=")
-        deadline = None if timeout is None else _args.seconds(timeout, "timeout")
+        thread, deadline = self._wait_args(timeout)
         waited = 0.0
         # Short joins, so that Ctrl-C reaches the waiting thread.
-        while self._thread.is_alive() and (deadline is None or waited < deadline):
+        while thread.is_alive() and (deadline is None or waited < deadline):
             step = 0.1 if deadline is None else min(0.1, deadline - waited)
-            self._thread.join(step)
+            thread.join(step)
             waited += step
         self._raise_failure()
-        return not self._thread.is_alive()
+        return not thread.is_alive()
+
+    async def wait_async(self, *, timeout: float | None = None) -> bool:
+        """The awaitable form of :meth:`wait`."""
+        # Imported here, as in _join_callback_thread_async.
+        import asyncio
+
+        thread, deadline = self._wait_args(timeout)
+        loop = asyncio.get_running_loop()
+        end = None if deadline is None else loop.time() + deadline
+        while thread.is_alive() and (end is None or loop.time() < end):
+            step = 0.01 if end is None else max(0.0, min(0.01, end - loop.time()))
+            await asyncio.sleep(step)
+        self._raise_failure()
+        return not thread.is_alive()
+
+    def _wait_args(self, timeout: Any) -> tuple[threading.Thread, float | None]:
+        """The one preparing step of :meth:`wait` and its twin."""
+        if self._thread is None:
+            raise InvalidRequest("wait() is for feeds made with on_price=")
+        return self._thread, None if timeout is None else _args.seconds(timeout, "timeout")
 
     def _join_callback_thread(self) -> None:
         """Waits for the callback thread, unless called from it (``on_price``

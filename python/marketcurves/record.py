@@ -24,14 +24,21 @@ import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from marketcurves import _args, _core, _html
+from marketcurves import _args, _core, _deprecation, _html
 from marketcurves._options import RecordOptions
 
 if TYPE_CHECKING:
     import pyarrow
     from obstore.store import ObjectStore
 
-__all__ = ["CompactedDay", "RecordSummary", "compact", "read_ticks"]
+__all__ = [
+    "CompactedDay",
+    "RecordSummary",
+    "compact",
+    "compact_async",
+    "read_ticks",
+    "read_ticks_async",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -177,12 +184,14 @@ async def record_async(core: Any, live_url: str, **arguments: Any) -> RecordSumm
     return RecordSummary(**counts)
 
 
+@_deprecation.positional_options("storage_options")
 def read_ticks(
     dest: str | os.PathLike[str] | ObjectStore,
     curve_id: str | None = None,
     tenor: str | None = None,
     start: _dt.datetime | str | None = None,
     end: _dt.datetime | str | None = None,
+    *,
     storage_options: dict[str, str] | None = None,
 ) -> pyarrow.Table:
     """The ticks a recorder and a backfill wrote into ``dest``, each value
@@ -219,6 +228,25 @@ def read_ticks(
         1  Feb 26 2026-01-13 10:02:24.639413+00:00  773.401  backfill
         2  Feb 26 2026-01-13 10:04:33.000000+00:00  773.568  backfill
     """
+    return _read_ticks(dest, curve_id, tenor, start, end, storage_options).wait()
+
+
+async def read_ticks_async(
+    dest: str | os.PathLike[str] | ObjectStore,
+    curve_id: str | None = None,
+    tenor: str | None = None,
+    start: _dt.datetime | str | None = None,
+    end: _dt.datetime | str | None = None,
+    *,
+    storage_options: dict[str, str] | None = None,
+) -> pyarrow.Table:
+    """The awaitable form of :func:`read_ticks`."""
+    return await _read_ticks(dest, curve_id, tenor, start, end, storage_options)
+
+
+def _read_ticks(
+    dest: Any, curve_id: Any, tenor: Any, start: Any, end: Any, storage_options: Any
+) -> _core.Call[pyarrow.Table]:
     return _core.read_ticks(
         _args.place(dest, "dest"),
         None if curve_id is None else _args.curve_id(curve_id),
@@ -229,9 +257,11 @@ def read_ticks(
     )
 
 
+@_deprecation.positional_options("storage_options")
 def compact(
     dest: str | os.PathLike[str] | ObjectStore,
     before: _dt.date | str | None = None,
+    *,
     storage_options: dict[str, str] | None = None,
 ) -> list[CompactedDay]:
     """Merges each day of a recording that has several files into one,
@@ -264,6 +294,20 @@ def compact(
         >>> compact("ticks", before="2026-01-16")
         [{'day': datetime.date(2026, 1, 15), 'files': 2, 'rows': 2}]
     """
+    return _compact(dest, before, storage_options).wait()
+
+
+async def compact_async(
+    dest: str | os.PathLike[str] | ObjectStore,
+    before: _dt.date | str | None = None,
+    *,
+    storage_options: dict[str, str] | None = None,
+) -> list[CompactedDay]:
+    """The awaitable form of :func:`compact`."""
+    return await _compact(dest, before, storage_options)
+
+
+def _compact(dest: Any, before: Any, storage_options: Any) -> _core.Call[list[CompactedDay]]:
     when = _dt.datetime.now(_dt.UTC).date() if before is None else before
     return _core.compact_recording(
         _args.place(dest, "dest"),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypedDict
 
-from marketcurves import _args, _core
+from marketcurves import _args, _core, _deprecation
 
 if TYPE_CHECKING:
     import pyarrow
@@ -100,11 +100,12 @@ class Emulator:
         'Jet Fob AG'
     """
 
+    @_deprecation.positional_options("seed", "time_scale")
     def __init__(
         self,
+        *,
         seed: int = 0,
         time_scale: float = 1.0,
-        *,
         start: _dt.datetime | str | None = None,
         port: int = 0,
         early_close: list[_dt.date] | None = None,

@@ -9,11 +9,12 @@ use chrono::NaiveDate;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use super::call::PyCall;
 use super::client::PyCoreClient;
 use super::errors::CoreResult;
 use super::place_arg::PlaceArg;
 use super::results;
-use super::runtime::{awaitable, wait_interruptibly};
+use super::runtime::wait_interruptibly;
 use history::rest::Progress;
 use lake::backfill::{plan, run_all, run_task, BackfillRequest, BackfillSummary, BackfillTask};
 use lake::record::lock::{Writer, WriterLock};
@@ -81,47 +82,17 @@ fn options(storage_options: Option<BTreeMap<String, String>>) -> Vec<(String, St
     storage_options.unwrap_or_default().into_iter().collect()
 }
 
-/// Plans and runs a backfill here, showing progress through
-/// `progress(done, total)` requests; the summary as a dict.
+/// Plans and runs a backfill here; progress is `(done, total)` requests.
 #[pyfunction]
-#[pyo3(signature = (client, options, progress = None))]
-pub(crate) fn backfill<'py>(
-    py: Python<'py>,
-    client: &PyCoreClient,
-    options: BackfillOptions,
-    progress: Option<Py<PyAny>>,
-) -> CoreResult<Bound<'py, PyDict>> {
+pub(crate) fn backfill(client: &PyCoreClient, options: BackfillOptions) -> CoreResult<PyCall> {
     let (place, request) = options.request()?;
     let rest = client.rest()?;
     let counts = Arc::new(Progress::default());
     let call = run_all(rest, place, request, Arc::clone(&counts));
-    let report = |py: Python<'_>| -> PyResult<()> {
-        if let Some(callback) = &progress {
-            let (done, total) = counts.read();
-            callback.call1(py, (done, total))?;
-        }
-        Ok(())
-    };
-    let summary = wait_interruptibly(py, call, report)??;
-    Ok(results::backfill_summary(py, &summary)?)
-}
-
-/// The awaitable form of [`backfill`].
-#[pyfunction]
-pub(crate) fn backfill_async<'py>(
-    py: Python<'py>,
-    client: &PyCoreClient,
-    options: BackfillOptions,
-) -> CoreResult<Bound<'py, PyAny>> {
-    let (place, request) = options.request()?;
-    let rest = client.rest()?;
-    Ok(awaitable(py, async move {
-        let summary = run_all(rest, place, request, Arc::default()).await;
-        Python::attach(|py| -> PyResult<Py<PyDict>> {
-            let summary = summary.map_err(|e| super::errors::client_error(py, e))?;
-            Ok(results::backfill_summary(py, &summary)?.unbind())
-        })
-    })?)
+    Ok(PyCall::client(call, |py, summary| {
+        Ok(results::backfill_summary(py, &summary)?.unbind())
+    })
+    .reporting_requests(counts))
 }
 
 /// A backfill's plan: `(tasks, days_skipped)`, each task a dict to hand

@@ -1,5 +1,6 @@
 //! Bulk download for Python: functions over a `RestClient`, wrapped by
-//! `marketcurves.BulkJob`, `Client.bulk_download` and `marketcurves.read_bulk`.
+//! `marketcurves.BulkJob`, `Client.bulk_download` and `marketcurves.read_bulk`,
+//! each returning a `Call` that their blocking and awaitable forms run.
 //! The arguments' values are checked by the core before the client is
 //! looked at, so bad input is refused even by a closed client.
 
@@ -10,10 +11,10 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use super::bulk_result::{PyBulkResult, PySubmittedJob};
-use super::client::{blocking_table, PyCoreClient};
+use super::call::PyCall;
+use super::client::PyCoreClient;
 use super::errors::CoreResult;
 use super::place_arg::PlaceArg;
-use super::runtime::wait_interruptibly;
 use history::bulk::job::{self, JobRequest};
 use history::bulk::options::{BulkOptions, BulkProgress};
 use history::bulk::read::Selection;
@@ -21,82 +22,57 @@ use history::bulk::read_store::read_bulk_at;
 use history::bulk::run::{self, BulkRequest};
 use history::RestClient;
 
-fn no_progress(_: Python<'_>) -> PyResult<()> {
-    Ok(())
-}
-
-/// Calls `progress(phase, bytes done, bytes in all)` at each look-up from the wait.
-fn progress_reporter(
-    progress: Option<Py<PyAny>>,
-    counts: Arc<BulkProgress>,
-) -> impl FnMut(Python<'_>) -> PyResult<()> {
-    move |py| {
-        if let Some(callback) = &progress {
-            callback.call1(py, counts.snapshot())?;
-        }
-        Ok(())
-    }
-}
-
 /// Submits a job.
 #[pyfunction]
 pub(crate) fn bulk_submit(
-    py: Python<'_>,
     client: &PyCoreClient,
     vertical: &str,
     start: &str,
     end: &str,
-) -> CoreResult<PySubmittedJob> {
+) -> CoreResult<PyCall> {
     let request = JobRequest::new(vertical, start, end)?;
     let rest = client.rest()?;
     let call = async move { job::submit(rest.http(), &request).await };
-    Ok(PySubmittedJob(wait_interruptibly(py, call, no_progress)??))
+    Ok(PyCall::client(call, |_, job| Ok(PySubmittedJob(job))))
 }
 
 /// The job's state: RUNNING, SUCCEEDED, FAILED (or what the service said).
 #[pyfunction]
-pub(crate) fn bulk_status(
-    py: Python<'_>,
-    client: &PyCoreClient,
-    job_id: String,
-) -> CoreResult<String> {
+pub(crate) fn bulk_status(client: &PyCoreClient, job_id: String) -> CoreResult<PyCall> {
     let rest = client.rest()?;
     let call = async move { job::status(rest.http(), &job_id).await };
-    let state = wait_interruptibly(py, call, no_progress)??;
-    Ok(state.name().to_owned())
+    Ok(PyCall::client(call, |_, state| Ok(state.name().to_owned())))
 }
 
 /// Polls until the job ends; FAILED or the timeout raise BulkJobFailed.
 #[pyfunction]
 #[pyo3(signature = (client, job_id, poll_interval, timeout))]
 pub(crate) fn bulk_wait(
-    py: Python<'_>,
     client: &PyCoreClient,
     job_id: String,
     poll_interval: f64,
     timeout: Option<f64>,
-) -> CoreResult<()> {
+) -> CoreResult<PyCall> {
     let options = BulkOptions::waiting(poll_interval, timeout)?;
     let rest = client.rest()?;
     let call = async move {
         let (interval, limit) = (options.poll_interval, options.wait_timeout);
         job::wait(rest.http(), &job_id, interval, limit, |_| {}).await
     };
-    wait_interruptibly(py, call, no_progress)??;
-    Ok(())
+    // The URLs stay inside: they are credentials.
+    Ok(PyCall::client(call, |py, _urls| Ok(py.None())))
 }
 
-/// Waits for a submitted job, then downloads its files into `dest`.
+/// Waits for a submitted job, then downloads its files into `dest`;
+/// progress is `(phase, bytes done, bytes in all)`.
 #[pyfunction]
-#[pyo3(signature = (client, job, dest, progress = None, storage_options = None))]
+#[pyo3(signature = (client, job, dest, storage_options = None))]
 pub(crate) fn bulk_download_job(
-    py: Python<'_>,
     client: &PyCoreClient,
     job: &PySubmittedJob,
     dest: PlaceArg,
-    progress: Option<Py<PyAny>>,
     storage_options: Option<BTreeMap<String, String>>,
-) -> CoreResult<PyBulkResult> {
+) -> CoreResult<PyCall> {
     let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
     let dest = dest.into_place_to_write("dest", &options)?;
     let job = job.0.clone();
@@ -107,8 +83,8 @@ pub(crate) fn bulk_download_job(
         let options = BulkOptions::default();
         run::download_job(rest.http(), &job, &dest, &options, &shared).await
     };
-    let report = progress_reporter(progress, counts);
-    Ok(PyBulkResult(wait_interruptibly(py, call, report)??))
+    Ok(PyCall::client(call, |_, result| Ok(PyBulkResult(result)))
+        .reporting(move || counts.snapshot()))
 }
 
 /// A bulk download's options as one value: the dict `marketcurves.bulk`
@@ -127,15 +103,12 @@ pub(crate) struct BulkDownloadOptions {
 }
 
 /// Submit, wait, download and verify, resubmitting FAILED jobs and running
-/// the job again when URLs expire.
+/// the job again when URLs expire; progress as for [`bulk_download_job`].
 #[pyfunction]
-#[pyo3(signature = (client, options, progress = None))]
 pub(crate) fn bulk_download(
-    py: Python<'_>,
     client: &PyCoreClient,
     options: BulkDownloadOptions,
-    progress: Option<Py<PyAny>>,
-) -> CoreResult<PyBulkResult> {
+) -> CoreResult<PyCall> {
     let BulkDownloadOptions {
         vertical,
         start,
@@ -157,8 +130,8 @@ pub(crate) fn bulk_download(
     let counts = Arc::new(BulkProgress::default());
     let shared = Arc::clone(&counts);
     let call = async move { run::download(rest.http(), &request, &options, &shared).await };
-    let report = progress_reporter(progress, counts);
-    Ok(PyBulkResult(wait_interruptibly(py, call, report)??))
+    Ok(PyCall::client(call, |_, result| Ok(PyBulkResult(result)))
+        .reporting(move || counts.snapshot()))
 }
 
 /// Reads a downloaded dataset into a pyarrow Table, its curves named by
@@ -166,20 +139,18 @@ pub(crate) fn bulk_download(
 #[pyfunction]
 #[pyo3(signature = (dest, vertical = None, start = None, end = None, parse_json = false, storage_options = None))]
 pub(crate) fn read_bulk(
-    py: Python<'_>,
     dest: PlaceArg,
     vertical: Option<&str>,
     start: Option<&str>,
     end: Option<&str>,
     parse_json: bool,
     storage_options: Option<BTreeMap<String, String>>,
-) -> CoreResult<Py<PyAny>> {
+) -> CoreResult<PyCall> {
     let selection = Selection::new(vertical, start, end, parse_json)?;
     let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
     let place = dest.into_place("dest", &options)?;
-    let call = async move {
+    Ok(PyCall::table(async move {
         let table = read_bulk_at(place, selection).await?;
         Ok(RestClient::name_curves(None, table).await)
-    };
-    Ok(blocking_table(py, None, Arc::default(), call)?)
+    }))
 }

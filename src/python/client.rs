@@ -1,28 +1,26 @@
 //! `marketcurves._core.CoreClient`: the core of a `marketcurves.Client`,
 //! the handle its REST, bulk, live and record calls take (it holds the
-//! client crate's `RestClient`: connection pool, token, cache), with
-//! blocking and awaitable methods over the same Rust futures. `marketcurves.Client`
+//! history crate's `RestClient`: connection pool, token, cache). Each call
+//! returns a `Call` (`call.rs`) that `marketcurves.Client` waits for in a
+//! blocking method and awaits in its `_async` twin. `marketcurves.Client`
 //! resolves arguments and environment, then calls it. Each method builds its
 //! request (the core checks its values) before it looks at the client, so
 //! bad input is refused even by a closed client.
 
-use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use chrono::NaiveDate;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
 use pyo3_arrow::PyTable;
 
-use super::arrow_out::to_pyarrow;
 use super::cache::call_mode;
+use super::call::PyCall;
 use super::closing::close_and_release;
 use super::curves::table_in;
-use super::errors::{client_closed, client_error, invalid_request, CoreResult};
+use super::errors::{client_closed, invalid_request, CoreResult};
 use super::results;
 use super::runtime::wait_interruptibly;
-use domain::arrow::Table;
 use domain::redact::redact_text;
 use history::cache::{Cache, CacheMode};
 use history::rest::{
@@ -91,38 +89,6 @@ impl PyCoreClient {
     pub(crate) fn rest(&self) -> PyResult<Arc<RestClient>> {
         self.slot().clone().ok_or_else(client_closed)
     }
-}
-
-/// Runs a table-producing call to the end, showing progress through `progress(done, total)`.
-pub(crate) fn blocking_table<F>(
-    py: Python<'_>,
-    progress: Option<Py<PyAny>>,
-    counts: Arc<Progress>,
-    call: F,
-) -> PyResult<Py<PyAny>>
-where
-    F: Future<Output = Result<Table, ClientError>> + Send + 'static,
-{
-    let report = |py: Python<'_>| -> PyResult<()> {
-        if let Some(callback) = &progress {
-            let (done, total) = counts.read();
-            callback.call1(py, (done, total))?;
-        }
-        Ok(())
-    };
-    let batch = wait_interruptibly(py, call, report)?.map_err(|e| client_error(py, e))?;
-    to_pyarrow(py, batch)
-}
-
-/// The awaitable form of a table-producing call.
-fn awaitable_table<'py, F>(py: Python<'py>, call: F) -> PyResult<Bound<'py, PyAny>>
-where
-    F: Future<Output = Result<Table, ClientError>> + Send + 'static,
-{
-    super::runtime::awaitable(py, async move {
-        let result = call.await;
-        Python::attach(|py| to_pyarrow(py, result.map_err(|e| client_error(py, e))?))
-    })
 }
 
 /// A client's options as one value: the dict `marketcurves.Client` builds
@@ -236,298 +202,139 @@ impl PyCoreClient {
         self.slot().is_none()
     }
 
-    #[pyo3(signature = (vertical = None, quotation = None, region = None, custom = Vec::new(), cache = None))]
-    fn catalogue<'py>(
-        &self,
-        py: Python<'py>,
-        vertical: Option<String>,
-        quotation: Option<String>,
-        region: Option<String>,
-        custom: Vec<(String, String)>,
-        cache: Option<&str>,
-    ) -> CoreResult<Bound<'py, PyList>> {
+    fn catalogue(&self, request: CatalogueRequest) -> CoreResult<PyCall> {
+        let CatalogueRequest {
+            vertical,
+            quotation,
+            region,
+            custom,
+            cache,
+        } = request;
         let query = CatalogueQuery::new(
             vertical.as_deref(),
             quotation.as_deref(),
             region.as_deref(),
             custom,
         )?;
-        let mode = call_mode(cache)?;
+        let mode = call_mode(cache.as_deref())?;
         let inner = self.rest()?;
         inner.cache_mode(mode)?;
         let call = async move { inner.catalogue(&query, mode).await };
-        let curves = wait_interruptibly(py, call, |_| Ok(()))??;
-        Ok(results::catalogue(py, curves)?)
-    }
-
-    #[pyo3(signature = (vertical = None, quotation = None, region = None, custom = Vec::new(), cache = None))]
-    fn catalogue_async<'py>(
-        &self,
-        py: Python<'py>,
-        vertical: Option<String>,
-        quotation: Option<String>,
-        region: Option<String>,
-        custom: Vec<(String, String)>,
-        cache: Option<&str>,
-    ) -> CoreResult<Bound<'py, PyAny>> {
-        let query = CatalogueQuery::new(
-            vertical.as_deref(),
-            quotation.as_deref(),
-            region.as_deref(),
-            custom,
-        )?;
-        let mode = call_mode(cache)?;
-        let inner = self.rest()?;
-        inner.cache_mode(mode)?;
-        let awaitable = super::runtime::awaitable(py, async move {
-            let curves = inner.catalogue(&query, mode).await;
-            Python::attach(|py| {
-                let curves = curves.map_err(|e| client_error(py, e))?;
-                results::catalogue(py, curves).map(Bound::unbind)
-            })
-        })?;
-        Ok(awaitable)
+        Ok(PyCall::client(call, |py, curves| {
+            Ok(results::catalogue(py, curves)?.unbind())
+        }))
     }
 
     #[pyo3(signature = (curve_id, tenor = None))]
-    fn last_settlement(
-        &self,
-        py: Python<'_>,
-        curve_id: String,
-        tenor: Option<String>,
-    ) -> CoreResult<Py<PyAny>> {
+    fn last_settlement(&self, curve_id: String, tenor: Option<String>) -> CoreResult<PyCall> {
         let query = PriceQuery::new(&curve_id, tenor.as_deref())?;
         let inner = self.rest()?;
-        let call = async move { inner.last_settlement(&query).await };
-        Ok(blocking_table(py, None, Arc::default(), call)?)
+        Ok(PyCall::table(
+            async move { inner.last_settlement(&query).await },
+        ))
     }
 
     #[pyo3(signature = (curve_id, tenor = None))]
-    fn last_settlement_async<'py>(
-        &self,
-        py: Python<'py>,
-        curve_id: String,
-        tenor: Option<String>,
-    ) -> CoreResult<Bound<'py, PyAny>> {
+    fn last_assessments(&self, curve_id: String, tenor: Option<String>) -> CoreResult<PyCall> {
         let query = PriceQuery::new(&curve_id, tenor.as_deref())?;
         let inner = self.rest()?;
-        Ok(awaitable_table(py, async move {
-            inner.last_settlement(&query).await
-        })?)
-    }
-
-    #[pyo3(signature = (curve_id, tenor = None))]
-    fn last_assessments(
-        &self,
-        py: Python<'_>,
-        curve_id: String,
-        tenor: Option<String>,
-    ) -> CoreResult<Py<PyAny>> {
-        let query = PriceQuery::new(&curve_id, tenor.as_deref())?;
-        let inner = self.rest()?;
-        let call = async move { inner.last_assessments(&query).await };
-        Ok(blocking_table(py, None, Arc::default(), call)?)
-    }
-
-    #[pyo3(signature = (curve_id, tenor = None))]
-    fn last_assessments_async<'py>(
-        &self,
-        py: Python<'py>,
-        curve_id: String,
-        tenor: Option<String>,
-    ) -> CoreResult<Bound<'py, PyAny>> {
-        let query = PriceQuery::new(&curve_id, tenor.as_deref())?;
-        let inner = self.rest()?;
-        Ok(awaitable_table(py, async move {
+        Ok(PyCall::table(async move {
             inner.last_assessments(&query).await
-        })?)
+        }))
     }
 
-    #[pyo3(signature = (curve_id, tenor, progress = None))]
-    fn intraday(
-        &self,
-        py: Python<'_>,
-        curve_id: String,
-        tenor: String,
-        progress: Option<Py<PyAny>>,
-    ) -> CoreResult<Py<PyAny>> {
+    fn intraday(&self, curve_id: String, tenor: String) -> CoreResult<PyCall> {
         let query = TenorQuery::new(&curve_id, &tenor)?;
         let inner = self.rest()?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
         let call = async move { inner.intraday(&query, &shared).await };
-        Ok(blocking_table(py, progress, counts, call)?)
+        Ok(PyCall::table(call).reporting_requests(counts))
     }
 
-    fn intraday_async<'py>(
-        &self,
-        py: Python<'py>,
-        curve_id: String,
-        tenor: String,
-    ) -> CoreResult<Bound<'py, PyAny>> {
-        let query = TenorQuery::new(&curve_id, &tenor)?;
-        let inner = self.rest()?;
-        Ok(awaitable_table(py, async move {
-            inner.intraday(&query, &Progress::default()).await
-        })?)
-    }
-
-    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None, cache = None, contracts = "listed"))]
-    #[allow(clippy::too_many_arguments)]
-    fn settlements(
-        &self,
-        py: Python<'_>,
-        curve_id: String,
-        start: NaiveDate,
-        end: NaiveDate,
-        tenors: Option<Vec<String>>,
-        progress: Option<Py<PyAny>>,
-        cache: Option<&str>,
-        contracts: &str,
-    ) -> CoreResult<Py<PyAny>> {
-        let query = HistoryQuery::new(&curve_id, start, end, tenors)?
-            .with_contracts(Contracts::parse(contracts)?)?;
-        let mode = call_mode(cache)?;
-        let inner = self.rest()?;
-        inner.cache_mode(mode)?;
+    fn settlements(&self, request: HistoryRequest) -> CoreResult<PyCall> {
+        let (query, mode, inner) = request.ready(self)?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
         let call = async move { inner.settlements(&query, &shared, mode).await };
-        Ok(blocking_table(py, progress, counts, call)?)
+        Ok(PyCall::table(call).reporting_requests(counts))
     }
 
-    #[pyo3(signature = (curve_id, start, end, tenors = None, cache = None, contracts = "listed"))]
-    #[allow(clippy::too_many_arguments)]
-    fn settlements_async<'py>(
-        &self,
-        py: Python<'py>,
-        curve_id: String,
-        start: NaiveDate,
-        end: NaiveDate,
-        tenors: Option<Vec<String>>,
-        cache: Option<&str>,
-        contracts: &str,
-    ) -> CoreResult<Bound<'py, PyAny>> {
-        let query = HistoryQuery::new(&curve_id, start, end, tenors)?
-            .with_contracts(Contracts::parse(contracts)?)?;
-        let mode = call_mode(cache)?;
-        let inner = self.rest()?;
-        inner.cache_mode(mode)?;
-        Ok(awaitable_table(py, async move {
-            inner.settlements(&query, &Progress::default(), mode).await
-        })?)
-    }
-
-    #[pyo3(signature = (curve_id, start, end, tenors = None, progress = None, cache = None, contracts = "listed"))]
-    #[allow(clippy::too_many_arguments)]
-    fn intraday_history(
-        &self,
-        py: Python<'_>,
-        curve_id: String,
-        start: NaiveDate,
-        end: NaiveDate,
-        tenors: Option<Vec<String>>,
-        progress: Option<Py<PyAny>>,
-        cache: Option<&str>,
-        contracts: &str,
-    ) -> CoreResult<Py<PyAny>> {
-        let query = HistoryQuery::new(&curve_id, start, end, tenors)?
-            .with_contracts(Contracts::parse(contracts)?)?;
-        let mode = call_mode(cache)?;
-        let inner = self.rest()?;
-        inner.cache_mode(mode)?;
+    fn intraday_history(&self, request: HistoryRequest) -> CoreResult<PyCall> {
+        let (query, mode, inner) = request.ready(self)?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
         let call = async move { inner.intraday_history(&query, &shared, mode).await };
-        Ok(blocking_table(py, progress, counts, call)?)
+        Ok(PyCall::table(call).reporting_requests(counts))
     }
 
-    #[pyo3(signature = (curve_id, start, end, tenors = None, cache = None, contracts = "listed"))]
-    #[allow(clippy::too_many_arguments)]
-    fn intraday_history_async<'py>(
-        &self,
-        py: Python<'py>,
-        curve_id: String,
-        start: NaiveDate,
-        end: NaiveDate,
-        tenors: Option<Vec<String>>,
-        cache: Option<&str>,
-        contracts: &str,
-    ) -> CoreResult<Bound<'py, PyAny>> {
-        let query = HistoryQuery::new(&curve_id, start, end, tenors)?
-            .with_contracts(Contracts::parse(contracts)?)?;
-        let mode = call_mode(cache)?;
-        let inner = self.rest()?;
-        inner.cache_mode(mode)?;
-        Ok(awaitable_table(py, async move {
-            inner
-                .intraday_history(&query, &Progress::default(), mode)
-                .await
-        })?)
-    }
-
-    fn cache_info<'py>(&self, py: Python<'py>) -> CoreResult<Bound<'py, PyDict>> {
+    fn cache_info(&self) -> CoreResult<PyCall> {
         let inner = self.rest()?;
         let call = async move { inner.cache_info().await };
-        let info = wait_interruptibly(py, call, |_| Ok(()))??;
-        Ok(results::cache_info(py, info)?)
-    }
-
-    fn cache_info_async<'py>(&self, py: Python<'py>) -> CoreResult<Bound<'py, PyAny>> {
-        let inner = self.rest()?;
-        Ok(super::runtime::awaitable(py, async move {
-            let info = inner.cache_info().await;
-            Python::attach(|py| {
-                let info = info.map_err(|e| client_error(py, e))?;
-                Ok(results::cache_info(py, info)?.unbind())
-            })
-        })?)
+        Ok(PyCall::client(call, |py, info| {
+            Ok(results::cache_info(py, info)?.unbind())
+        }))
     }
 
     #[pyo3(signature = (curve_id = None, before = None))]
-    fn clear_cache<'py>(
+    fn clear_cache(
         &self,
-        py: Python<'py>,
         curve_id: Option<String>,
         before: Option<NaiveDate>,
-    ) -> CoreResult<Bound<'py, PyDict>> {
+    ) -> CoreResult<PyCall> {
         let inner = self.rest()?;
         let call = async move { inner.clear_cache(curve_id, before).await };
-        let cleared = wait_interruptibly(py, call, |_| Ok(()))??;
-        Ok(results::cleared(py, cleared)?)
+        Ok(PyCall::client(call, |py, cleared| {
+            Ok(results::cleared(py, cleared)?.unbind())
+        }))
     }
 
-    #[pyo3(signature = (curve_id = None, before = None))]
-    fn clear_cache_async<'py>(
-        &self,
-        py: Python<'py>,
-        curve_id: Option<String>,
-        before: Option<NaiveDate>,
-    ) -> CoreResult<Bound<'py, PyAny>> {
-        let inner = self.rest()?;
-        Ok(super::runtime::awaitable(py, async move {
-            let cleared = inner.clear_cache(curve_id, before).await;
-            Python::attach(|py| {
-                let cleared = cleared.map_err(|e| client_error(py, e))?;
-                Ok(results::cleared(py, cleared)?.unbind())
-            })
-        })?)
-    }
     /// `table` naming its curves from the catalogue (`RestClient::name_curves`).
-    fn name_curves(&self, py: Python<'_>, table: PyTable) -> CoreResult<Py<PyAny>> {
+    fn name_curves(&self, table: PyTable) -> CoreResult<PyCall> {
         let (inner, table) = (self.rest()?, table_in(table));
-        let call = async move { Ok(RestClient::name_curves(Some(&inner), table).await) };
-        Ok(blocking_table(py, None, Arc::default(), call)?)
-    }
-
-    fn name_curves_async<'py>(
-        &self,
-        py: Python<'py>,
-        table: PyTable,
-    ) -> CoreResult<Bound<'py, PyAny>> {
-        let (inner, table) = (self.rest()?, table_in(table));
-        Ok(awaitable_table(py, async move {
+        Ok(PyCall::table(async move {
             Ok(RestClient::name_curves(Some(&inner), table).await)
-        })?)
+        }))
+    }
+}
+
+/// A catalogue call's arguments as one value: the dict `marketcurves.Client`
+/// builds (`CatalogueRequest` in `_options.py`), its types checked in Python.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct CatalogueRequest {
+    vertical: Option<String>,
+    quotation: Option<String>,
+    region: Option<String>,
+    custom: Vec<(String, String)>,
+    cache: Option<String>,
+}
+
+/// A history call's arguments (settlements, intraday history) as one value:
+/// the dict `marketcurves.Client` builds (`HistoryRequest` in
+/// `_options.py`), its types checked in Python.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct HistoryRequest {
+    curve_id: String,
+    start: NaiveDate,
+    end: NaiveDate,
+    tenors: Option<Vec<String>>,
+    contracts: String,
+    cache: Option<String>,
+}
+
+impl HistoryRequest {
+    /// The query and cache mode, their values checked, and the client.
+    fn ready(
+        self,
+        client: &PyCoreClient,
+    ) -> CoreResult<(HistoryQuery, Option<CacheMode>, Arc<RestClient>)> {
+        let query = HistoryQuery::new(&self.curve_id, self.start, self.end, self.tenors)?
+            .with_contracts(Contracts::parse(&self.contracts)?)?;
+        let mode = call_mode(self.cache.as_deref())?;
+        let inner = client.rest()?;
+        inner.cache_mode(mode)?;
+        Ok((query, mode, inner))
     }
 }

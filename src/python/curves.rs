@@ -33,10 +33,12 @@ impl FactorArg {
     }
 }
 
-fn factors(
-    all: Option<FactorArg>,
-    per_curve: HashMap<String, FactorArg>,
-) -> Result<Factors, CurveError> {
+/// One leg's factors, as `curves._factors` gives them: one for every
+/// curve, and one per curve id.
+#[derive(FromPyObject)]
+pub(crate) struct FactorsArg(Option<FactorArg>, HashMap<String, FactorArg>);
+
+fn factors(FactorsArg(all, per_curve): FactorsArg) -> Result<Factors, CurveError> {
     let mut out = Factors {
         all: all.map(FactorArg::factor).transpose()?,
         ..Factors::default()
@@ -70,23 +72,26 @@ pub(crate) fn table_in(table: PyTable) -> Table {
     Table { schema, batches }
 }
 
+/// A roll, as `curves._roll_args` gives it: the kind of contracts, the
+/// nearby positions and the roll days.
+#[derive(FromPyObject)]
+pub(crate) struct RollArg(String, Vec<u32>, u32);
+
 /// Each position's price (or, with `log`, its tenor) per curve and time,
 /// rolled `roll_days` business days of `holidays` before delivery and
 /// back-adjusted across rolls as `adjust` says.
 #[pyfunction]
-#[pyo3(signature = (table, kind, nearby, roll_days, log, adjust, holidays))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (table, roll, log, adjust, holidays))]
 pub(crate) fn curves_rolling(
     py: Python<'_>,
     table: PyTable,
-    kind: &str,
-    nearby: Vec<u32>,
-    roll_days: u32,
+    roll: RollArg,
     log: bool,
     adjust: &str,
     holidays: HolidaysArg,
 ) -> CoreResult<Py<PyAny>> {
-    let spec = RollSpec::new(kind, nearby, roll_days)?
+    let RollArg(kind, nearby, roll_days) = roll;
+    let spec = RollSpec::new(&kind, nearby, roll_days)?
         .adjusted(Adjust::parse(adjust)?)
         .with_holidays(holidays.holidays()?);
     let table = table_in(table);
@@ -120,21 +125,17 @@ pub(crate) fn curves_spread(
 
 /// Product minus crude per tenor and time, both in `units`.
 #[pyfunction]
-#[pyo3(signature = (product, crude, units, factor, per_curve, crude_factor, crude_per_curve))]
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn curves_crack(
     py: Python<'_>,
     product: PyTable,
     crude: PyTable,
     units: &str,
-    factor: Option<FactorArg>,
-    per_curve: HashMap<String, FactorArg>,
-    crude_factor: Option<FactorArg>,
-    crude_per_curve: HashMap<String, FactorArg>,
+    factors_of_product: FactorsArg,
+    factors_of_crude: FactorsArg,
 ) -> CoreResult<Py<PyAny>> {
     let to = Unit::parse(units)?;
-    let product_factors = factors(factor, per_curve)?;
-    let crude_factors = factors(crude_factor, crude_per_curve)?;
+    let product_factors = factors(factors_of_product)?;
+    let crude_factors = factors(factors_of_crude)?;
     let (product, crude) = (table_in(product), table_in(crude));
     let out =
         py.detach(|| curves::crack(&product, &crude, to, &product_factors, &crude_factors))?;
@@ -143,16 +144,14 @@ pub(crate) fn curves_crack(
 
 /// The table with its prices in `to`.
 #[pyfunction]
-#[pyo3(signature = (table, to, factor, per_curve))]
 pub(crate) fn curves_convert(
     py: Python<'_>,
     table: PyTable,
     to: &str,
-    factor: Option<FactorArg>,
-    per_curve: HashMap<String, FactorArg>,
+    factors_of: FactorsArg,
 ) -> CoreResult<Py<PyAny>> {
     let to = Unit::parse(to)?;
-    let factors = factors(factor, per_curve)?;
+    let factors = factors(factors_of)?;
     let table = table_in(table);
     let out = py.detach(|| curves::convert(&table, to, &factors))?;
     Ok(to_pyarrow(py, out)?)

@@ -1,21 +1,23 @@
 //! `marketcurves._core.LiveFeed` and `Tick`: the live feed for Python, over
 //! `live::LiveFeed`, which does the reading (chunks, batches and
 //! their deadlines), checks the values of the arguments and keeps the events.
-//! Here: argument conversion, the GIL released while a read waits (Ctrl-C
-//! answered within 0.1 s), errors as exceptions, ticks as Arrow batches.
+//! Here: argument conversion, each read and subscription change a `Call`
+//! (`call.rs`: waited for with the GIL released and Ctrl-C answered within
+//! 0.1 s, or awaited; a read whose ticks are there already is answered
+//! without a task, and the reads are cancel-safe, so one abandoned by
+//! Ctrl-C loses no tick), errors as exceptions, ticks as Arrow batches.
 
 use std::collections::BTreeMap;
-use std::future::Future;
 use std::sync::Arc;
-use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use pyo3::IntoPyObjectExt;
 use pyo3_arrow::PyRecordBatch;
 
+use super::call::PyCall;
 use super::client::PyCoreClient;
 use super::errors::{client_error, invalid_request};
 use super::place_arg::PlaceArg;
@@ -144,6 +146,12 @@ fn feed_error(py: Python<'_>, error: ClientError) -> PyErr {
     err
 }
 
+/// A subscription change's end for Python: None, or the feed's error.
+fn done_or_feed_error(py: Python<'_>, done: Result<(), ClientError>) -> PyResult<Py<PyAny>> {
+    done.map_err(|e| feed_error(py, e))?;
+    Ok(py.None())
+}
+
 /// A read's result for Python: `closed` once the feed is closed and drained.
 fn unless_closed<T>(py: Python<'_>, read: Result<T, ClientError>, closed: T) -> PyResult<T> {
     match read {
@@ -151,26 +159,6 @@ fn unless_closed<T>(py: Python<'_>, read: Result<T, ClientError>, closed: T) -> 
         Err(ClientError::Closed) => Ok(closed),
         Err(error) => Err(feed_error(py, error)),
     }
-}
-
-/// Runs a read of the feed: at once, without a task, if what it needs is
-/// there already (a busy feed); else on the runtime while this thread waits
-/// with the GIL released, answering Ctrl-C. The reads are cancel-safe, so
-/// one abandoned by Ctrl-C loses no tick.
-fn read<T: Send + 'static>(
-    py: Python<'_>,
-    future: impl Future<Output = T> + Send + 'static,
-) -> PyResult<T> {
-    let mut future = Box::pin(future);
-    {
-        // Timers and wake-ups need the runtime's context, even for one poll.
-        let _entered = runtime()?.enter();
-        let mut ready = Context::from_waker(Waker::noop());
-        if let Poll::Ready(value) = future.as_mut().poll(&mut ready) {
-            return Ok(value);
-        }
-    }
-    wait_interruptibly(py, future, |_| Ok(()))
 }
 
 #[pyclass(frozen, name = "LiveFeed", module = "marketcurves._core")]
@@ -295,132 +283,61 @@ impl PyLiveFeed {
         })
     }
 
-    /// Subscribes and waits until the service has taken the subscription.
+    /// Subscribes; the call ends once the service has taken the subscription.
     #[pyo3(signature = (curve_id, tenor, strict = true))]
-    fn subscribe(
-        &self,
-        py: Python<'_>,
-        curve_id: String,
-        tenor: String,
-        strict: bool,
-    ) -> PyResult<()> {
+    fn subscribe(&self, curve_id: String, tenor: String, strict: bool) -> PyCall {
         let inner = Arc::clone(&self.inner);
-        wait_interruptibly(
-            py,
-            async move { inner.subscribe(&curve_id, &tenor, strict).await },
-            |_| Ok(()),
-        )?
-        .map_err(|e| feed_error(py, e))
+        let call = async move { inner.subscribe(&curve_id, &tenor, strict).await };
+        PyCall::new(call, done_or_feed_error)
     }
 
-    #[pyo3(signature = (curve_id, tenor, strict = true))]
-    fn subscribe_async<'py>(
-        &self,
-        py: Python<'py>,
-        curve_id: String,
-        tenor: String,
-        strict: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn unsubscribe(&self, curve_id: String, tenor: String) -> PyCall {
         let inner = Arc::clone(&self.inner);
-        super::runtime::awaitable(py, async move {
-            let result = inner.subscribe(&curve_id, &tenor, strict).await;
-            Python::attach(|py| result.map_err(|e| feed_error(py, e)))
-        })
-    }
-
-    fn unsubscribe(&self, py: Python<'_>, curve_id: String, tenor: String) -> PyResult<()> {
-        let inner = Arc::clone(&self.inner);
-        wait_interruptibly(
-            py,
-            async move { inner.unsubscribe(&curve_id, &tenor).await },
-            |_| Ok(()),
-        )?
-        .map_err(|e| feed_error(py, e))
-    }
-
-    fn unsubscribe_async<'py>(
-        &self,
-        py: Python<'py>,
-        curve_id: String,
-        tenor: String,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let inner = Arc::clone(&self.inner);
-        super::runtime::awaitable(py, async move {
-            let result = inner.unsubscribe(&curve_id, &tenor).await;
-            Python::attach(|py| result.map_err(|e| feed_error(py, e)))
-        })
-    }
-
-    fn __iter__(slf: Py<Self>) -> Py<Self> {
-        slf
-    }
-
-    /// The next tick, waiting as long as it takes; StopIteration once closed.
-    fn __next__(&self, py: Python<'_>) -> PyResult<PyTick> {
-        match self.next(py, None)? {
-            Some(tick) => Ok(tick),
-            None => Err(PyStopIteration::new_err(())),
-        }
+        let call = async move { inner.unsubscribe(&curve_id, &tenor).await };
+        PyCall::new(call, done_or_feed_error)
     }
 
     /// The next tick, or None if `timeout` seconds pass first or the feed is
     /// closed (see `closed`).
     #[pyo3(signature = (timeout = None))]
-    fn next(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<PyTick>> {
+    fn next(&self, timeout: Option<f64>) -> PyResult<PyCall> {
         let timeout = optional_duration("timeout", timeout)?;
         let inner = Arc::clone(&self.inner);
-        let tick = read(py, async move { inner.next_tick(timeout).await })?;
-        Ok(unless_closed(py, tick, None)?.map(PyTick))
+        let call = async move { inner.next_tick(timeout).await };
+        Ok(PyCall::new(call, |py, tick| {
+            unless_closed(py, tick, None)?.map(PyTick).into_py_any(py)
+        })
+        .ready_first())
     }
 
     /// Up to `max` ticks, waiting up to `timeout` seconds (None: until one
     /// arrives); an empty list when the time passes or the feed is closed.
     #[pyo3(signature = (max = CHUNK, timeout = None))]
-    fn take<'py>(
-        &self,
-        py: Python<'py>,
-        max: usize,
-        timeout: Option<f64>,
-    ) -> PyResult<Vec<Bound<'py, PyTick>>> {
+    fn take(&self, max: usize, timeout: Option<f64>) -> PyResult<PyCall> {
         let timeout = optional_duration("timeout", timeout)?;
         let inner = Arc::clone(&self.inner);
-        let ticks = read(py, async move { inner.next_ticks(max, timeout).await })?;
-        untracked(py, unless_closed(py, ticks, Vec::new())?)
+        let call = async move { inner.next_ticks(max, timeout).await };
+        Ok(PyCall::new(call, |py, ticks| {
+            untracked(py, unless_closed(py, ticks, Vec::new())?)?.into_py_any(py)
+        })
+        .ready_first())
     }
 
     /// Up to `max_rows` ticks as a `pyarrow.RecordBatch`: returned when
     /// `max_rows` are there, or `timeout` seconds after the first row arrived
     /// (None: only when full). None once the feed is closed and drained.
     #[pyo3(signature = (max_rows = DEFAULT_BATCH_ROWS, timeout = Some(DEFAULT_BATCH_TIMEOUT.as_secs_f64())))]
-    fn next_batch(
-        &self,
-        py: Python<'_>,
-        max_rows: usize,
-        timeout: Option<f64>,
-    ) -> PyResult<Option<Py<PyAny>>> {
+    fn next_batch(&self, max_rows: usize, timeout: Option<f64>) -> PyResult<PyCall> {
         let timeout = optional_duration("timeout", timeout)?;
         let inner = Arc::clone(&self.inner);
-        let batch = read(py, async move {
-            inner.next_record_batch(max_rows, timeout).await
-        })?;
-        let Some(batch) = unless_closed(py, batch.map(Some), None)? else {
-            return Ok(None);
-        };
-        Ok(Some(PyRecordBatch::new(batch).into_pyarrow(py)?.unbind()))
-    }
-
-    /// The awaitable form of `take`: up to `max` ticks, waiting for at least
-    /// one; an empty list once the feed is closed and drained.
-    #[pyo3(signature = (max = CHUNK))]
-    fn take_async<'py>(&self, py: Python<'py>, max: usize) -> PyResult<Bound<'py, PyAny>> {
-        let inner = Arc::clone(&self.inner);
-        super::runtime::awaitable(py, async move {
-            let ticks = inner.next_ticks(max, None).await;
-            Python::attach(|py| {
-                let ticks = untracked(py, unless_closed(py, ticks, Vec::new())?)?;
-                Ok(ticks.into_iter().map(Bound::unbind).collect::<Vec<_>>())
-            })
+        let call = async move { inner.next_record_batch(max_rows, timeout).await };
+        Ok(PyCall::new(call, |py, batch| {
+            match unless_closed(py, batch.map(Some), None)? {
+                Some(batch) => Ok(PyRecordBatch::new(batch).into_pyarrow(py)?.unbind()),
+                None => Ok(py.None()),
+            }
         })
+        .ready_first())
     }
 
     /// Events since the last call, oldest first, as dicts with a `kind`.

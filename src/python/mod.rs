@@ -6,6 +6,7 @@ pub(crate) mod backfill;
 pub(crate) mod bulk;
 pub(crate) mod bulk_result;
 pub(crate) mod cache;
+pub(crate) mod call;
 pub(crate) mod client;
 pub(crate) mod closing;
 pub(crate) mod curves;

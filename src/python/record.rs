@@ -11,7 +11,8 @@ use pyo3::types::PyDict;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use super::client::{blocking_table, PyCoreClient};
+use super::call::PyCall;
+use super::client::PyCoreClient;
 use super::errors::{client_error, CoreResult};
 use super::live::duration as seconds;
 use super::results;
@@ -191,14 +192,13 @@ fn stop_after(runtime: &tokio::runtime::Runtime, stop: &CancellationToken, durat
 #[pyfunction]
 #[pyo3(signature = (dest, curve_id = None, tenor = None, start = None, end = None, storage_options = None))]
 pub(crate) fn read_ticks(
-    py: Python<'_>,
     dest: PlaceArg,
     curve_id: Option<&str>,
     tenor: Option<&str>,
     start: Option<DateTime<Utc>>,
     end: Option<DateTime<Utc>>,
     storage_options: Option<BTreeMap<String, String>>,
-) -> CoreResult<Py<PyAny>> {
+) -> CoreResult<PyCall> {
     let selection = TickSelection::new(
         curve_id,
         tenor,
@@ -206,23 +206,21 @@ pub(crate) fn read_ticks(
         end.map(|t| t.timestamp_micros()),
     )?;
     let place = dest.into_place("dest", &options(storage_options))?;
-    let call = async move {
+    Ok(PyCall::table(async move {
         let table = read(place, selection).await?;
         Ok(RestClient::name_curves(None, table).await)
-    };
-    Ok(blocking_table(py, None, Arc::default(), call)?)
+    }))
 }
 
 /// Checks a lake (`lake::record::check`); the report as a dict.
 #[pyfunction]
 #[pyo3(signature = (dest, start = None, end = None, storage_options = None))]
-pub(crate) fn check_lake<'py>(
-    py: Python<'py>,
+pub(crate) fn check_lake(
     dest: PlaceArg,
     start: Option<NaiveDate>,
     end: Option<NaiveDate>,
     storage_options: Option<BTreeMap<String, String>>,
-) -> CoreResult<Bound<'py, PyDict>> {
+) -> CoreResult<PyCall> {
     if let (Some(start), Some(end)) = (start, end) {
         if start > end {
             return Err(
@@ -232,28 +230,27 @@ pub(crate) fn check_lake<'py>(
     }
     let place = dest.into_place("dest", &options(storage_options))?;
     let call = async move { check::check_lake(&place, start, end).await };
-    let report = super::runtime::wait_interruptibly(py, call, |_| Ok(()))??;
-    Ok(results::lake_report(py, &report)?)
+    Ok(PyCall::client(call, |py, report| {
+        Ok(results::lake_report(py, &report)?.unbind())
+    }))
 }
 
 /// Compacts the days of a recording before `before`; a list of dicts.
 #[pyfunction]
 #[pyo3(signature = (dest, before, storage_options = None))]
-pub(crate) fn compact_recording<'py>(
-    py: Python<'py>,
+pub(crate) fn compact_recording(
     dest: PlaceArg,
     before: NaiveDate,
     storage_options: Option<BTreeMap<String, String>>,
-) -> CoreResult<Vec<Bound<'py, PyDict>>> {
+) -> CoreResult<PyCall> {
     let place = dest.into_place("dest", &options(storage_options))?;
     let call = async move {
         place.check().await?;
         Ok::<_, ClientError>(compact::compact(&place, before).await?)
     };
-    let days = super::runtime::wait_interruptibly(py, call, |_| Ok(()))??;
-    let dicts: PyResult<Vec<_>> = days
-        .iter()
-        .map(|day| results::compacted_day(py, day))
-        .collect();
-    Ok(dicts?)
+    Ok(PyCall::client(call, |py, days: Vec<_>| {
+        days.iter()
+            .map(|day| Ok(results::compacted_day(py, day)?.unbind()))
+            .collect::<PyResult<Vec<_>>>()
+    }))
 }

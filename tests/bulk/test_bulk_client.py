@@ -240,7 +240,7 @@ def test_urls_expiring_mid_download_are_renewed_by_running_the_job_again(em, ful
         "timeout": 60.0,
         "storage_options": None,
     }
-    result = mc._core.bulk_download(full._core, options, hook)
+    result = mc._core.bulk_download(full._core, options).wait(hook)
     effective, files, rows, jobs = result.effective, result.files, result.rows, result.jobs
     assert expired and jobs == 2
     assert effective == ("2025-01", "2025-03")

@@ -39,11 +39,11 @@ def test_bulk_download_warns_once_too(without_tqdm, tmp_path):
     # A fast clock: the bulk jobs end at once.
     with start_emulator(time_scale=BULK_TIME_SCALE) as em, em.client() as client:
         with pytest.warns(UserWarning, match=r"tqdm") as caught:
-            first = client.bulk_download("JET", "2024-03", "2024-03", tmp_path / "a")
+            first = client.bulk_download("JET", "2024-03", "2024-03", tmp_path / "a", progress=True)
         assert [w.filename for w in caught] == [__file__]
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            again = client.bulk_download("JET", "2024-03", "2024-03", tmp_path / "b")
+            again = client.bulk_download("JET", "2024-03", "2024-03", tmp_path / "b", progress=True)
     assert first.rows == again.rows > 0
 
 

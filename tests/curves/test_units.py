@@ -13,22 +13,22 @@ WEEK = ("2025-06-02", TODAY)
 
 def test_cents_per_gallon_to_dollars_per_barrel(client, gasoline_cents) -> None:
     table = client.settlements(gasoline_cents, *WEEK)
-    out = mc.curves.convert(table, "$/bbl")
+    out = mc.curves.convert(table, to="$/bbl")
     assert out.schema == table.schema
     assert set(column(out, "units")) == {"$/bbl"}
     for before, after in zip(column(table, "price"), column(out, "price"), strict=False):
         assert after == pytest.approx(before / 100 * 42)
-    back = mc.curves.convert(out, "c/gal")
+    back = mc.curves.convert(out, to="c/gal")
     assert column(back, "price") == pytest.approx(column(table, "price"))
 
 
 def test_tonnes_need_a_factor_and_the_products_is_standard(client, jet_tonnes, catalogue) -> None:
     table = client.settlements(jet_tonnes, *WEEK, tenors="Jul 25")
     with pytest.raises(mc.InvalidRequest, match=f"curve {jet_tonnes.id}.*factor="):
-        mc.curves.convert(table, "$/bbl")
+        mc.curves.convert(table, to="$/bbl")
     expected = [p / 7.88 for p in column(table, "price")]
     for factor in ("Jet", jet_tonnes, catalogue, {jet_tonnes.id: 7.88}):
-        out = mc.curves.convert(table, "$/bbl", factor=factor)
+        out = mc.curves.convert(table, to="$/bbl", factor=factor)
         assert column(out, "price") == pytest.approx(expected)
 
 
@@ -41,7 +41,7 @@ def test_a_catalogue_factor_passes_over_a_curve_listed_without_an_id(
     no_id = mc.Curve(
         id=None, name="Jet Fob", quotation="Fob", units="$/mt", filters={"vertical": "Jet"}
     )
-    out = mc.curves.convert(table, "$/bbl", factor=mc.Catalogue([no_id, *catalogue]))
+    out = mc.curves.convert(table, to="$/bbl", factor=mc.Catalogue([no_id, *catalogue]))
     assert column(out, "price") == pytest.approx([p / 7.88 for p in column(table, "price")])
 
 
@@ -55,7 +55,7 @@ def test_mixed_units_are_refused() -> None:
         ]
     )
     with pytest.raises(mc.InvalidRequest, match="mixed units"):
-        mc.curves.convert(table, "$/bbl")
+        mc.curves.convert(table, to="$/bbl")
 
 
 def test_crack_of_gasoline_against_crude(client, gasoline_cents, crude) -> None:

@@ -143,7 +143,7 @@ def test_a_fatal_error_in_callback_mode_is_raised_by_wait(em, curves):
     em.fail_next_auth(2)
     em.drop_live_connections()
     with pytest.raises(mc.AuthError):
-        feed.wait(10)
+        feed.wait(timeout=10)
     feed.close()
     assert not live_threads()
 

@@ -145,7 +145,7 @@ def test_a_proxy_that_refuses_the_tunnel_is_named(em: Emulator, make_proxy, monk
     assert refused in str(rest.value) and "pw-456" not in str(rest.value)
     assert proxy.targets() == ["service.invalid:443"]
 
-    live_client = mc.Client(em.base_url, "wss://live.invalid", token=em.token())
+    live_client = mc.Client(em.base_url, live_url="wss://live.invalid", token=em.token())
     with live_client.live() as feed, pytest.raises(mc.LiveFeedError) as live:
         feed.next(timeout=10)
     message = str(live.value)

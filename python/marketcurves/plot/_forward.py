@@ -6,6 +6,7 @@ import datetime as _dt
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from marketcurves import _deprecation
 from marketcurves.exceptions import InvalidRequest
 from marketcurves.plot import _daily, _figure, _input, _kinds
 
@@ -36,11 +37,12 @@ PLURALS = {
 }
 
 
+@_deprecation.positional_options("ax")
 def forward_curve(
     table: Any,
     on: DayLike | None = None,
-    ax: Axes | None = None,
     *,
+    ax: Axes | None = None,
     built: Any = None,
     curve: Curve | Catalogue | None = None,
     kinds: str | Iterable[str] | None = None,
@@ -158,11 +160,12 @@ def _series(
     return chosen, series
 
 
+@_deprecation.positional_options("ax")
 def curve_history(
     table: Any,
     dates: Iterable[DayLike] | DayLike | None = None,
-    ax: Axes | None = None,
     *,
+    ax: Axes | None = None,
     cmap: str = "viridis",
     curve: Curve | Catalogue | None = None,
     kinds: str | Iterable[str] | None = None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from marketcurves import _deprecation
 from marketcurves.plot import _figure, _input
 
 if TYPE_CHECKING:
@@ -15,11 +16,12 @@ if TYPE_CHECKING:
 DATE_LABELS = 12
 
 
+@_deprecation.positional_options("values", "ax")
 def heatmap(
     table: Any,
+    *,
     values: str = "price",
     ax: Axes | None = None,
-    *,
     cmap: str = "viridis",
     curve: Curve | Catalogue | None = None,
 ) -> Axes:
@@ -67,7 +69,7 @@ def heatmap(
     curve_id = _input.curve_id(table, "table", "heatmap")
     name = _input.curve_name(curve, curve_id, table)
     unit = _input.units([("table", table)]) if values == "price" else None
-    grid = matrix(table, values)
+    grid = matrix(table, values=values)
     time_column = "date" if "date" in grid.column_names else "generated_on"
     tenors = [c for c in grid.column_names if c not in ("curve_id", time_column)]
     cells = np.column_stack([grid[t].to_numpy().astype(float) for t in tenors])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from marketcurves import _args
+from marketcurves import _args, _deprecation
 from marketcurves.exceptions import InvalidRequest
 from marketcurves.plot import _figure, _input
 
@@ -17,12 +17,13 @@ if TYPE_CHECKING:
     from marketcurves.catalogue import Catalogue, Curve
 
 
+@_deprecation.positional_options("ax")
 def settlements_and_intraday(
     settlements: Any,
     intraday: Any,
     tenor: str | Tenor,
-    ax: Axes | None = None,
     *,
+    ax: Axes | None = None,
     curve: Curve | Catalogue | None = None,
 ) -> Axes:
     """One tenor over time: its intraday values as a line and its
