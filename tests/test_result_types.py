@@ -78,7 +78,8 @@ def test_the_stubs_type_the_summaries_dicts_with_their_fields(summary, counts):
 
 def test_the_catalogues_rows_are_the_stubs_typed_dict():
     with start_emulator() as em, em.client() as client:
-        rows = client._core.catalogue()
+        request = {"vertical": None, "quotation": None, "region": None, "custom": [], "cache": None}
+        rows = client._core.catalogue(request).wait()
         curve = client.catalogue()[0]
     assert rows
     keys = stub_typed_dict("_CurveRow")

@@ -76,7 +76,7 @@ def test_curve_functions_carry_the_names_on(client, fob):
     table = client.settlements(fob["id"], "2025-06-02", "2025-06-13")
     for derived in (
         mc.curves.matrix(table),
-        mc.curves.rolling(table, "month", nearby=[1, 2]),
+        mc.curves.rolling(table, kind="month", nearby=[1, 2]),
         mc.curves.spread(table, "M1", "M2"),
         mc.curves.build(table),
     ):
