@@ -7,7 +7,7 @@
 //! curves of their output, so a plot or a notebook view can name a curve and
 //! its units without being told again. Written and read here only.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, RecordBatch};
@@ -78,9 +78,13 @@ pub fn named_curves<'a>(
 /// went through pandas or polars are read alike.
 pub fn curve_ids(batches: &[RecordBatch], column: &str) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
+    // Looked up by hash: a bulk dataset has millions of rows and hundreds of
+    // curves, and a search of the list for each row took minutes.
+    let mut seen: HashSet<String> = HashSet::new();
     let mut add = |value: Option<&str>| {
         if let Some(value) = value {
-            if !ids.iter().any(|id| id == value) {
+            if !seen.contains(value) {
+                seen.insert(value.to_owned());
                 ids.push(value.to_owned());
             }
         }
