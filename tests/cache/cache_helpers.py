@@ -125,6 +125,21 @@ def describe(table: pa.Table) -> str:
     return "; ".join(shown)
 
 
+CURVES_KEY = b"marketcurves.curves"
+
+
+def curves_of(table: pa.Table) -> list[dict]:
+    """The curves ``table``'s schema metadata names (see ``client.py``)."""
+    return json.loads((table.schema.metadata or {})[CURVES_KEY])
+
+
+def without_curves(table: pa.Table) -> pa.Table:
+    """``table`` without the metadata naming its curves."""
+    metadata = dict(table.schema.metadata or {})
+    metadata.pop(CURVES_KEY, None)
+    return table.replace_schema_metadata(metadata or None)
+
+
 def assert_same_table(got: pa.Table, expected: pa.Table, what: str = "") -> None:
     """``got`` is the very table ``expected`` is: schema and values."""
     assert got.schema.equals(expected.schema, check_metadata=True), (
