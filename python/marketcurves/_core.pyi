@@ -225,7 +225,7 @@ class Tenor:
 # Helpers for tests and benchmarks, public as marketcurves.testing.*.
 
 def _ticks_batch(ticks: list[Tick]) -> pyarrow.RecordBatch:
-    """Ticks as a batch of the live feed's schema, built as ``next_batch``'s are."""
+    """Ticks as a batch of the live feed's schema, naming no curve."""
 
 def _table_schema(kind: Literal["prices", "settlements", "assessments", "live"]) -> pyarrow.Schema:
     """The schema of a table kind: ``prices`` (last settlement, intraday),
@@ -812,7 +812,12 @@ class LiveFeed:
         ``timeout`` seconds (> 0; None: only when full) after its first row;
         None once closed and drained. Rows gathered before an error are
         returned first and the error raised by the next read; Ctrl-C
-        interrupts at once, and the rows gathered go back to the next read."""
+        interrupts at once, and the rows gathered go back to the next read.
+        Its schema's metadata names every curve subscribed to so far under
+        ``marketcurves.curves``."""
+    def ticks_batch(self, ticks: list[Tick]) -> pyarrow.RecordBatch:
+        """Ticks as a batch of the feed's, built as ``next_batch``'s are and
+        naming the feed's curves."""
     def events(self) -> list[FeedEvent]:
         """Events since the last call, oldest first, each a dict whose ``kind``
         says what happened:

@@ -432,7 +432,15 @@ class LiveFeed:
             Batches of the columns ``curve_id``, ``tenor``, ``tenor_kind``,
             ``tenor_start``, ``tenor_end``, ``generated_on``, ``price`` and
             ``source``. Rows gathered before an error are yielded first; the
-            error is raised by the next batch.
+            error is raised by the next batch. Each batch's schema metadata
+            names, under ``marketcurves.curves`` (see [Tables name their
+            curves](../tables.md#curve-names)), every curve subscribed to
+            since the feed opened, in that order, with the name, units and
+            quotation the catalogue gives: a strict subscription reads the
+            catalogue, a ``strict=False`` one only the catalogue the client
+            has fetched already, a replay the client's (fetched if needed);
+            a curve none of them lists is named by its id alone. So
+            :func:`marketcurves.to_pandas` and the plots name the curve.
 
         Raises:
             InvalidRequest: a malformed argument, or the feed delivers its
@@ -451,7 +459,7 @@ class LiveFeed:
         """
         max_rows, timeout = self._batch_args(max_rows, timeout)
         while self._held:
-            yield _held_batch(self._held, max_rows)
+            yield self._held_batch(max_rows)
         while (batch := self._core.next_batch(max_rows, timeout).wait()) is not None:
             self._dispatch_events()
             yield batch
@@ -467,11 +475,18 @@ class LiveFeed:
         without blocking the event loop."""
         max_rows, timeout = self._batch_args(max_rows, timeout)
         while self._held:
-            yield _held_batch(self._held, max_rows)
+            yield self._held_batch(max_rows)
         while (batch := await self._core.next_batch(max_rows, timeout)) is not None:
             self._dispatch_events()
             yield batch
         self._dispatch_events()
+
+    def _held_batch(self, max_rows: int) -> pyarrow.RecordBatch:
+        """Up to ``max_rows`` held ticks, taken off the held ones, as a batch
+        of the feed's (built by the core, as ``next_batch``'s are, naming
+        the feed's curves)."""
+        held = self._held
+        return self._core.ticks_batch([held.popleft() for _ in range(min(max_rows, len(held)))])
 
     def _batch_args(self, max_rows: Any, timeout: Any) -> tuple[int, float | None]:
         """The one preparing step of :meth:`batches` and its twin."""
@@ -690,12 +705,6 @@ class LiveFeed:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close_async()
-
-
-def _held_batch(held: deque[Tick], max_rows: int) -> pyarrow.RecordBatch:
-    """Up to ``max_rows`` held ticks, taken off ``held``, as a batch of the
-    feed's schema (built by the core, as ``next_batch``'s are)."""
-    return _core._ticks_batch([held.popleft() for _ in range(min(max_rows, len(held)))])
 
 
 # The module's front for the client (not in __all__: users get feeds from

@@ -49,9 +49,9 @@ fn untracked(py: Python<'_>, ticks: Vec<Tick>) -> PyResult<Vec<Bound<'_, PyTick>
         .collect()
 }
 
-/// Ticks as a batch of the feed's schema, built as the core builds
-/// `next_batch`'s: for the ticks `LiveFeed.batches()` hands out after an
-/// iteration left with `break` kept the rest of its chunk.
+/// Ticks as a batch of the live table's schema, naming no curve (the
+/// `replay` command's columns when nothing is replayed); a feed's own
+/// are `LiveFeed.ticks_batch`'s.
 #[pyfunction]
 #[pyo3(name = "_ticks_batch")]
 pub(crate) fn ticks_batch(py: Python<'_>, ticks: Vec<PyRef<'_, PyTick>>) -> PyResult<Py<PyAny>> {
@@ -245,8 +245,8 @@ impl PyLiveFeed {
             }
         };
         let _entered = runtime()?.enter();
-        let inner =
-            lake::replay::start(source, config, rest.closing()).map_err(|e| client_error(py, e))?;
+        let inner = lake::replay::start(source, config, rest.closing(), Some(&rest))
+            .map_err(|e| client_error(py, e))?;
         Ok(PyLiveFeed {
             inner: Arc::new(inner),
         })
@@ -338,6 +338,18 @@ impl PyLiveFeed {
             }
         })
         .ready_first())
+    }
+
+    /// Ticks as a batch of the feed's, built as `next_batch`'s and naming
+    /// the feed's curves: for the ticks `LiveFeed.batches()` hands out after
+    /// an iteration left with `break` kept the rest of its chunk.
+    fn ticks_batch(&self, py: Python<'_>, ticks: Vec<PyRef<'_, PyTick>>) -> PyResult<Py<PyAny>> {
+        let ticks: Vec<Tick> = ticks.iter().map(|tick| tick.0.clone()).collect();
+        let batch = self
+            .inner
+            .ticks_to_batch(&ticks)
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        Ok(PyRecordBatch::new(batch).into_pyarrow(py)?.unbind())
     }
 
     /// Events since the last call, oldest first, as dicts with a `kind`.

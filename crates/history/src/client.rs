@@ -27,7 +27,7 @@ use crate::rest::tenor_rules::{contracts_of, in_table_order, tenor_offered};
 use crate::rest::unlisted::note_empty_unlisted;
 use crate::rest::validate;
 use crate::rest::values_since::PageHint;
-use domain::arrow::{name_table, schema, Table, TableKind};
+use domain::arrow::{name_table, named_curves, schema, NamedCurve, Table, TableKind};
 use domain::decode::PriceEndpoint;
 use domain::records::CurveQuotation;
 use domain::tenor::Tenor;
@@ -166,6 +166,25 @@ impl RestClient {
     pub async fn listed_curves(&self) -> Result<Arc<Vec<CurveQuotation>>, ClientError> {
         let mode = self.cache_mode(None)?;
         self.known_curves(mode).await
+    }
+
+    /// `curve_id` as the catalogue describes it (its id alone where it is
+    /// not listed, or no catalogue is at hand), for a table that names its
+    /// curves. `fetch`: the catalogue is fetched if it is not kept already,
+    /// as [`listed_curves`](Self::listed_curves) does, a failure read as no
+    /// catalogue; else only a catalogue kept already, however old, is read
+    /// (a caller that must not wait on the service for a name).
+    pub async fn named_curve(&self, curve_id: &str, fetch: bool) -> NamedCurve {
+        let curves = if fetch {
+            self.listed_curves().await.ok()
+        } else {
+            let kept = self.catalogue.lock().await;
+            kept.as_ref().map(|(_, curves)| Arc::clone(curves))
+        };
+        let catalogue = curves.as_deref().map_or(&[][..], Vec::as_slice);
+        named_curves([curve_id], catalogue)
+            .pop()
+            .unwrap_or_else(|| NamedCurve::unnamed(curve_id))
     }
 
     /// The tenors to pull: the curve's contracts, or those asked for, checked

@@ -30,7 +30,17 @@ struct TenorColumns {
     end: Option<i32>,
 }
 
+/// Ticks as a batch of the live table, naming no curve.
 pub fn ticks_to_batch(ticks: &[Tick]) -> Result<RecordBatch, ArrowError> {
+    ticks_to_named_batch(ticks, live_schema())
+}
+
+/// Ticks as a batch of `schema`, the live table's with its metadata (a
+/// feed's, naming its curves).
+pub(crate) fn ticks_to_named_batch(
+    ticks: &[Tick],
+    schema: SchemaRef,
+) -> Result<RecordBatch, ArrowError> {
     let mut columns = Columns::with_capacity(
         ticks.len(),
         ticks.iter().map(|t| t.curve_id.len()).sum(),
@@ -45,13 +55,15 @@ pub fn ticks_to_batch(ticks: &[Tick]) -> Result<RecordBatch, ArrowError> {
             tick.source,
         );
     }
-    columns.finish()
+    columns.finish(schema)
 }
 
-/// The rows of a feed, their names looked up in `names`.
+/// The rows of a feed, their names looked up in `names`, as a batch of
+/// `schema` (the feed's, made once per change of its curves).
 pub(crate) fn feed_rows_to_batch(
     rows: &[Row],
     names: &NamesRead<'_>,
+    schema: SchemaRef,
 ) -> Result<RecordBatch, ArrowError> {
     let (mut curve_bytes, mut tenor_bytes) = (0, 0);
     for row in rows {
@@ -70,7 +82,7 @@ pub(crate) fn feed_rows_to_batch(
             row.source,
         );
     }
-    columns.finish()
+    columns.finish(schema)
 }
 
 /// The columns of a batch, filled row by row.
@@ -142,7 +154,7 @@ impl Columns {
         self.source.append_value(source.as_str());
     }
 
-    fn finish(mut self) -> Result<RecordBatch, ArrowError> {
+    fn finish(mut self, schema: SchemaRef) -> Result<RecordBatch, ArrowError> {
         let kind_names = StringArray::from_iter_values(self.kinds.iter().map(|k| k.as_str()));
         let kind = DictionaryArray::<Int8Type>::try_new(
             Int8Array::from(self.kind_keys),
@@ -158,7 +170,7 @@ impl Columns {
             Arc::new(self.price.finish()),
             Arc::new(self.source.finish()),
         ];
-        RecordBatch::try_new(live_schema(), columns)
+        RecordBatch::try_new(schema, columns)
     }
 }
 

@@ -2,11 +2,13 @@
 //! the lake crate. The producer is handed the feed's delivery queue, the
 //! handle's subscribe and unsubscribe requests and the feed's stopping
 //! ([`Driving`]), pushes rows named by the feed's own names, and tells the
-//! handle its time and whether it holds a strict subscription ([`Driven`]).
+//! handle its time, whether it holds a strict subscription and what its
+//! curves are called ([`Driven`]).
 
 use futures_util::future::BoxFuture;
 use tokio::sync::mpsc;
 
+use domain::arrow::NamedCurve;
 use domain::live::Subscription;
 use domain::timestamp::Micros;
 use places::ClientError;
@@ -40,6 +42,12 @@ pub trait Driven: Send + Sync {
         &'a self,
         subscription: &'a Subscription,
     ) -> Option<BoxFuture<'a, Result<(), ClientError>>>;
+
+    /// `curve_id` as the producer's catalogue describes it, for the
+    /// batches' metadata (`live::curves`); by id alone if it has none.
+    fn describe<'a>(&'a self, curve_id: &'a str) -> BoxFuture<'a, NamedCurve> {
+        Box::pin(async move { NamedCurve::unnamed(curve_id) })
+    }
 }
 
 #[cfg(test)]

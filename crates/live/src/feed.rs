@@ -4,6 +4,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use arrow_array::RecordBatch;
+use arrow_schema::ArrowError;
 use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -18,6 +19,7 @@ use super::shared::{Request, Shared, Stopping};
 use super::sources::{Backfiller, TokenSource};
 use super::stats::FeedStats;
 use super::tick::Tick;
+use domain::arrow::NamedCurve;
 use domain::live::Subscription;
 use domain::timestamp::Micros;
 use history::RestClient;
@@ -201,7 +203,8 @@ impl LiveFeed {
     /// (`NO_ACCESS`: [`ClientError::AccessDenied`]; `ERROR_PARSING`, or
     /// `UNEXPECTED_ERROR` after two retries: [`ClientError::Live`]) drops it.
     /// On a timeout it stays recorded and is sent once connected; a refusal
-    /// then comes through [`next_ticks`](Self::next_ticks).
+    /// then comes through [`next_ticks`](Self::next_ticks). From then on
+    /// the feed's batches name the curve (`live::curves`).
     pub async fn subscribe(
         &self,
         curve_id: &str,
@@ -214,6 +217,8 @@ impl LiveFeed {
         if strict {
             self.check_listed(&subscription).await?;
         }
+        // Before the request: the batch of the first tick names the curve.
+        self.name_curve(&subscription.curve_id, strict).await;
         let request = |reply| Request::Subscribe(subscription.clone(), reply);
         let change = |registry: &mut SubscriptionSet| {
             registry.add(subscription.clone());
@@ -258,6 +263,25 @@ impl LiveFeed {
                 None => Err(self.ended()),
             },
         }
+    }
+
+    /// Names `curve_id` in the feed's batches (`live::curves`): from the
+    /// catalogue (fetched for a strict subscription, which has just read
+    /// it; else read only if kept already), or the replay's; by id alone
+    /// where neither describes it. Looked up once per curve described.
+    async fn name_curve(&self, curve_id: &str, strict: bool) {
+        let curves = &self.shared.curves;
+        if curves.described(curve_id) {
+            return;
+        }
+        let curve = match &self.listing {
+            Listing::Catalogue(catalogue) => match catalogue.upgrade() {
+                Some(catalogue) => catalogue.describe(curve_id, strict).await,
+                None => NamedCurve::unnamed(curve_id),
+            },
+            Listing::Driven(driven) => driven.describe(curve_id).await,
+        };
+        curves.name(curve);
     }
 
     /// Why the feed no longer takes requests: its client was closed, or it was.
@@ -377,13 +401,21 @@ impl LiveFeed {
     /// [`next_batch`](Self::next_batch) as an Arrow record batch of the
     /// `live` table ([`live_schema`](super::live_schema)), built straight
     /// from the queue's rows: what a consumer of batches needs, at the
-    /// least cost per row.
+    /// least cost per row. Its schema's metadata names every curve
+    /// subscribed to so far (`live::curves`).
     pub async fn next_record_batch(
         &self,
         max_rows: usize,
         timeout: Option<Duration>,
     ) -> Result<RecordBatch, ClientError> {
         self.reader.record_batch(max_rows, timeout).await
+    }
+
+    /// Ticks already handed out (a caller's, not the queue's) as a batch
+    /// like [`next_record_batch`](Self::next_record_batch)'s, naming the
+    /// feed's curves.
+    pub fn ticks_to_batch(&self, ticks: &[Tick]) -> Result<RecordBatch, ArrowError> {
+        super::batch::ticks_to_named_batch(ticks, self.shared.curves.schema())
     }
 
     /// The events since the last call, oldest first: at most

@@ -29,6 +29,7 @@ mod batch;
 mod book;
 mod config;
 mod connection;
+mod curves;
 pub mod driven;
 mod event;
 mod feed;

@@ -194,7 +194,8 @@ impl Reader {
     ) -> Result<RecordBatch, ClientError> {
         let rows = self.batch_rows(max_rows, timeout).await?;
         self.handed_out(&rows);
-        feed_rows_to_batch(&rows, &self.shared.names.read())
+        let schema = self.shared.curves.schema();
+        feed_rows_to_batch(&rows, &self.shared.names.read(), schema)
             .map_err(|e| ClientError::InvalidRequest(format!("cannot build the batch: {e}")))
     }
 

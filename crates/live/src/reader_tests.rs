@@ -3,6 +3,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use super::*;
 use crate::names::NameKey;
 use crate::tick::TickSource;
+use domain::arrow::{curves_in, NamedCurve, CURVES_KEY};
 
 /// Long enough that a test would hang on a wrong wait, short enough to keep
 /// the suite quick.
@@ -233,6 +234,24 @@ async fn a_record_batch_holds_the_rows_of_a_batch_under_their_names() {
     // The fourth waits for the next read.
     let next = promptly(reader.record_batch(10, Some(Duration::from_millis(1))));
     assert_eq!(next.await.unwrap().num_rows(), 1);
+}
+
+#[tokio::test]
+async fn a_record_batch_names_the_curves_of_the_feed_in_its_schema() {
+    let (shared, reader) = reader();
+    push(&shared, [1]);
+    let unnamed = promptly(reader.record_batch(1, None)).await.unwrap();
+    assert!(!unnamed.schema().metadata().contains_key(CURVES_KEY));
+    shared.curves.name(NamedCurve::unnamed("c"));
+    push(&shared, [2, 3]);
+    let first = promptly(reader.record_batch(1, None)).await.unwrap();
+    let second = promptly(reader.record_batch(1, None)).await.unwrap();
+    assert_eq!(
+        curves_in(first.schema().metadata()),
+        vec![NamedCurve::unnamed("c")]
+    );
+    // One schema for every batch until the curves change.
+    assert!(Arc::ptr_eq(&first.schema(), &second.schema()));
 }
 
 #[tokio::test]

@@ -1,10 +1,11 @@
 //! What the feed handle and the session task share: the delivery queue, the
-//! names its rows refer to, the counters, the subscription set, and the
-//! requests the handle sends.
+//! names its rows refer to, the curves its batches name, the counters, the
+//! subscription set, and the requests the handle sends.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use super::curves::FeedCurves;
 use super::inflight::Reply;
 use super::names::Names;
 use super::queue::DeliveryQueue;
@@ -42,6 +43,8 @@ pub struct Shared {
     pub queue: DeliveryQueue,
     /// Written by the session's book, read by the reader.
     pub names: Arc<Names>,
+    /// The curves the batches name: written by the handle's subscriptions.
+    pub curves: FeedCurves,
     pub counters: Counters,
     registry: Mutex<SubscriptionSet>,
     /// Closed by the caller, or ended by a fatal error: nothing more will come.
@@ -69,6 +72,7 @@ impl Shared {
         Shared {
             queue: DeliveryQueue::new(queue_size),
             names: Arc::default(),
+            curves: FeedCurves::default(),
             counters: Counters::new(),
             registry: Mutex::new(SubscriptionSet::default()),
             closed: AtomicBool::new(false),

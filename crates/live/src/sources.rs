@@ -1,7 +1,8 @@
 //! What the session needs from outside the socket, as traits so that tests
 //! can stand in for the service: a fresh token for each authentication, and
 //! the values of a tenor published since a given time (the gap backfill),
-//! and the catalogue's word on a subscription. [`RestClient`] provides them.
+//! and the catalogue's word on a subscription and on a curve's name.
+//! [`RestClient`] provides them.
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
@@ -10,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, NaiveDate};
 use futures_util::future::BoxFuture;
 
+use domain::arrow::NamedCurve;
 use domain::live::Subscription;
 use domain::timestamp::Micros;
 use history::rest::intraday_values::IntradayValues;
@@ -86,6 +88,16 @@ pub trait Backfiller: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<(), ClientError>> {
         Box::pin(async { Ok(()) })
     }
+
+    /// `curve_id` as the catalogue describes it, for the batches' metadata
+    /// (`live::curves`); its id alone where the catalogue does not list it.
+    /// `fetch`: the catalogue may be fetched (a strict subscription has
+    /// just read it, so it is kept); else only one kept already is read,
+    /// so that a subscription that skips the catalogue never waits on it.
+    /// A stand-in with no catalogue names by id alone.
+    fn describe<'a>(&'a self, curve_id: &'a str, _fetch: bool) -> BoxFuture<'a, NamedCurve> {
+        Box::pin(async move { NamedCurve::unnamed(curve_id) })
+    }
 }
 
 impl TokenSource for RestClient {
@@ -103,6 +115,10 @@ impl Backfiller for RestClient {
             let curves = self.listed_curves().await?;
             super::listed::check_listed(&curves, subscription, super::listed::SUBSCRIBE_ANYWAY)
         })
+    }
+
+    fn describe<'a>(&'a self, curve_id: &'a str, fetch: bool) -> BoxFuture<'a, NamedCurve> {
+        Box::pin(self.named_curve(curve_id, fetch))
     }
 
     fn published_since<'a>(

@@ -94,9 +94,10 @@ def run(args: argparse.Namespace) -> int:
 
                 from marketcurves import _core
 
-                # The live feed's columns, even when nothing is replayed.
+                # The live feed's columns, even when nothing is replayed;
+                # the last batch's schema names every curve subscribed to.
                 batches = [_core._ticks_batch([]), *feed.batches(timeout=None)]
-                table = pa.Table.from_batches(batches)
+                table = pa.Table.from_batches(batches, schema=batches[-1].schema)
                 output.write(table, fmt, args)
                 written = table.num_rows
             else:

@@ -103,12 +103,18 @@ def curve_name(value: Any, curve_id: str | None, *tables: pyarrow.Table) -> str 
 def units(tables: Iterable[tuple[str, pyarrow.Table]]) -> str | None:
     """The one unit of the prices of ``tables``: their ``units`` column,
     else, for a table without one (intraday values, live ticks), the units
-    its metadata names for its curves; None if none says."""
+    its metadata names for the curves it holds (a table may name more: a
+    live feed's names every curve subscribed to); None if none says."""
     seen: dict[str, str] = {}
     for name, table in tables:
         if "units" not in table.column_names:
+            held = (
+                set(table["curve_id"].unique().to_pylist())
+                if "curve_id" in table.column_names
+                else None
+            )
             for curve in _named.curves_of(table):
-                if curve["units"] is not None:
+                if curve["units"] is not None and (held is None or curve["id"] in held):
                     seen.setdefault(curve["units"], name)
             continue
         for unit in table["units"].unique().to_pylist():

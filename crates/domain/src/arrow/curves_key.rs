@@ -8,10 +8,11 @@
 //! its units without being told again. Written and read here only.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, RecordBatch};
-use arrow_schema::DataType;
+use arrow_schema::{DataType, Schema, SchemaRef};
 use serde::{Deserialize, Serialize};
 
 use super::Table;
@@ -136,14 +137,30 @@ fn text_at(values: &dyn Array, index: usize) -> Option<&str> {
 /// `table` with `curves` under [`CURVES_KEY`], replacing what was there;
 /// without the key when `curves` is empty. Its columns untouched.
 pub fn with_curves(table: Table, curves: &[NamedCurve]) -> Table {
-    let mut metadata = table.schema.metadata().clone();
+    let metadata = curves_metadata(table.schema.metadata(), curves);
+    table.with_metadata(metadata)
+}
+
+/// `schema` with `curves` under [`CURVES_KEY`], as [`with_curves`] writes
+/// them: for batches built one at a time (the live feed's), which take the
+/// schema made once rather than write the key each.
+pub fn schema_with_curves(schema: &Schema, curves: &[NamedCurve]) -> SchemaRef {
+    let metadata = curves_metadata(schema.metadata(), curves);
+    Arc::new(Schema::new_with_metadata(schema.fields().clone(), metadata))
+}
+
+fn curves_metadata(
+    metadata: &HashMap<String, String>,
+    curves: &[NamedCurve],
+) -> HashMap<String, String> {
+    let mut metadata = metadata.clone();
     if curves.is_empty() {
         metadata.remove(CURVES_KEY);
     } else {
         let json = serde_json::to_string(curves).expect("strings");
         metadata.insert(CURVES_KEY.to_owned(), json);
     }
-    table.with_metadata(metadata)
+    metadata
 }
 
 /// `table` naming `asked` and then every other curve of its column

@@ -14,8 +14,8 @@ pub use build::{build_batch, dependency_lists, metadata_maps, MetadataPair};
 pub use build::{dates, tenor_kind_column};
 pub(crate) use build::{dependency_column, metadata_column, strings};
 pub use curves_key::{
-    carry_curves, curve_ids, curves_in, name_table, named_curves, with_curves, NamedCurve,
-    CURVES_KEY,
+    carry_curves, curve_ids, curves_in, name_table, named_curves, schema_with_curves, with_curves,
+    NamedCurve, CURVES_KEY,
 };
 pub use dictionary::compact_dictionaries;
 pub use files::{

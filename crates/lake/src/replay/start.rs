@@ -11,8 +11,10 @@ use super::clock::ReplayClock;
 use super::config::ReplayConfig;
 use super::session::ReplaySession;
 use super::source::ReplaySource;
+use domain::arrow::NamedCurve;
 use domain::live::Subscription;
 use domain::timestamp::Micros;
+use history::RestClient;
 use live::driven::Driven;
 use live::LiveFeed;
 use places::{ClientError, Closing};
@@ -24,11 +26,15 @@ const REPLAY_SUBSCRIBE_TIMEOUT: Duration = Duration::from_secs(120);
 /// A replay of `source` behind the live feed's handle: every method works
 /// as on the live feed; subscriptions take effect at the replay's time
 /// ([`LiveFeed::now`]), and the feed ends, once drained, at the replay's
-/// end. Closing `closing` (its client's) ends it too.
+/// end. Closing `closing` (its client's) ends it too. Its batches name
+/// each curve subscribed to as the catalogue of `client` describes it
+/// (fetched if not kept, as `read_ticks` names a recording's curves), by
+/// id alone without a client or when its catalogue cannot be had.
 pub fn start(
     source: Arc<dyn ReplaySource>,
     config: ReplayConfig,
     closing: &Closing,
+    client: Option<&Arc<RestClient>>,
 ) -> Result<LiveFeed, ClientError> {
     if closing.is_closed() {
         return Err(ClientError::ClientClosed);
@@ -48,6 +54,7 @@ pub fn start(
         let time = Arc::new(ReplayTime {
             clock: Arc::clone(&clock),
             source: Arc::downgrade(&source),
+            client: client.map(Arc::downgrade),
         });
         let session = ReplaySession::new(
             driving.shared,
@@ -60,11 +67,13 @@ pub fn start(
     })
 }
 
-/// The replay's side of the handle: its clock, and its source for a strict
-/// subscription's check.
+/// The replay's side of the handle: its clock, its source for a strict
+/// subscription's check, and its client for the curves' names (neither
+/// held, as above).
 struct ReplayTime {
     clock: Arc<ReplayClock>,
     source: Weak<dyn ReplaySource>,
+    client: Option<Weak<RestClient>>,
 }
 
 impl Driven for ReplayTime {
@@ -81,5 +90,16 @@ impl Driven for ReplayTime {
         let source = self.source.upgrade()?;
         let (first, last) = self.clock.days_read_from_now();
         Some(async move { source.check(subscription, first, last).await }.boxed())
+    }
+
+    fn describe<'a>(&'a self, curve_id: &'a str) -> BoxFuture<'a, NamedCurve> {
+        let client = self.client.as_ref().and_then(Weak::upgrade);
+        async move {
+            match client {
+                Some(client) => client.named_curve(curve_id, true).await,
+                None => NamedCurve::unnamed(curve_id),
+            }
+        }
+        .boxed()
     }
 }
