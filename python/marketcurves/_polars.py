@@ -23,6 +23,12 @@ def to_polars(table: Any) -> polars.DataFrame:
     DuckDB reads the ``tenor`` column's ``Enum`` as text: order by
     ``tenor_start`` and ``tenor_end`` there.
 
+    polars keeps no metadata on a DataFrame, neither the schema's nor a
+    column's: the curves the table names under ``marketcurves.curves``
+    (their names, units and quotations) are not in the DataFrame; read them
+    from the Arrow table, or from :func:`~marketcurves.to_pandas`'s
+    ``attrs``.
+
     Args:
         table: a ``pyarrow.Table`` or ``RecordBatch`` (a live batch).
 

@@ -433,8 +433,8 @@ class LiveFeed:
             ``tenor_start``, ``tenor_end``, ``generated_on``, ``price`` and
             ``source``. Rows gathered before an error are yielded first; the
             error is raised by the next batch. Each batch's schema metadata
-            names, under ``marketcurves.curves`` (see [Tables name their
-            curves](../tables.md#curve-names)), every curve subscribed to
+            names, under ``marketcurves.curves`` (see [The curves a table
+            names](../history.md#the-curves-a-table-names)), every curve subscribed to
             since the feed opened, in that order, with the name, units and
             quotation the catalogue gives: a strict subscription reads the
             catalogue, a ``strict=False`` one only the catalogue the client

@@ -40,7 +40,11 @@ def test_a_lake_replays_to_ndjson_and_parquet(recorded, tmp_path):
     out = tmp_path / "replay.parquet"
     result = _cli([*base, "--format", "parquet", "-o", str(out)], em)
     assert result.returncode == 0, result.stderr
-    assert pq.read_table(out).num_rows == len(expected)
+    written = pq.read_table(out)
+    assert written.num_rows == len(expected)
+    # The file names the curve as the replay's batches do.
+    [named] = json.loads(written.schema.metadata[b"marketcurves.curves"])
+    assert (named["id"], named["name"], named["units"]) == (curve.id, curve.name, curve.units)
 
 
 def test_bad_input_exits_before_reading(recorded):
