@@ -171,12 +171,17 @@ impl RestClient {
     /// `curve_id` as the catalogue describes it (its id alone where it is
     /// not listed, or no catalogue is at hand), for a table that names its
     /// curves. `fetch`: the catalogue is fetched if it is not kept already,
-    /// as [`listed_curves`](Self::listed_curves) does, a failure read as no
-    /// catalogue; else only a catalogue kept already, however old, is read
-    /// (a caller that must not wait on the service for a name).
+    /// as [`listed_curves`](Self::listed_curves) does, but never refreshed
+    /// (as for the client's tables), a failure read as no catalogue; else
+    /// only a catalogue kept already, however old, is read (a caller that
+    /// must not wait on the service for a name).
     pub async fn named_curve(&self, curve_id: &str, fetch: bool) -> NamedCurve {
         let curves = if fetch {
-            self.listed_curves().await.ok()
+            let mode = match self.cache_mode(None).unwrap_or(CacheMode::Off) {
+                CacheMode::Refresh => CacheMode::Use,
+                mode => mode,
+            };
+            self.known_curves(mode).await.ok()
         } else {
             let kept = self.catalogue.lock().await;
             kept.as_ref().map(|(_, curves)| Arc::clone(curves))
