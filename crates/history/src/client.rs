@@ -4,7 +4,6 @@
 //! `rest::history`) or, in a cache mode, the history cache over it
 //! (`cache::through`), and trims what comes back to the call's days.
 
-use std::path::Path;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,7 +14,7 @@ use tokio::sync::Mutex;
 use crate::cache::info::{self, CacheInfo, Cleared};
 use crate::cache::layout::History;
 use crate::cache::through::Through;
-use crate::cache::{Cache, CacheMode};
+use crate::cache::{Cache, CacheMode, Dirs};
 use crate::rest::expired::expired_tenors;
 use crate::rest::http::{Http, HttpConfig};
 use crate::rest::in_window::{keep_within, DatedBy};
@@ -79,8 +78,8 @@ impl RestClient {
         }
     }
 
-    /// The cache's folder for this client's service and account.
-    async fn cache_dir(&self) -> Result<&Path, ClientError> {
+    /// Where the cache keeps this client's service's and account's files.
+    async fn cache_dirs(&self) -> Result<&Dirs, ClientError> {
         let cache = self.cache.as_ref().ok_or_else(|| {
             ClientError::InvalidRequest(
                 "this client has no cache directory: pass cache_dir= to the client, \
@@ -89,14 +88,14 @@ impl RestClient {
             )
         })?;
         let http = self.service.http();
-        cache.service_dir(http.base_url(), http.account()).await
+        cache.dirs(http.base_url(), http.account()).await
     }
 
     /// The service through the cache of this client's service and account.
     async fn through_cache(&self) -> Result<Through<'_>, ClientError> {
         Ok(Through {
             service: &self.service,
-            dir: self.cache_dir().await?,
+            dirs: self.cache_dirs().await?,
         })
     }
 
@@ -433,8 +432,8 @@ impl RestClient {
 
     /// Files, bytes, and the first and last cached day of each curve.
     pub async fn cache_info(&self) -> Result<CacheInfo, ClientError> {
-        let dir = self.cache_dir().await?.to_path_buf();
-        tokio::task::spawn_blocking(move || info::info(&dir))
+        let dirs = self.cache_dirs().await?.clone();
+        tokio::task::spawn_blocking(move || info::info(&dirs))
             .await
             .map_err(|e| ClientError::Internal(format!("reading the cache failed: {e}")))
     }
@@ -448,8 +447,8 @@ impl RestClient {
         before: Option<NaiveDate>,
     ) -> Result<Cleared, ClientError> {
         let curve_id = curve_id.map(|c| validate::curve_id(&c)).transpose()?;
-        let dir = self.cache_dir().await?.to_path_buf();
-        tokio::task::spawn_blocking(move || info::clear(&dir, curve_id.as_deref(), before))
+        let dirs = self.cache_dirs().await?.clone();
+        tokio::task::spawn_blocking(move || info::clear(&dirs, curve_id.as_deref(), before))
             .await
             .map_err(|e| ClientError::Internal(format!("clearing the cache failed: {e}")))
     }

@@ -13,10 +13,11 @@ use chrono::{NaiveDate, TimeDelta};
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::days::slice_batches;
+use super::files::Files;
 use super::layout::{segments, tenor_dir, History};
 use super::plan::{plan, Run};
 use super::segment::{self, ReadError};
-use super::CacheMode;
+use super::{CacheMode, Dirs};
 use crate::rest::expired::Skipped;
 use crate::rest::progress::Progress;
 use crate::rest::query::{Contracts, HistoryQuery};
@@ -30,8 +31,8 @@ use places::ClientError;
 /// The service seen through the cache of one service and account.
 pub(crate) struct Through<'a> {
     pub(crate) service: &'a Service,
-    /// The folder of the service and account (`Cache::service_dir`).
-    pub(crate) dir: &'a Path,
+    /// Where the service's and account's files are (`Cache::dirs`).
+    pub(crate) dirs: &'a Dirs,
 }
 
 /// Days of one tenor: rows in hand, or days to fetch.
@@ -69,7 +70,7 @@ pub(super) struct Call<'a> {
     pub(super) curve_id: &'a str,
     start: NaiveDate,
     end: NaiveDate,
-    mode: CacheMode,
+    pub(super) mode: CacheMode,
     progress: &'a Progress,
 }
 
@@ -93,6 +94,9 @@ impl Through<'_> {
             progress,
         };
         let call = &call;
+        if mode.reads() {
+            self.may_serve(call.curve_id).await?;
+        }
         let skippable = query.contracts() != Contracts::Listed;
         let skipped = &Skipped::default();
         let results: Vec<(Tenor, TenorResult)> = stream::iter(tenors)
@@ -138,9 +142,14 @@ impl Through<'_> {
         call: &Call<'_>,
         tenor: &Tenor,
     ) -> Result<TenorResult, ClientError> {
-        let dir = tenor_dir(self.dir, call.history, call.curve_id, tenor.name());
+        let dir = tenor_dir(
+            &self.dirs.history,
+            call.history,
+            call.curve_id,
+            tenor.name(),
+        );
         let mut runs = if call.mode.reads() {
-            read_cached(call, tenor.name(), &dir).await?
+            read_cached(&self.dirs.files, call, tenor.name(), &dir).await?
         } else {
             vec![RunRows::Missing {
                 first: call.start,
@@ -242,9 +251,11 @@ impl Through<'_> {
 
 /// The runs of a tenor's request from its files: each cached part read
 /// and cut to its days. A file that another writer merged away meanwhile
-/// sends the plan back to the folder once; a corrupt one is removed, with
-/// a warning, and its days fetched again.
+/// sends the plan back to the folder once (then its days are fetched: a
+/// miss, never an error); a corrupt one is removed, with a warning, and its
+/// days fetched again (and kept anew).
 async fn read_cached(
+    files: &Files,
     call: &Call<'_>,
     tenor: &str,
     dir: &Path,
@@ -252,19 +263,20 @@ async fn read_cached(
     let (history, curve_id, start, end) =
         (call.history, call.curve_id.to_owned(), call.start, call.end);
     let (tenor, dir): (String, PathBuf) = (tenor.to_owned(), dir.to_owned());
+    let files = files.clone();
     let reading = tokio::task::spawn_blocking(move || {
         let mut runs = Vec::new();
         for attempt in 0..2 {
             runs.clear();
             let mut gone = false;
-            for run in plan(&segments(&dir), start, end) {
+            for run in plan(&segments(&files, &dir), start, end) {
                 match run {
                     Run::Missing { first, last } => push_missing(&mut runs, first, last),
                     Run::Cached {
                         segment,
                         first,
                         last,
-                    } => match segment::read(&segment, history, &curve_id, &tenor) {
+                    } => match segment::read(&files, &segment, history, &curve_id, &tenor) {
                         Ok(batches) => {
                             let batches = slice_batches(&batches, history, first, last);
                             runs.push(RunRows::Have {
@@ -281,10 +293,18 @@ async fn read_cached(
                         Err(ReadError::Corrupt(why)) => {
                             log::warn!(
                                 target: "marketcurves.cache",
-                                "{:?} is corrupt ({why}); removed, and its days fetched again",
-                                segment.path
+                                "{} is corrupt ({why}); removed, and its days fetched again",
+                                files.shown(&segment.path)
                             );
-                            let _ = std::fs::remove_file(&segment.path);
+                            let _ = files.delete(&segment.path);
+                            push_missing(&mut runs, first, last);
+                        }
+                        Err(ReadError::Unanswered(why)) => {
+                            log::warn!(
+                                target: "marketcurves.cache",
+                                "cannot read {} ({why}); its days are fetched",
+                                files.shown(&segment.path)
+                            );
                             push_missing(&mut runs, first, last);
                         }
                     },
