@@ -102,6 +102,7 @@ def _new_core_client(settings: dict[str, Any]) -> _core.CoreClient:
         "max_retries": settings["max_retries"],
         "ca_bundle": settings["ca_bundle"],
         "cache_dir": None,
+        "cache_storage_options": None,
         "cache": "off",
         "max_response_bytes": settings["max_response_bytes"],
     }

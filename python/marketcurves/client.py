@@ -84,12 +84,19 @@ class Client:
             trust besides the system's (a proxy or firewall that inspects
             TLS presents certificates of its own CA). Used by REST calls,
             bulk downloads and the live feed; ``$SSL_CERT_FILE`` is read too.
-        cache_dir: a folder for the history cache; default
-            ``$MARKETCURVES_CACHE_DIR``, and no cache if neither is set.
-            :meth:`settlements`, :meth:`intraday_history` and
+        cache_dir: a folder for the history cache, or an object store URL
+            (``s3://bucket/prefix``, with ``storage_options``) or an obstore
+            store, for a cache that many clients and accounts share;
+            default ``$MARKETCURVES_CACHE_DIR``, and no cache if neither is
+            set. :meth:`settlements`, :meth:`intraday_history` and
             :meth:`catalogue` then keep the days that can no longer change,
-            and fetch only what the cache lacks. It is created when first
-            written; a file, or a folder that cannot be written, is refused.
+            and fetch only what the cache lacks. A folder is created when
+            first written; a file, or a folder that cannot be written, is
+            refused. See [A cache for the desk](../history.md#a-cache-for-the-desk).
+        storage_options: for a ``cache_dir`` that is an object store URL:
+            object_store's keys (``aws_endpoint``, ``aws_region``, …), as
+            for :meth:`record`; credentials may come from the cloud's
+            environment variables instead.
         cache: how calls use the cache when they do not say
             (:data:`marketcurves.cache.CacheMode`): ``"use"`` serves what it
             holds and fetches the rest, ``"refresh"`` fetches everything
@@ -151,6 +158,7 @@ class Client:
         cache_dir: str | os.PathLike[str] | None = None,
         cache: CacheMode = "use",
         max_response_bytes: int = _core.MAX_RESPONSE_BYTES,
+        storage_options: dict[str, str] | None = None,
     ) -> None:
         base = base_url if base_url is not None else _env("MARKETCURVES_BASE_URL")
         if base is None:
@@ -172,6 +180,7 @@ class Client:
             "max_retries": _args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
             "ca_bundle": _args.optional_path(ca_bundle, "ca_bundle"),
             "cache_dir": self._cache_dir(cache_dir),
+            "cache_storage_options": _args.storage_options(storage_options),
             "cache": _args.text(cache, "cache"),
             "max_response_bytes": _args.positive_int(
                 max_response_bytes, "max_response_bytes", minimum=1024, maximum=2**63 - 1
@@ -196,10 +205,15 @@ class Client:
         self._feeds: weakref.WeakSet[LiveFeed] = weakref.WeakSet()
 
     @staticmethod
-    def _cache_dir(cache_dir: Any) -> str | None:
+    def _cache_dir(cache_dir: Any) -> str | tuple[Any, str] | None:
         chosen = cache_dir if cache_dir is not None else _env("MARKETCURVES_CACHE_DIR")
+        if chosen is not None and type(chosen).__module__.startswith("obstore"):
+            return _args.place(chosen, "cache_dir")
         path = _args.optional_path(chosen, "cache_dir")
-        return None if path is None else os.path.expanduser(path)
+        if path is None or "://" in path:
+            # A URL is the core's to read (Place::parse), not a user's folder.
+            return path
+        return os.path.expanduser(path)
 
     @staticmethod
     def _credentials(token: Any, token_provider: Any, email: Any, password: Any) -> Credentials:

@@ -27,7 +27,7 @@ use std::time::SystemTime;
 
 use bytes::Bytes;
 use futures_util::TryStreamExt;
-use object_store::path::Path as StorePath;
+use object_store::path::{Path as StorePath, PathPart};
 use object_store::{ObjectStoreExt, PutMode, PutOptions, PutPayload};
 use percent_encoding::percent_decode_str;
 
@@ -84,11 +84,17 @@ impl Files {
         matches!(self, Files::Store(_))
     }
 
-    /// A path as the user reads it (a store's as its URL).
+    /// A path as the user reads it (a store's as the URL of its key).
     pub fn shown(&self, path: &Path) -> String {
         match self {
             Files::Folder => format!("{path:?}"),
-            Files::Store(location) => location.url(&names(path).join("/")),
+            Files::Store(location) => {
+                let parts: Vec<String> = names(path)
+                    .into_iter()
+                    .map(|name| PathPart::from(name).as_ref().to_owned())
+                    .collect();
+                location.url(&parts.join("/"))
+            }
         }
     }
 
