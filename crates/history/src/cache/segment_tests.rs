@@ -167,11 +167,24 @@ fn in_a_store_a_segment_is_created_once_and_checked_when_read() {
         let read = |segment: &Segment| super::read(&files, segment, of.0, of.1, of.2);
         assert!(matches!(read(&segment), Err(ReadError::Gone)));
         let batch = intraday(&[day("2025-01-01"), day("2025-01-02")], 3);
-        let wrote = super::write(&files, &segment, Put::Create, of, &[batch.clone()]);
+        let wrote = super::write(
+            &files,
+            &segment,
+            Put::Create,
+            of,
+            std::slice::from_ref(&batch),
+        );
         assert_eq!(wrote.unwrap(), Written::Whole);
         assert_eq!(read(&segment).unwrap(), vec![batch.clone()]);
         // A second writer of the same days: on a store, it loses the race.
-        let again = super::write(&files, &segment, Put::Create, of, &[batch.clone()]).unwrap();
+        let again = super::write(
+            &files,
+            &segment,
+            Put::Create,
+            of,
+            std::slice::from_ref(&batch),
+        )
+        .unwrap();
         let expected = if files.is_store() {
             Written::Lost
         } else {
