@@ -23,6 +23,7 @@ fn caches(name: &str) -> Vec<Dirs> {
                 files,
                 history,
                 account,
+                licences: None,
             }
         })
         .collect()

@@ -12,8 +12,9 @@
 //!   folder, by service alone (the history) in a store that accounts share;
 //! - `files`: the few file operations every rule runs on, on a folder or a
 //!   store (a segment created only if absent in a store);
-//! - `licence`: where a shared cache will confirm that an account may read
-//!   a curve before serving it;
+//! - `licence`: a shared cache serves a curve only to an account the
+//!   service lets read it, confirmed once per session and remembered on
+//!   the machine for a bounded time (`licence_memory`);
 //! - `finality`: when a day is final, and when the catalogue expires;
 //! - `plan`: which days a file holds and which must be fetched;
 //! - `segment`, `catalogue`: one file each, Parquet with a note in its
@@ -30,6 +31,7 @@ pub mod info;
 mod keep;
 pub mod layout;
 mod licence;
+mod licence_memory;
 mod mode;
 mod noted;
 pub mod plan;
@@ -38,11 +40,13 @@ pub mod through;
 mod through_catalogue;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tokio::sync::OnceCell;
 
 use files::{Files, Put};
 pub use info::{CacheInfo, CachedCurve, Cleared};
+pub use licence::Licences;
 pub use mode::CacheMode;
 use places::storage::folder::folder_to_write;
 use places::storage::{Location, Place};
@@ -66,6 +70,9 @@ pub struct Dirs {
     pub history: PathBuf,
     /// The account's own: its catalogues.
     pub account: PathBuf,
+    /// In a shared cache, what the account was confirmed for (`licence`);
+    /// None in a folder, whose history is the account's own.
+    pub licences: Option<Arc<Licences>>,
 }
 
 impl Dirs {
@@ -134,15 +141,16 @@ impl Cache {
                     Files::Folder => {
                         let dir = layout::service_dir(&self.root, base_url, &account);
                         let note = serde_json::json!({ "base_url": base_url, "account": account });
-                        (self.dirs_of(dir.clone(), dir), note)
+                        (self.dirs_of(dir.clone(), dir, None), note)
                     }
                     Files::Store(location) => {
                         location.check().await?;
                         let history = layout::shared_service_dir(&self.root, base_url);
+                        let licences = Arc::new(Licences::of(base_url, &account));
                         let account = layout::shared_account_dir(&self.root, base_url, &account);
                         // No account's name in a store others read.
                         let note = serde_json::json!({ "base_url": base_url });
-                        (self.dirs_of(history, account), note)
+                        (self.dirs_of(history, account, Some(licences)), note)
                     }
                 };
                 let (files, path) = (dirs.files.clone(), dirs.history.join("service.json"));
@@ -168,11 +176,12 @@ impl Cache {
             .await
     }
 
-    fn dirs_of(&self, history: PathBuf, account: PathBuf) -> Dirs {
+    fn dirs_of(&self, history: PathBuf, account: PathBuf, licences: Option<Arc<Licences>>) -> Dirs {
         Dirs {
             files: self.files.clone(),
             history,
             account,
+            licences,
         }
     }
 }

@@ -68,8 +68,8 @@ fn days_between(first: NaiveDate, last: NaiveDate) -> i64 {
 pub(super) struct Call<'a> {
     pub(super) history: History,
     pub(super) curve_id: &'a str,
-    start: NaiveDate,
-    end: NaiveDate,
+    pub(super) start: NaiveDate,
+    pub(super) end: NaiveDate,
     pub(super) mode: CacheMode,
     progress: &'a Progress,
 }
@@ -95,11 +95,11 @@ impl Through<'_> {
         };
         let call = &call;
         if mode.reads() {
-            self.may_serve(call.curve_id).await?;
+            self.may_serve(call, &tenors).await?;
         }
         let skippable = query.contracts() != Contracts::Listed;
         let skipped = &Skipped::default();
-        let results: Vec<(Tenor, TenorResult)> = stream::iter(tenors)
+        let results: Result<Vec<(Tenor, TenorResult)>, ClientError> = stream::iter(tenors)
             .map(|tenor| async move {
                 let result = match self.tenor_history(call, &tenor).await {
                     Err(e) if skippable && skipped.skip(&tenor, &e) => TenorResult::default(),
@@ -109,7 +109,11 @@ impl Through<'_> {
             })
             .buffered(self.service.concurrency())
             .try_collect()
-            .await?;
+            .await;
+        let fetched_any =
+            |results: &Vec<(Tenor, TenorResult)>| results.iter().any(|(_, r)| r.fetched_days > 0);
+        self.heard(call.curve_id, results.as_ref().map(fetched_any));
+        let results = results?;
         let missing: Vec<(String, Vec<(NaiveDate, NaiveDate)>)> = results
             .iter()
             .filter(|(_, r)| !r.missing.is_empty())
