@@ -26,7 +26,7 @@ use std::path::{Component, Path, PathBuf};
 use std::time::SystemTime;
 
 use bytes::Bytes;
-use futures_util::TryStreamExt;
+use futures_util::{StreamExt, TryStreamExt};
 use object_store::path::{Path as StorePath, PathPart};
 use object_store::{ObjectStoreExt, PutMode, PutOptions, PutPayload};
 use percent_encoding::percent_decode_str;
@@ -117,6 +117,33 @@ impl Files {
                     }
                 })
                 .map_err(store_io)
+            }
+        }
+    }
+
+    /// The whole of each file (None for one there is none), read at most
+    /// `at_once` at a time from a store, whose latency, not its bandwidth,
+    /// is what a warm read of many small files waits for.
+    pub fn read_all(&self, paths: &[PathBuf], at_once: usize) -> Vec<io::Result<Option<Bytes>>> {
+        match self {
+            Files::Folder => paths.iter().map(|path| self.read(path)).collect(),
+            Files::Store(location) => {
+                let store = location.store.as_ref();
+                let reads = paths.iter().map(|path| {
+                    let key = key(location, path);
+                    async move {
+                        match store.get(&key).await {
+                            Ok(got) => got.bytes().await.map(Some).map_err(store_io),
+                            Err(object_store::Error::NotFound { .. }) => Ok(None),
+                            Err(e) => Err(store_io(e)),
+                        }
+                    }
+                });
+                wait(
+                    futures_util::stream::iter(reads)
+                        .buffered(at_once.max(1))
+                        .collect::<Vec<_>>(),
+                )
             }
         }
     }

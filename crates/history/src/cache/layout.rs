@@ -35,6 +35,7 @@
 //! days `first` to `last` of one tenor, every one of them, rows or none.
 
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use chrono::{NaiveDate, TimeDelta};
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
@@ -158,11 +159,16 @@ impl Segment {
 /// overlap, the newest holds what the service last said); none if the
 /// folder is missing.
 pub fn segments(files: &Files, dir: &Path) -> Vec<Segment> {
-    let mut found: Vec<_> = files
+    let found = files
         .list(dir)
         .into_iter()
         .filter_map(|file| Some((file.written, Segment::from_name(dir, file.file_name())?)))
         .collect();
+    newest_first(found)
+}
+
+/// Segments found with the time each was written, the last written first.
+pub fn newest_first(mut found: Vec<(SystemTime, Segment)>) -> Vec<Segment> {
     found.sort_by(|(a, x), (b, y)| {
         b.cmp(a)
             .then_with(|| (y.first, y.last).cmp(&(x.first, x.last)))

@@ -17,6 +17,8 @@
 //!   the machine for a bounded time (`licence_memory`);
 //! - `finality`: when a day is final, and when the catalogue expires;
 //! - `plan`: which days a file holds and which must be fetched;
+//! - `prefetch`: in a store, a call's curve listed once and the files its
+//!   plans need read at once;
 //! - `segment`, `catalogue`: one file each, Parquet with a note in its
 //!   footer (`noted`), written whole (`files`), read back only if
 //!   whole and what they say they are;
@@ -35,6 +37,7 @@ mod licence_memory;
 mod mode;
 mod noted;
 pub mod plan;
+mod prefetch;
 pub mod segment;
 pub mod through;
 mod through_catalogue;

@@ -7,6 +7,7 @@
 use std::io;
 
 use arrow_array::RecordBatch;
+use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 use super::days::{in_day_order, row_days, to_epoch_days};
@@ -89,11 +90,23 @@ pub fn read(
     curve_id: &str,
     tenor: &str,
 ) -> Result<Vec<RecordBatch>, ReadError> {
-    let file = match files.read(&segment.path) {
+    let file = files.read(&segment.path);
+    from_file(file, files.is_store(), segment, (history, curve_id, tenor))
+}
+
+/// A segment from what reading its file gave (`Files::read`), checked as
+/// [`read`] checks it; `store` if it came from a store.
+pub fn from_file(
+    file: io::Result<Option<Bytes>>,
+    store: bool,
+    segment: &Segment,
+    (history, curve_id, tenor): (History, &str, &str),
+) -> Result<Vec<RecordBatch>, ReadError> {
+    let file = match file {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Err(ReadError::Gone),
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(ReadError::Gone),
-        Err(e) if files.is_store() => return Err(ReadError::Unanswered(e.to_string())),
+        Err(e) if store => return Err(ReadError::Unanswered(e.to_string())),
         Err(e) => return Err(ReadError::Corrupt(format!("cannot open it: {e}"))),
     };
     let corrupt = |why: String| ReadError::Corrupt(why);

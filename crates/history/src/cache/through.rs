@@ -7,6 +7,7 @@
 //! its rows. The catalogue goes through it too (`through_catalogue`).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use chrono::{NaiveDate, TimeDelta};
@@ -14,8 +15,9 @@ use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::days::slice_batches;
 use super::files::Files;
-use super::layout::{segments, tenor_dir, History};
+use super::layout::{curve_dir, segments, tenor_dir, History, Segment};
 use super::plan::{plan, Run};
+use super::prefetch::Prefetched;
 use super::segment::{self, ReadError};
 use super::{CacheMode, Dirs};
 use crate::rest::expired::Skipped;
@@ -97,11 +99,16 @@ impl Through<'_> {
         if mode.reads() {
             self.may_serve(call, &tenors).await?;
         }
+        let prefetched = match mode.reads() && self.dirs.files.is_store() {
+            true => Some(self.prefetch(call, &tenors).await?),
+            false => None,
+        };
+        let prefetched = &prefetched;
         let skippable = query.contracts() != Contracts::Listed;
         let skipped = &Skipped::default();
         let results: Result<Vec<(Tenor, TenorResult)>, ClientError> = stream::iter(tenors)
             .map(|tenor| async move {
-                let result = match self.tenor_history(call, &tenor).await {
+                let result = match self.tenor_history(call, &tenor, prefetched).await {
                     Err(e) if skippable && skipped.skip(&tenor, &e) => TenorResult::default(),
                     result => result?,
                 };
@@ -141,10 +148,32 @@ impl Through<'_> {
         Ok(skipped.mark(call.curve_id, table))
     }
 
+    /// A store's files of the call's curve: one listing, the files the
+    /// tenors' plans need read at once (`prefetch`).
+    async fn prefetch(
+        &self,
+        call: &Call<'_>,
+        tenors: &[Tenor],
+    ) -> Result<Arc<Prefetched>, ClientError> {
+        let files = self.dirs.files.clone();
+        let curve = curve_dir(&self.dirs.history, call.history, call.curve_id);
+        let tenor_dirs: Vec<PathBuf> = tenors
+            .iter()
+            .map(|t| tenor_dir(&self.dirs.history, call.history, call.curve_id, t.name()))
+            .collect();
+        let days = (call.start, call.end);
+        tokio::task::spawn_blocking(move || {
+            Arc::new(Prefetched::read(&files, &curve, &tenor_dirs, days))
+        })
+        .await
+        .map_err(|e| ClientError::Internal(format!("reading the cache failed: {e}")))
+    }
+
     async fn tenor_history(
         &self,
         call: &Call<'_>,
         tenor: &Tenor,
+        prefetched: &Option<Arc<Prefetched>>,
     ) -> Result<TenorResult, ClientError> {
         let dir = tenor_dir(
             &self.dirs.history,
@@ -153,7 +182,14 @@ impl Through<'_> {
             tenor.name(),
         );
         let mut runs = if call.mode.reads() {
-            read_cached(&self.dirs.files, call, tenor.name(), &dir).await?
+            read_cached(
+                &self.dirs.files,
+                call,
+                tenor.name(),
+                &dir,
+                prefetched.clone(),
+            )
+            .await?
         } else {
             vec![RunRows::Missing {
                 first: call.start,
@@ -257,12 +293,14 @@ impl Through<'_> {
 /// and cut to its days. A file that another writer merged away meanwhile
 /// sends the plan back to the folder once (then its days are fetched: a
 /// miss, never an error); a corrupt one is removed, with a warning, and its
-/// days fetched again (and kept anew).
+/// days fetched again (and kept anew). In a store, the first plan is made
+/// from the call's one listing and its files taken as read (`prefetch`).
 async fn read_cached(
     files: &Files,
     call: &Call<'_>,
     tenor: &str,
     dir: &Path,
+    prefetched: Option<Arc<Prefetched>>,
 ) -> Result<Vec<RunRows>, ClientError> {
     let (history, curve_id, start, end) =
         (call.history, call.curve_id.to_owned(), call.start, call.end);
@@ -273,14 +311,23 @@ async fn read_cached(
         for attempt in 0..2 {
             runs.clear();
             let mut gone = false;
-            for run in plan(&segments(&files, &dir), start, end) {
+            let listed = match (&prefetched, attempt) {
+                (Some(prefetched), 0) => prefetched.segments(&dir),
+                _ => segments(&files, &dir),
+            };
+            for run in plan(&listed, start, end) {
                 match run {
                     Run::Missing { first, last } => push_missing(&mut runs, first, last),
                     Run::Cached {
                         segment,
                         first,
                         last,
-                    } => match segment::read(&files, &segment, history, &curve_id, &tenor) {
+                    } => match read_segment(
+                        &files,
+                        prefetched.as_deref(),
+                        &segment,
+                        (history, &curve_id, &tenor),
+                    ) {
                         Ok(batches) => {
                             let batches = slice_batches(&batches, history, first, last);
                             runs.push(RunRows::Have {
@@ -323,6 +370,19 @@ async fn read_cached(
     reading
         .await
         .map_err(|e| ClientError::Internal(format!("reading the cache failed: {e}")))
+}
+
+/// A segment, from what the call's prefetch read, else from its file.
+fn read_segment(
+    files: &Files,
+    prefetched: Option<&Prefetched>,
+    segment: &Segment,
+    what: (History, &str, &str),
+) -> Result<Vec<RecordBatch>, ReadError> {
+    match prefetched.and_then(|p| p.take(&segment.path)) {
+        Some(file) => segment::from_file(file, files.is_store(), segment, what),
+        None => segment::read(files, segment, what.0, what.1, what.2),
+    }
 }
 
 /// Adds missing days, joined to the missing run before if they touch.
