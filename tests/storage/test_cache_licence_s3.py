@@ -64,9 +64,7 @@ def _confirmations(emulator: Any, call) -> tuple[Any, int]:
     return result, emulator.request_count(CONFIRM) - before
 
 
-def test_an_account_refused_a_curve_is_not_served_what_another_filled(
-    em, curves, url, s3_options
-):
+def test_an_account_refused_a_curve_is_not_served_what_another_filled(em, curves, url, s3_options):
     _, sales = curves
     with _client(em, url, s3_options, FULL) as full:
         filled = full.settlements(sales, *DAYS, SUMMER)
@@ -145,9 +143,7 @@ def test_a_withdrawn_licence_is_honoured_once_the_remembered_time_is_over(
         assert_same_table(full.settlements(fob, *DAYS, SUMMER), filled)
 
 
-def test_offline_serves_only_curves_this_account_was_confirmed_for(
-    em, curves, url, s3_options
-):
+def test_offline_serves_only_curves_this_account_was_confirmed_for(em, curves, url, s3_options):
     fob, _ = curves
     with _client(em, url, s3_options) as demo:
         filled = demo.settlements(fob, *DAYS, SUMMER)
