@@ -10,15 +10,26 @@ for the rules of what is kept and when.
 >>> _ = cached.settlements(curve, "2026-01-05", "2026-01-09", cache="offline")  # from the cache
 >>> cached.cache_info()["curves"][0]["history"]
 'settlements'
+>>> table = cached.settlements(curve, "2026-01-05", "2026-01-09", tenors=["Feb 26"])
+>>> mc.cache.call_stats(table)
+{'days_from_cache': 5, 'days_from_service': 0}
 >>> cached.close()
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Literal, TypedDict
+import json
+from typing import TYPE_CHECKING, Literal, TypedDict
 
-__all__ = ["CacheInfo", "CacheMode", "CachedCurve", "Cleared"]
+if TYPE_CHECKING:
+    import pyarrow
+
+__all__ = ["CacheInfo", "CacheMode", "CachedCurve", "CallStats", "Cleared", "call_stats"]
+
+#: Where a call through the cache notes its counts, in its table's schema
+#: metadata (the core's ``cache::counted``).
+_CACHE_DAYS = b"marketcurves.cache_days"
 
 CacheMode = Literal["use", "refresh", "offline", "off"]
 """How a call uses the cache: serve what it holds and fetch the rest
@@ -36,6 +47,8 @@ class CachedCurve(TypedDict):
     """Which history: ``settlements``, or ``intraday`` values."""
     tenors: int
     """Tenors with cached days."""
+    days: int
+    """Tenor-days cached: a day of one tenor counts once."""
     first: _dt.date
     """The first cached day."""
     last: _dt.date
@@ -66,3 +79,36 @@ class Cleared(TypedDict):
     """Files removed."""
     bytes: int
     """Their size."""
+
+
+class CallStats(TypedDict):
+    """What one call's table came from, in tenor-days (a day of one tenor)."""
+
+    days_from_cache: int
+    """Read from the cache."""
+    days_from_service: int
+    """Fetched from the service (and kept, those that are final)."""
+
+
+def call_stats(table: pyarrow.Table) -> CallStats | None:
+    """How many of the days of a ``settlements`` or ``intraday_history``
+    table came from the cache and how many from the service: each call's
+    own figures, read from its table's schema metadata (so concurrent calls
+    never mix theirs). None for a table of a call that did not go through a
+    cache (no ``cache_dir``, or ``cache="off"``).
+
+    Examples:
+        >>> cached = mc.Client(cache_dir="cache")
+        >>> table = cached.settlements(curve, "2026-01-05", "2026-01-09", tenors=["Feb 26"])
+        >>> mc.cache.call_stats(table)
+        {'days_from_cache': 0, 'days_from_service': 5}
+        >>> cached.close()
+    """
+    noted = (table.schema.metadata or {}).get(_CACHE_DAYS)
+    if noted is None:
+        return None
+    counts = json.loads(noted)
+    return {
+        "days_from_cache": int(counts["from_cache"]),
+        "days_from_service": int(counts["from_service"]),
+    }

@@ -23,6 +23,7 @@ from marketcurves._options import (
     LiveSettings,
     ReplayOptions,
 )
+from marketcurves._worker_cache import worker_cache
 
 # Annotations name these classes, not bulk.X or live.X: in the class body the
 # methods Client.bulk and Client.live hide the modules of those names.
@@ -196,8 +197,11 @@ class Client:
             "timeout": options["timeout"],
             "max_retries": options["max_retries"],
             "ca_bundle": options["ca_bundle"],
-            "cache": "off",
             "max_response_bytes": options["max_response_bytes"],
+            # A shared cache by its URL, never its credentials (_worker_cache).
+            **worker_cache(
+                options["cache_dir"], options["cache_storage_options"], options["cache"]
+            ),
         }
         if options["token_provider"] is not None:
             self._settings["token_provider"] = options["token_provider"]

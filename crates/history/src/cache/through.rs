@@ -134,7 +134,8 @@ impl Through<'_> {
             schema: schema(history.table_kind()),
             batches,
         };
-        Ok(skipped.mark(call.curve_id, table))
+        let table = skipped.mark(call.curve_id, table);
+        Ok(super::counted::counted(table, cached, fetched))
     }
 
     async fn tenor_history(
