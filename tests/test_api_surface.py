@@ -59,7 +59,6 @@ WITHOUT_IO = {
 #: Where public functions are defined, and whether they do I/O (and why not).
 FUNCTION_MODULES: dict[str, str | None] = {
     "marketcurves.bulk": None,
-    "marketcurves.cache": "reads a table's metadata in memory",
     "marketcurves.lake": None,
     "marketcurves.record": None,
     "marketcurves.curves": "analytics on tables in memory",

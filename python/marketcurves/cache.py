@@ -10,8 +10,8 @@ for the rules of what is kept and when.
 >>> _ = cached.settlements(curve, "2026-01-05", "2026-01-09", cache="offline")  # from the cache
 >>> cached.cache_info()["curves"][0]["history"]
 'settlements'
->>> table = cached.settlements(curve, "2026-01-05", "2026-01-09", tenors=["Feb 26"])
->>> mc.cache.call_stats(table)
+>>> _ = cached.settlements(curve, "2026-01-05", "2026-01-09", tenors=["Feb 26"])
+>>> cached.last_call_stats
 {'days_from_cache': 5, 'days_from_service': 0}
 >>> cached.close()
 """
@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING, Literal, TypedDict
 if TYPE_CHECKING:
     import pyarrow
 
-__all__ = ["CacheInfo", "CacheMode", "CachedCurve", "CallStats", "Cleared", "call_stats"]
+__all__ = ["CacheInfo", "CacheMode", "CachedCurve", "CallStats", "Cleared"]
 
 #: Where a call through the cache notes its counts, in its table's schema
-#: metadata (the core's ``cache::counted``).
+#: metadata (the core's ``cache::counted``); taken out before the table is
+#: returned, into ``Client.last_call_stats``.
 _CACHE_DAYS = b"marketcurves.cache_days"
 
 CacheMode = Literal["use", "refresh", "offline", "off"]
@@ -82,7 +83,8 @@ class Cleared(TypedDict):
 
 
 class CallStats(TypedDict):
-    """What one call's table came from, in tenor-days (a day of one tenor)."""
+    """What one call's table came from, in tenor-days (a day of one tenor):
+    :attr:`Client.last_call_stats <marketcurves.Client.last_call_stats>`."""
 
     days_from_cache: int
     """Read from the cache."""
@@ -90,25 +92,17 @@ class CallStats(TypedDict):
     """Fetched from the service (and kept, those that are final)."""
 
 
-def call_stats(table: pyarrow.Table) -> CallStats | None:
-    """How many of the days of a ``settlements`` or ``intraday_history``
-    table came from the cache and how many from the service: each call's
-    own figures, read from its table's schema metadata (so concurrent calls
-    never mix theirs). None for a table of a call that did not go through a
-    cache (no ``cache_dir``, or ``cache="off"``).
-
-    Examples:
-        >>> cached = mc.Client(cache_dir="cache")
-        >>> table = cached.settlements(curve, "2026-01-05", "2026-01-09", tenors=["Feb 26"])
-        >>> mc.cache.call_stats(table)
-        {'days_from_cache': 0, 'days_from_service': 5}
-        >>> cached.close()
-    """
-    noted = (table.schema.metadata or {}).get(_CACHE_DAYS)
+def _taken_stats(table: pyarrow.Table) -> tuple[pyarrow.Table, CallStats | None]:
+    """``table`` without the counts its call noted in its schema metadata
+    (the very table an uncached call returns), and those counts; None if
+    the call did not go through a cache."""
+    metadata = dict(table.schema.metadata or {})
+    noted = metadata.pop(_CACHE_DAYS, None)
     if noted is None:
-        return None
+        return table, None
     counts = json.loads(noted)
-    return {
+    stats: CallStats = {
         "days_from_cache": int(counts["from_cache"]),
         "days_from_service": int(counts["from_service"]),
     }
+    return table.replace_schema_metadata(metadata or None), stats

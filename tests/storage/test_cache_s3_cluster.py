@@ -95,7 +95,7 @@ def test_a_clusters_workers_fill_the_drivers_bucket_cache_and_the_next_run_is_se
         before = intraday_requests(em)
         table = other.intraday_history(curve_id, FIRST, LAST, tenors)
         assert intraday_requests(em) == before
-        stats = mc.cache.call_stats(table)
+        stats = other.last_call_stats
         assert stats is not None and stats["days_from_service"] == 0
         assert stats["days_from_cache"] > 0
         assert table.num_rows == first.values

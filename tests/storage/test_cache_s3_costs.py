@@ -18,7 +18,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent.parent / "cache"))
 from cache_helpers import SUMMER, TWO, count_requests, pick_curves
 
-import marketcurves as mc
 from marketcurves import cli
 
 WEEK = ("2025-05-05", "2025-05-11")
@@ -42,13 +41,13 @@ def curve(em) -> str:
 def test_a_bucket_cache_reports_its_days_and_each_calls_share(em, curve, bucket, s3_options):
     url = f"s3://{bucket}/desk"
     with em.client(cache_dir=url, storage_options=s3_options) as client:
-        first = client.settlements(curve, *WEEK, SUMMER)
-        assert mc.cache.call_stats(first) == {"days_from_cache": 0, "days_from_service": 21}
+        client.settlements(curve, *WEEK, SUMMER)
+        assert client.last_call_stats == {"days_from_cache": 0, "days_from_service": 21}
         client.intraday_history(curve, *WEEK, TWO)
     with em.client(cache_dir=url, storage_options=s3_options, token=em.token(FULL)) as other:
-        wider, sent = count_requests(em, lambda: other.settlements(curve, *TWO_WEEKS, SUMMER))
+        _, sent = count_requests(em, lambda: other.settlements(curve, *TWO_WEEKS, SUMMER))
         assert sent.settlements == len(SUMMER)
-        assert mc.cache.call_stats(wider) == {"days_from_cache": 21, "days_from_service": 21}
+        assert other.last_call_stats == {"days_from_cache": 21, "days_from_service": 21}
         info = other.cache_info()
     kinds = {(c["curve_id"], c["history"]): c for c in info["curves"]}
     settled, intraday = kinds[(curve, "settlements")], kinds[(curve, "intraday")]
