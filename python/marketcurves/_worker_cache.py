@@ -44,18 +44,18 @@ def worker_cache(
             "cache": mode,
         }
     store, url = cache_dir
-    scheme = _args.STORE_SCHEMES.get(type(store).__name__)
-    if scheme is None:
+    store_scheme = _args.STORE_SCHEMES.get(type(store).__name__)
+    if store_scheme is None:
         return off
     settings = _store_settings(store)
-    secret = _core.secret_storage_options(scheme, settings)
+    secret = _core.secret_storage_options(store_scheme, settings)
     if not secret and getattr(store, "credential_provider", None) is None:
         # Built without a credential: the store itself travels, as a
         # backfill's destination does.
         return {"cache_dir": cache_dir, "cache_storage_options": None, "cache": mode}
     # Its URL and its settings that are no secret, the credentials being
     # the workers' own.
-    kept = {k: v for k, v in _without_secrets(scheme, settings).items() if k not in _NAMES}
+    kept = {k: v for k, v in _without_secrets(store_scheme, settings).items() if k not in _NAMES}
     return {"cache_dir": url, "cache_storage_options": kept or None, "cache": mode}
 
 

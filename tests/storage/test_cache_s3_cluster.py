@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from storage_helpers import ACCESS_KEY_ID, SECRET_ACCESS_KEY, environment, list_keys
-from test_backfill_s3_cluster import GraphSpy, _assert_secret_free
+from test_backfill_s3_cluster import GraphSpy, _assert_secret_free, _s3_store
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
@@ -111,3 +111,21 @@ def test_a_folder_cache_stays_the_drivers_and_the_workers_keep_none(em, cluster,
     assert spy.pickles
     for pickled in spy.pickles:
         assert str(tmp_path / "cache").encode() not in pickled
+
+
+def test_an_obstore_cache_built_with_keys_travels_as_its_url_without_them(
+    em, cluster, spy, bucket, s3, moto_server, tmp_path
+):
+    store = _s3_store(
+        bucket,
+        moto_server,
+        access_key_id=ACCESS_KEY_ID,
+        secret_access_key=SECRET_ACCESS_KEY,
+    )
+    with em.client(cache_dir=store) as client:
+        pairs = _pairs(client)
+        client.backfill(tmp_path / "lake", pairs, FIRST, LAST, cluster=cluster)
+    assert spy.pickles
+    _assert_secret_free(spy.pickles, em.token(), SECRET_ACCESS_KEY, ACCESS_KEY_ID)
+    intraday = [k for k in list_keys(bucket, "", s3=s3) if "/intraday/" in k]
+    assert len(intraday) >= len(pairs), intraday
