@@ -19,18 +19,9 @@ for the rules of what is kept and when.
 from __future__ import annotations
 
 import datetime as _dt
-import json
-from typing import TYPE_CHECKING, Literal, TypedDict
-
-if TYPE_CHECKING:
-    import pyarrow
+from typing import Literal, TypedDict
 
 __all__ = ["CacheInfo", "CacheMode", "CachedCurve", "CallStats", "Cleared"]
-
-#: Where a call through the cache notes its counts, in its table's schema
-#: metadata (the core's ``cache::counted``); taken out before the table is
-#: returned, into ``Client.last_call_stats``.
-_CACHE_DAYS = b"marketcurves.cache_days"
 
 CacheMode = Literal["use", "refresh", "offline", "off"]
 """How a call uses the cache: serve what it holds and fetch the rest
@@ -90,19 +81,3 @@ class CallStats(TypedDict):
     """Read from the cache."""
     days_from_service: int
     """Fetched from the service (and kept, those that are final)."""
-
-
-def _taken_stats(table: pyarrow.Table) -> tuple[pyarrow.Table, CallStats | None]:
-    """``table`` without the counts its call noted in its schema metadata
-    (the very table an uncached call returns), and those counts; None if
-    the call did not go through a cache."""
-    metadata = dict(table.schema.metadata or {})
-    noted = metadata.pop(_CACHE_DAYS, None)
-    if noted is None:
-        return table, None
-    counts = json.loads(noted)
-    stats: CallStats = {
-        "days_from_cache": int(counts["from_cache"]),
-        "days_from_service": int(counts["from_service"]),
-    }
-    return table.replace_schema_metadata(metadata or None), stats

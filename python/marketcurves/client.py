@@ -16,6 +16,7 @@ from marketcurves import backfill as backfill_
 from marketcurves import catalogue as catalogue_
 from marketcurves import live as live_
 from marketcurves import record as record_
+from marketcurves._call_stats import taken as taken_stats
 from marketcurves._options import (
     CatalogueRequest,
     ClientOptions,
@@ -29,7 +30,7 @@ from marketcurves._worker_cache import worker_cache
 # Annotations name these classes, not bulk.X or live.X: in the class body the
 # methods Client.bulk and Client.live hide the modules of those names.
 from marketcurves.bulk import BulkJob, BulkResult
-from marketcurves.cache import CacheInfo, CacheMode, CallStats, Cleared, _taken_stats
+from marketcurves.cache import CacheInfo, CacheMode, CallStats, Cleared
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.exceptions import InvalidRequest
 from marketcurves.live import LiveEvent, LiveFeed
@@ -708,7 +709,7 @@ class Client:
     def _stats_taken(self, table: pyarrow.Table) -> pyarrow.Table:
         """The call's counts out of ``table`` (which is then the very table
         an uncached call returns), kept for :attr:`last_call_stats`."""
-        table, stats = _taken_stats(table)
+        table, stats = taken_stats(table)
         self._last_stats.set(stats)
         return table
 
