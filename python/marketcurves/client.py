@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import datetime as _dt
 import json
 import os
@@ -15,6 +16,7 @@ from marketcurves import backfill as backfill_
 from marketcurves import catalogue as catalogue_
 from marketcurves import live as live_
 from marketcurves import record as record_
+from marketcurves._call_stats import taken as taken_stats
 from marketcurves._options import (
     CatalogueRequest,
     ClientOptions,
@@ -23,11 +25,12 @@ from marketcurves._options import (
     LiveSettings,
     ReplayOptions,
 )
+from marketcurves._worker_cache import worker_cache
 
 # Annotations name these classes, not bulk.X or live.X: in the class body the
 # methods Client.bulk and Client.live hide the modules of those names.
 from marketcurves.bulk import BulkJob, BulkResult
-from marketcurves.cache import CacheInfo, CacheMode, Cleared
+from marketcurves.cache import CacheInfo, CacheMode, CallStats, Cleared
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.exceptions import InvalidRequest
 from marketcurves.live import LiveEvent, LiveFeed
@@ -196,11 +199,18 @@ class Client:
             "timeout": options["timeout"],
             "max_retries": options["max_retries"],
             "ca_bundle": options["ca_bundle"],
-            "cache": "off",
             "max_response_bytes": options["max_response_bytes"],
+            # A shared cache by its URL, never its credentials (_worker_cache).
+            **worker_cache(
+                options["cache_dir"], options["cache_storage_options"], options["cache"]
+            ),
         }
         if options["token_provider"] is not None:
             self._settings["token_provider"] = options["token_provider"]
+        # Each thread's and task's last history call's counts (last_call_stats).
+        self._last_stats: contextvars.ContextVar[CallStats | None] = contextvars.ContextVar(
+            "marketcurves_last_call_stats", default=None
+        )
         # Feeds opened from this client, so that close() can wait for their threads.
         self._feeds: weakref.WeakSet[LiveFeed] = weakref.WeakSet()
 
@@ -550,7 +560,7 @@ class Client:
         """
         request = _history(curve_id, start, end, tenors, cache)
         table = _progress.wait(self._core.settlements(request), progress, "settlements")
-        return _warn_skipped(table)
+        return _warn_skipped(self._stats_taken(table))
 
     async def settlements_async(
         self,
@@ -563,7 +573,7 @@ class Client:
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`settlements`."""
         request = _history(curve_id, start, end, tenors, cache)
-        return _warn_skipped(await self._core.settlements(request))
+        return _warn_skipped(self._stats_taken(await self._core.settlements(request)))
 
     def intraday_history(
         self,
@@ -630,7 +640,8 @@ class Client:
         """
         request = _history(curve_id, start, end, tenors, cache)
         call = self._core.intraday_history(request)
-        return _warn_skipped(_progress.wait(call, progress, "intraday history"))
+        table = _progress.wait(call, progress, "intraday history")
+        return _warn_skipped(self._stats_taken(table))
 
     async def intraday_history_async(
         self,
@@ -643,7 +654,7 @@ class Client:
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`intraday_history`."""
         request = _history(curve_id, start, end, tenors, cache)
-        return _warn_skipped(await self._core.intraday_history(request))
+        return _warn_skipped(self._stats_taken(await self._core.intraday_history(request)))
 
     def name_curves(self, table: pyarrow.Table) -> pyarrow.Table:
         """``table`` naming its curves from the catalogue: its schema
@@ -677,6 +688,30 @@ class Client:
         return await self._core.name_curves(_arrow_table(table))
 
     # The history cache.
+
+    @property
+    def last_call_stats(self) -> CallStats | None:
+        """What the last :meth:`settlements` or :meth:`intraday_history`
+        call (or its awaitable form) of this thread or asyncio task cost:
+        the tenor-days (a day of one tenor) read from the cache and those
+        fetched from the service. None before one, or after one that did
+        not go through a cache (no ``cache_dir``, or ``cache="off"``).
+
+        Examples:
+            >>> cached = mc.Client(cache_dir="cache")
+            >>> _ = cached.settlements(curve, "2026-01-05", "2026-01-09", tenors=["Feb 26"])
+            >>> cached.last_call_stats
+            {'days_from_cache': 0, 'days_from_service': 5}
+            >>> cached.close()
+        """
+        return self._last_stats.get()
+
+    def _stats_taken(self, table: pyarrow.Table) -> pyarrow.Table:
+        """The call's counts out of ``table`` (which is then the very table
+        an uncached call returns), kept for :attr:`last_call_stats`."""
+        table, stats = taken_stats(table)
+        self._last_stats.set(stats)
+        return table
 
     def cache_info(self) -> CacheInfo:
         """What the history cache holds for this client's service and account.

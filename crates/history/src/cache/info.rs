@@ -21,6 +21,9 @@ pub struct CachedCurve {
     pub curve_id: String,
     pub history: History,
     pub tenors: usize,
+    /// Tenor-days held (a day of one tenor counts once, however many
+    /// files hold it while a merge is under way).
+    pub days: u64,
     pub first: NaiveDate,
     pub last: NaiveDate,
     pub files: u64,
@@ -87,10 +90,10 @@ pub fn info(dirs: &Dirs) -> CacheInfo {
         let (found, listed) = curves(files, dirs, history);
         let size = sizes(&listed);
         for (curve_id, tenors) in found {
-            let segments: Vec<Segment> = tenors
-                .values()
-                .flat_map(|dir| segments(files, dir))
-                .collect();
+            let by_tenor: Vec<Vec<Segment>> =
+                tenors.values().map(|dir| segments(files, dir)).collect();
+            let days = by_tenor.iter().map(|s| days_held(s)).sum();
+            let segments: Vec<Segment> = by_tenor.into_iter().flatten().collect();
             let (Some(first), Some(last)) = (
                 segments.iter().map(|s| s.first).min(),
                 segments.iter().map(|s| s.last).max(),
@@ -101,6 +104,7 @@ pub fn info(dirs: &Dirs) -> CacheInfo {
                 curve_id,
                 history,
                 tenors: tenors.len(),
+                days,
                 first,
                 last,
                 files: segments.len() as u64,
@@ -121,6 +125,26 @@ pub fn info(dirs: &Dirs) -> CacheInfo {
         bytes: all.iter().map(|f| f.bytes).sum(),
         curves: curves_found,
     }
+}
+
+/// The days a tenor's segments cover, each once: two segments may overlap
+/// for a moment (a merge writes the new one before removing the old).
+fn days_held(segments: &[Segment]) -> u64 {
+    let mut runs: Vec<(NaiveDate, NaiveDate)> =
+        segments.iter().map(|s| (s.first, s.last)).collect();
+    runs.sort_unstable();
+    let mut days = 0;
+    let mut counted_through: Option<NaiveDate> = None;
+    for (first, last) in runs {
+        let from = match counted_through {
+            Some(through) if through >= last => continue,
+            Some(through) if through >= first => through.succ_opt().unwrap_or(last),
+            _ => first,
+        };
+        days += (last - from).num_days() as u64 + 1;
+        counted_through = Some(last);
+    }
+    days
 }
 
 fn remove(files: &Files, path: &Path, bytes: u64, cleared: &mut Cleared) {

@@ -65,6 +65,9 @@ fn info_names_each_curve_with_its_days_in(service: Dirs) {
         (day("2025-01-01"), day("2025-03-31"))
     );
     assert_eq!((first.tenors, first.files), (2, 2));
+    // January's 31 days of one tenor, February and March's 59 of the other.
+    assert_eq!(first.days, 31 + 59);
+    assert_eq!(found.curves[1].days, 1);
     assert_eq!(found.curves[1].curve_id, "c2");
     remove(service);
 }
@@ -95,4 +98,19 @@ fn clearing_removes_a_curve_or_the_days_before_a_date_in(service: Dirs) {
     clear(&service, None, None);
     assert_eq!(info(&service).curves, vec![]);
     remove(service);
+}
+
+#[test]
+fn overlapping_segments_count_their_days_once() {
+    let dir = Path::new("t");
+    let segment = |first: &str, last: &str| Segment::in_dir(dir, day(first), day(last));
+    let held = [
+        segment("2025-01-01", "2025-01-10"),
+        // A merge's new segment, written before the ones it covers go.
+        segment("2025-01-01", "2025-01-20"),
+        segment("2025-01-05", "2025-01-06"),
+        segment("2025-02-01", "2025-02-01"),
+    ];
+    assert_eq!(days_held(&held), 20 + 1);
+    assert_eq!(days_held(&[]), 0);
 }

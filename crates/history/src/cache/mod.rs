@@ -23,9 +23,12 @@
 //!   footer (`noted`), written whole (`files`), read back only if
 //!   whole and what they say they are;
 //! - `days`: the day of each row, and the rows of some days;
-//! - `info`: what the cache holds, and clearing it.
+//! - `info`: what the cache holds, and clearing it;
+//! - `counted`: a call's tenor-days from the cache and from the service,
+//!   in its table's metadata.
 
 pub mod catalogue;
+pub mod counted;
 pub mod days;
 pub mod files;
 pub mod finality;

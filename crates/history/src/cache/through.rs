@@ -145,7 +145,8 @@ impl Through<'_> {
             schema: schema(history.table_kind()),
             batches,
         };
-        Ok(skipped.mark(call.curve_id, table))
+        let table = skipped.mark(call.curve_id, table);
+        Ok(super::counted::counted(table, cached, fetched))
     }
 
     /// A store's files of the call's curve: one listing, the files the
