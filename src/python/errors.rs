@@ -12,7 +12,7 @@ use domain::decode::DecodeError;
 use domain::tenor::TenorError;
 use domain::tenor_range::RangeError;
 use emulator::ControlError;
-use places::ClientError;
+use places::{Advice, Argument, ClientError, Invalid};
 
 pyo3::import_exception!(marketcurves.exceptions, InvalidRequest);
 
@@ -115,11 +115,58 @@ pub(crate) fn client_closed() -> PyErr {
     ClientClosed::new_err(ClientError::ClientClosed.to_string())
 }
 
+/// The name of the Python parameter an argument is given by, where it is
+/// not the core's own word for it.
+fn parameter(argument: &Argument) -> &str {
+    match argument {
+        Argument::Curve => "curve_id",
+        Argument::CacheMode => "cache=",
+        Argument::CacheFolder => "cache_dir",
+        Argument::CaBundle => "ca_bundle",
+        other => other.words(),
+    }
+}
+
+/// What to do, in Python's terms (the parameter, the command line's flag),
+/// with what joins it to the message.
+fn advice(advice: Advice) -> &'static str {
+    match advice {
+        Advice::CacheFolder => ": pass cache_dir= to the client, or set MARKETCURVES_CACHE_DIR",
+        Advice::NotStrict => {
+            "; pass strict=False (marketcurves live: --no-strict) to subscribe anyway"
+        }
+        Advice::CaBundle => "; pass ca_bundle= a PEM file of the CA certificates to trust",
+        _ => "",
+    }
+}
+
+/// Bad input in Python's words: the parameter's name where the core's words
+/// lead with the argument, then the advice in Python's terms.
+pub(crate) fn python_words(invalid: &Invalid) -> String {
+    let mut words = match invalid.rest() {
+        Some(rest) => {
+            let name = parameter(&invalid.argument);
+            // `cache="offline"`: a keyword and its value, with no space between.
+            let rest = if name.ends_with('=') {
+                rest.trim_start()
+            } else {
+                rest
+            };
+            format!("{name}{rest}")
+        }
+        None => invalid.words.clone(),
+    };
+    if let Some(given) = invalid.advice {
+        words.push_str(advice(given));
+    }
+    words
+}
+
 /// A client error as the exception of the design's tree.
 pub(crate) fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
     let message = error.to_string();
     match error {
-        ClientError::InvalidRequest(_) => InvalidRequest::new_err(message),
+        ClientError::InvalidRequest(invalid) => InvalidRequest::new_err(python_words(&invalid)),
         ClientError::Auth(_) => AuthError::new_err(message),
         ClientError::TokenProvider { cause, .. } => {
             let error = AuthError::new_err(message);
@@ -130,14 +177,14 @@ pub(crate) fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
         ClientError::AccessDenied { .. } => AccessDenied::new_err(message),
         ClientError::NotFound { .. } => NotFound::new_err(message),
         ClientError::RateLimited { .. } => RateLimited::new_err(message),
-        ClientError::Service { .. } | ClientError::Closed => ServiceError::new_err(message),
+        ClientError::Service { .. } => ServiceError::new_err(message),
         ClientError::Decode(decode) => decode_error(py, &decode),
         ClientError::BulkJobFailed(_) => BulkJobFailed::new_err(message),
         ClientError::Live { .. } => LiveFeedError::new_err(message),
         ClientError::ClientClosed => ClientClosed::new_err(message),
         ClientError::Destination(_) => DestinationError::new_err(message),
         // A defect of the package: the base class, with the message saying so.
-        ClientError::Internal(_) => MarketCurvesError::new_err(message),
+        ClientError::Internal { .. } => MarketCurvesError::new_err(message),
         ClientError::CacheMiss {
             curve_id, missing, ..
         } => cache_miss(py, message, curve_id, missing),

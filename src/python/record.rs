@@ -98,8 +98,13 @@ impl PyRecorder {
         stop: &CancellationToken,
     ) -> CoreResult<JoinHandle<Result<RecordSummary, ClientError>>> {
         let taken = self.ready.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let (rest, place, config) =
-            taken.ok_or_else(|| ClientError::InvalidRequest("a recorder runs once".into()))?;
+        let (rest, place, config) = taken.ok_or_else(|| {
+            ClientError::invalid(
+                places::Argument::Request,
+                places::Rule::Conflict,
+                "a recorder runs once",
+            )
+        })?;
         let runtime = runtime()?;
         stop_after(runtime, stop, self.duration);
         Ok(runtime.spawn(run_recorder(rest, place, config, stop.clone())))
@@ -223,9 +228,12 @@ pub(crate) fn check_lake(
 ) -> CoreResult<PyCall> {
     if let (Some(start), Some(end)) = (start, end) {
         if start > end {
-            return Err(
-                ClientError::InvalidRequest(format!("start {start} is after end {end}")).into(),
-            );
+            return Err(ClientError::invalid(
+                places::Argument::Range,
+                places::Rule::Bounds,
+                format!("start {start} is after end {end}"),
+            )
+            .into());
         }
     }
     let place = dest.into_place("dest", &options(storage_options))?;

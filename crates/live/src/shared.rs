@@ -135,3 +135,15 @@ fn copy_of(fatal: &ClientError) -> ClientError {
         other => ClientError::Auth(other.to_string()),
     }
 }
+
+/// What a request to a feed that has ended, with no error of its own, is
+/// refused with: a live feed error (the end of a read is no error, but a
+/// subscription the feed can no longer make is).
+pub(crate) fn feed_closed() -> ClientError {
+    ClientError::Live {
+        code: String::new(),
+        message: "the feed is closed (by close(), by a fatal error, or for a replay at its end)"
+            .into(),
+        subscription: None,
+    }
+}

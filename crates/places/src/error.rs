@@ -6,6 +6,8 @@ use std::sync::Arc;
 use domain::decode::DecodeError;
 use domain::live::Subscription;
 
+use crate::invalid::Invalid;
+
 /// What a caller's token provider raised, kept whole so that a binding can
 /// chain it to the error it becomes (`__cause__` in Python); messages carry
 /// only its redacted text.
@@ -13,9 +15,10 @@ pub type ProviderCause = Arc<dyn std::error::Error + Send + Sync>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
-    /// Bad input, found before anything was sent (or refused by the service with 400).
+    /// Bad input, found before anything was sent (or refused by the service
+    /// with 400): the argument, the rule it broke, the value and any advice.
     #[error("{0}")]
-    InvalidRequest(String),
+    InvalidRequest(Invalid),
     #[error("{0}")]
     Auth(String),
     /// The caller's token provider raised: an authentication failure that
@@ -58,10 +61,6 @@ pub enum ClientError {
         message: String,
         subscription: Option<Subscription>,
     },
-    /// The feed was closed (or ended by a fatal error; a replay also ends
-    /// at its end).
-    #[error("the feed is closed (by close(), by a fatal error, or for a replay at its end)")]
-    Closed,
     /// Offline, and the cache lacks what was asked for: `missing` names,
     /// for each tenor of `curve_id`, the runs of days it lacks (empty when
     /// what is missing is the catalogue).
@@ -82,11 +81,29 @@ pub enum ClientError {
     /// A failure inside the client (a table that cannot be built, a task
     /// that ended abnormally): neither the caller's input nor the
     /// service's answer. A defect to report.
-    #[error("internal error: {0}")]
-    Internal(String),
+    #[error("internal error: {what}: {cause}")]
+    Internal { what: String, cause: String },
 }
 
 impl ClientError {
+    /// A failure inside the client: `what` failed (in words, "reading the
+    /// cache"), because of `cause`.
+    pub fn internal(what: impl Into<String>, cause: impl std::fmt::Display) -> ClientError {
+        ClientError::Internal {
+            what: what.into(),
+            cause: cause.to_string(),
+        }
+    }
+
+    /// Bad input: `argument` broke `rule`, as `words` say.
+    pub fn invalid(
+        argument: crate::invalid::Argument,
+        rule: crate::invalid::Rule,
+        words: impl Into<String>,
+    ) -> ClientError {
+        ClientError::InvalidRequest(Invalid::new(argument, rule, words))
+    }
+
     /// An authentication failure (`Auth`, `TokenProvider`) with `context`
     /// before its message, keeping the provider's cause; None for any other error.
     pub fn auth_in_context(&self, context: &str) -> Option<ClientError> {

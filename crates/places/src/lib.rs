@@ -10,6 +10,7 @@ pub mod closing;
 pub mod digest;
 pub mod error;
 pub mod give_back;
+pub mod invalid;
 pub mod net;
 pub mod one_thread;
 pub mod secret;
@@ -17,4 +18,5 @@ pub mod storage;
 
 pub use closing::Closing;
 pub use error::{ClientError, ProviderCause};
+pub use invalid::{Advice, Argument, Invalid, Rule};
 pub use secret::Secret;

@@ -218,7 +218,7 @@ fn a_request_is_checked_before_anything_is_sent() {
         |vertical, start, end, dest: &Path| match BulkRequest::new(vertical, start, end, dest)
             .unwrap_err()
         {
-            ClientError::InvalidRequest(message) => message,
+            ClientError::InvalidRequest(invalid) => invalid.to_string(),
             other => panic!("{other:?}"),
         };
     assert!(refused("Coal", "2025-01", "2025-02", &folder.0).starts_with("vertical \"Coal\""));

@@ -88,7 +88,11 @@ impl Http {
             .user_agent(concat!("marketcurves/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| {
-                ClientError::InvalidRequest(format!("cannot build the HTTP client: {e}"))
+                ClientError::invalid(
+                    places::Argument::Request,
+                    places::Rule::Unusable,
+                    format!("cannot build the HTTP client: {e}"),
+                )
             })?;
         let sender = Sender {
             client,
@@ -241,9 +245,11 @@ fn refusal(endpoint: &str, status: u16, message: &str) -> ClientError {
     let endpoint = endpoint.to_owned();
     let message = message.to_owned();
     match status {
-        400 | 422 => ClientError::InvalidRequest(format!(
-            "{endpoint}: the service refused the request (HTTP {status}): {message}"
-        )),
+        400 | 422 => ClientError::invalid(
+            places::Argument::Request,
+            places::Rule::Refused,
+            format!("{endpoint}: the service refused the request (HTTP {status}): {message}"),
+        ),
         401 => ClientError::Auth(format!(
             "{endpoint}: the token was refused (HTTP 401): {message}"
         )),

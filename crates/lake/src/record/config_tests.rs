@@ -19,7 +19,7 @@ fn config(subs: &[(&str, &str)], rotate: &str) -> Result<RecordConfig, ClientErr
 
 fn refusal(result: Result<RecordConfig, ClientError>) -> String {
     match result {
-        Err(ClientError::InvalidRequest(message)) => message,
+        Err(ClientError::InvalidRequest(invalid)) => invalid.to_string(),
         other => panic!("expected InvalidRequest, got {other:?}"),
     }
 }

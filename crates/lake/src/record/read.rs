@@ -46,8 +46,10 @@ impl TickSelection {
             .transpose()?;
         if let (Some(start), Some(end)) = (start, end) {
             if start > end {
-                return Err(ClientError::InvalidRequest(
-                    "start must not be after end".into(),
+                return Err(ClientError::invalid(
+                    places::Argument::Range,
+                    places::Rule::Bounds,
+                    "start must not be after end",
                 ));
             }
         }

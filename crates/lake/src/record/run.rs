@@ -49,6 +49,10 @@ const FINISH_WAIT: Duration = Duration::from_secs(5);
 /// (the newest `generated_on` seen), once nothing of it is held.
 const COMPACT_AFTER: Micros = 3_600_000_000;
 
+/// Why a recorder starts a new feed when its feed ended with nothing more to say.
+const FEED_ENDED: &str =
+    "the feed is closed (by close(), by a fatal error, or for a replay at its end)";
+
 /// Records until `stop` is cancelled (then writes what it holds and returns
 /// what it did) or a failure it cannot mend.
 pub async fn record(
@@ -258,7 +262,7 @@ impl Recorder {
         feed.close().await;
         if matches!(ended, Ok(Ended::Stopped)) {
             // What the feed had queued when it closed is received too.
-            while let Ok(ticks) = feed.try_next_ticks(DRAIN_MAX) {
+            while let Ok(Some(ticks)) = feed.try_next_ticks(DRAIN_MAX) {
                 if ticks.is_empty() || self.missed_since(&feed, &base).is_some() {
                     break;
                 }
@@ -302,10 +306,13 @@ impl Recorder {
             match got {
                 // Counters are read after taking the ticks: a value lost
                 // before any of them was counted before they were queued.
-                Ok(ticks) => match self.missed_since(feed, base) {
+                Ok(Some(ticks)) => match self.missed_since(feed, base) {
                     Some(reason) => return Ok(Ended::Restart(reason)),
                     None => self.accept(ticks),
                 },
+                // The feed ended (a fatal error it has no more to say about):
+                // a new one is started.
+                Ok(None) => return Ok(Ended::Restart(FEED_ENDED.into())),
                 Err(
                     e @ (ClientError::AccessDenied { .. }
                     | ClientError::Auth(_)

@@ -27,7 +27,7 @@ use live::TickSource;
 use live::SUBSCRIBE_ANYWAY;
 use places::one_thread::OneThread;
 use places::storage::{Place, PlaceError};
-use places::ClientError;
+use places::{Argument, ClientError, Invalid, Rule};
 
 /// Files fetched at once.
 const READS_IN_FLIGHT: usize = 8;
@@ -415,13 +415,20 @@ impl ReplaySource for LakeSource {
                     }
                 }
             }
-            Err(ClientError::InvalidRequest(format!(
-                "the lake at {} holds no value of curve {} tenor {:?} from {first} to {last}: \
-                 the replay would deliver nothing for it; {SUBSCRIBE_ANYWAY}",
-                self.place.shown(),
-                subscription.curve_id,
-                subscription.tenor,
-            )))
+            Err(ClientError::InvalidRequest(
+                Invalid::new(
+                    Argument::Subscription,
+                    Rule::Unlisted,
+                    format!(
+                        "the lake at {} holds no value of curve {} tenor {:?} from {first} to \
+                         {last}: the replay would deliver nothing for it",
+                        self.place.shown(),
+                        subscription.curve_id,
+                        subscription.tenor,
+                    ),
+                )
+                .advice(SUBSCRIBE_ANYWAY),
+            ))
         })
     }
 }
