@@ -36,9 +36,14 @@ impl Drop for TempFile {
 
 fn error_of(name: &str, content: &[u8]) -> String {
     let file = TempFile::with(name, content);
-    read_pem_certificates(&file.0, crate::Argument::CaBundle)
-        .unwrap_err()
-        .to_string()
+    match read_pem_certificates(&file.0, crate::Argument::CaBundle).unwrap_err() {
+        crate::ClientError::InvalidRequest(invalid) => {
+            assert_eq!(invalid.argument, crate::Argument::CaBundle);
+            assert!(invalid.rest().is_some(), "the binding names the argument: {invalid}");
+            invalid.to_string()
+        }
+        other => panic!("not an InvalidRequest: {other:?}"),
+    }
 }
 
 #[test]
@@ -74,7 +79,7 @@ fn a_missing_file_is_named_with_its_option() {
 fn a_file_without_certificates_is_refused() {
     let error = error_of("empty.pem", b"just some text\n");
     assert!(
-        error.contains("ca_bundle") && error.contains("no certificate"),
+        error.contains("CA bundle") && error.contains("no certificate"),
         "{error}"
     );
     let key_only =
