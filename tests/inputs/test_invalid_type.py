@@ -23,7 +23,7 @@ WRONG_TYPES: list[tuple[Callable[[mc.Client], Any], str]] = [
     (lambda c: c.last_settlement(ID, 3.5), "tenor"),
     (lambda c: c.settlements(ID, 20250501, RANGE[1]), "start"),
     (lambda c: c.catalogue(vertical=["Jet"]), "vertical"),
-    (lambda c: c.live(subscriptions="not a list"), "subscriptions"),
+    (lambda c: mc.Tenor(5), "name"),
 ]
 
 WRONG_VALUES: list[tuple[Callable[[mc.Client], Any], str]] = [
