@@ -123,6 +123,8 @@ fn parameter(argument: &Argument) -> &str {
         Argument::CacheMode => "cache=",
         Argument::CacheFolder => "cache_dir",
         Argument::CaBundle => "ca_bundle",
+        Argument::BaseUrl => "base_url",
+        Argument::TokenProvider => "token_provider",
         other => other.words(),
     }
 }
@@ -136,6 +138,14 @@ fn advice(advice: Advice) -> &'static str {
             "; pass strict=False (marketcurves live: --no-strict) to subscribe anyway"
         }
         Advice::CaBundle => "; pass ca_bundle= a PEM file of the CA certificates to trust",
+        Advice::InspectedTls => {
+            "; if a proxy or firewall of your network inspects TLS, pass ca_bundle= the path \
+             of a PEM file with its CA certificates (or set SSL_CERT_FILE)"
+        }
+        Advice::FetchCatalogue => {
+            " (fetch it once online; a history call needs the whole catalogue to list a \
+             curve's tenors, unless tenors= names them)"
+        }
         _ => "",
     }
 }
@@ -162,11 +172,21 @@ pub(crate) fn python_words(invalid: &Invalid) -> String {
     words
 }
 
+/// A client error's message in Python's words: the parameters it names
+/// and the advice it gives.
+fn python_message(error: &ClientError) -> String {
+    match error {
+        ClientError::InvalidRequest(invalid) => python_words(invalid),
+        ClientError::Auth(failure) => failure.words(parameter),
+        other => other.advised_message(&|given| advice(given).to_owned()),
+    }
+}
+
 /// A client error as the exception of the design's tree.
 pub(crate) fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
-    let message = error.to_string();
+    let message = python_message(&error);
     match error {
-        ClientError::InvalidRequest(invalid) => InvalidRequest::new_err(python_words(&invalid)),
+        ClientError::InvalidRequest(_) => InvalidRequest::new_err(message),
         ClientError::Auth(_) => AuthError::new_err(message),
         ClientError::TokenProvider { cause, .. } => {
             let error = AuthError::new_err(message);
@@ -179,7 +199,7 @@ pub(crate) fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
         ClientError::RateLimited { .. } => RateLimited::new_err(message),
         ClientError::Service { .. } => ServiceError::new_err(message),
         ClientError::Decode(decode) => decode_error(py, &decode),
-        ClientError::BulkJobFailed(_) => BulkJobFailed::new_err(message),
+        ClientError::BulkJobFailed { .. } => BulkJobFailed::new_err(message),
         ClientError::Live { .. } => LiveFeedError::new_err(message),
         ClientError::ClientClosed => ClientClosed::new_err(message),
         ClientError::Destination(_) => DestinationError::new_err(message),

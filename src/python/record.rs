@@ -23,7 +23,7 @@ use lake::record::{
     check, compact, read_ticks as read, record as run_recorder, RecordConfig, RecordSummary,
 };
 use live::LiveConfig;
-use places::storage::Place;
+use places::storage::{Operation, Place, PlaceError, Writer};
 
 use super::place_arg::PlaceArg;
 use places::ClientError;
@@ -114,7 +114,7 @@ impl PyRecorder {
 fn joined(
     joined: Result<Result<RecordSummary, ClientError>, tokio::task::JoinError>,
 ) -> Result<RecordSummary, ClientError> {
-    joined.map_err(|e| ClientError::Destination(format!("the recorder failed: {e}")))?
+    joined.map_err(|e| PlaceError::new("", Operation::Run(Writer::Recorder), e))?
 }
 
 #[pymethods]
@@ -144,12 +144,8 @@ impl PyRecorder {
                 Ok(result) => break joined(result),
                 Err(_) if interrupted => {
                     task.abort();
-                    return Err(ClientError::Destination(
-                        "the recorder did not stop in time; what it held unwritten is \
-                         fetched again by the next run"
-                            .into(),
-                    )
-                    .into());
+                    let overdue = Operation::StopOverdue(Writer::Recorder);
+                    return Err(ClientError::from(PlaceError::new("", overdue, "")).into());
                 }
                 // Ctrl-C (or SIGTERM made KeyboardInterrupt) stops the
                 // recorder, which writes what it holds: that is how it ends.

@@ -330,6 +330,7 @@ impl LiveFeed {
                 "no answer within {:.1} s ({state}){kept}",
                 self.subscribe_timeout.as_secs_f64()
             ),
+            advice: None,
         }
     }
 

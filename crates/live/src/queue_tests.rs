@@ -143,7 +143,11 @@ fn conflation_never_reorders_a_tenor_and_counts_every_replaced_value() {
 fn errors_come_once_in_order_with_ticks_and_are_never_conflated() {
     let queue = DeliveryQueue::new(2);
     queue.push_rows(&mut vec![tick("a", 1)]);
-    queue.push_error(ClientError::Auth("refused".into()));
+    queue.push_error(ClientError::auth(
+        places::AuthReason::FeedRefusedTwice,
+        None,
+        "",
+    ));
     queue.push_rows(&mut vec![tick("a", 2), tick("a", 3), tick("a", 4)]);
     // Behind the error the queue conflates; ahead of it nothing moves.
     assert_eq!(queue.len(), 3);
@@ -208,7 +212,11 @@ async fn a_wait_for_many_rows_ends_with_those_there_at_its_timeout_or_at_an_erro
     );
     // An error behind fewer rows than wanted: the rows, then the error.
     queue.push_rows(&mut vec![tick("a", 3)]);
-    queue.push_error(ClientError::Auth("refused".into()));
+    queue.push_error(ClientError::auth(
+        places::AuthReason::FeedRefusedTwice,
+        None,
+        "",
+    ));
     let rows = queue.next(100, 50, None).await.unwrap().unwrap();
     assert_eq!(names(&rows), pairs(&[("a", 3)]));
     assert!(matches!(

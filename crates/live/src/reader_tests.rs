@@ -111,7 +111,11 @@ async fn without_a_timeout_only_a_full_batch_is_returned() {
 async fn rows_gathered_before_an_error_come_first_and_the_error_on_the_next_read() {
     let (shared, reader) = reader();
     push(&shared, [1, 2]);
-    shared.queue.push_error(ClientError::Auth("refused".into()));
+    shared.queue.push_error(ClientError::auth(
+        places::AuthReason::FeedRefusedTwice,
+        None,
+        "",
+    ));
     push(&shared, [3]);
     // Returned at once: waiting out the timeout would only delay the error.
     let before = promptly(reader.batch(10, Some(LONG)))
@@ -132,7 +136,11 @@ async fn rows_gathered_before_an_error_come_first_and_the_error_on_the_next_read
 async fn a_deferred_error_is_returned_by_any_read() {
     let (shared, reader) = reader();
     push(&shared, [1]);
-    shared.queue.push_error(ClientError::Auth("refused".into()));
+    shared.queue.push_error(ClientError::auth(
+        places::AuthReason::FeedRefusedTwice,
+        None,
+        "",
+    ));
     promptly(reader.batch(10, Some(LONG)))
         .await
         .unwrap()

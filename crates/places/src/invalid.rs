@@ -34,6 +34,10 @@ pub enum Argument {
     CacheFolder,
     /// A file of CA certificates to trust.
     CaBundle,
+    /// The service's REST base address.
+    BaseUrl,
+    /// What the client calls for a token.
+    TokenProvider,
     /// A proxy, from the settings or the environment.
     Proxy,
     /// Live subscriptions, or one of them.
@@ -66,6 +70,8 @@ impl Argument {
             Argument::CacheMode => "cache mode",
             Argument::CacheFolder => "cache folder",
             Argument::CaBundle => "CA bundle",
+            Argument::BaseUrl => "base URL",
+            Argument::TokenProvider => "token provider",
             Argument::Proxy => "proxy",
             Argument::Subscription => "subscription",
             Argument::Strict => "strict",
@@ -112,6 +118,12 @@ pub enum Advice {
     NotStrict,
     /// Give the client a file of the CA certificates to trust.
     CaBundle,
+    /// A certificate not trusted: a proxy or firewall may inspect TLS, and
+    /// its CA certificates are to be trusted.
+    InspectedTls,
+    /// Offline without the catalogue: fetch it once online, or name the
+    /// tenors so that none need listing.
+    FetchCatalogue,
 }
 
 impl Advice {
@@ -121,7 +133,32 @@ impl Advice {
             Advice::CacheFolder => "give the client a cache folder, or set MARKETCURVES_CACHE_DIR",
             Advice::NotStrict => "subscribe without the strict check to subscribe anyway",
             Advice::CaBundle => "give the client a PEM file of the CA certificates to trust",
+            Advice::InspectedTls => {
+                "if a proxy or firewall of your network inspects TLS, give the client the \
+                 path of a PEM file with its CA certificates (or set SSL_CERT_FILE)"
+            }
+            Advice::FetchCatalogue => {
+                "(fetch it once online; a history call needs the whole catalogue to list a \
+                 curve's tenors, unless the call names them)"
+            }
         }
+    }
+
+    /// The advice with what joins it to the message before it.
+    pub fn joined(self) -> String {
+        match self {
+            Advice::FetchCatalogue => format!(" {}", self.words()),
+            _ => format!("; {}", self.words()),
+        }
+    }
+}
+
+/// `message`, then the advice if there is some, joined in the Rust API's
+/// words or, through `advise`, a binding's.
+pub fn advised(message: &str, advice: Option<Advice>, advise: &dyn Fn(Advice) -> String) -> String {
+    match advice {
+        Some(advice) => format!("{message}{}", advise(advice)),
+        None => message.to_owned(),
     }
 }
 
@@ -186,10 +223,7 @@ impl Invalid {
 
 impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.advice {
-            Some(advice) => write!(f, "{}; {}", self.words, advice.words()),
-            None => f.write_str(&self.words),
-        }
+        f.write_str(&advised(&self.words, self.advice, &|a| a.joined()))
     }
 }
 

@@ -6,6 +6,7 @@
 //!
 //! Knows nothing of the service's endpoints, of Python or of the emulator.
 
+pub mod auth_failure;
 pub mod closing;
 pub mod digest;
 pub mod error;
@@ -16,6 +17,7 @@ pub mod one_thread;
 pub mod secret;
 pub mod storage;
 
+pub use auth_failure::{AuthFailure, AuthReason};
 pub use closing::Closing;
 pub use error::{ClientError, ProviderCause};
 pub use invalid::{Advice, Argument, Invalid, Rule};

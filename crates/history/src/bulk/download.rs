@@ -304,7 +304,7 @@ async fn fetch_once(
         .await
         .map_err(|_| Attempt::Broken("timed out".into(), 0))?
         .map_err(|e| match sender.explain(e) {
-            Failure::Permanent(why) => Attempt::Fatal(why),
+            Failure::Permanent(why) => Attempt::Fatal(why.to_string()),
             Failure::Passing(why) => Attempt::Broken(why, 0),
         })?;
     match (response.status().as_u16(), &resume) {

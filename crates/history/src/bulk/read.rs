@@ -255,7 +255,7 @@ pub fn rows_in(path: &Path) -> Result<u64, ClientError> {
 pub async fn count_rows(files: Vec<PathBuf>) -> Result<u64, ClientError> {
     tokio::task::spawn_blocking(move || files.iter().map(|f| rows_in(f)).sum())
         .await
-        .map_err(|e| ClientError::BulkJobFailed(e.to_string()))?
+        .map_err(|e| ClientError::bulk_failed(e.to_string()))?
 }
 
 /// Reads the selected partitions of `dest` into one table.

@@ -117,7 +117,7 @@ async fn a_failed_job_is_submitted_again_up_to_the_limit() {
     .await
     .unwrap_err();
     assert!(
-        matches!(&error, ClientError::BulkJobFailed(why) if why.starts_with("no bulk job succeeded in 2 attempts")),
+        matches!(&error, ClientError::BulkJobFailed { job_id: None, reason } if reason.starts_with("no bulk job succeeded in 2 attempts")),
         "{error:?}"
     );
 }
@@ -474,7 +474,7 @@ async fn a_body_that_is_not_parquet_never_takes_the_final_name() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, ClientError::BulkJobFailed(why) if why.contains("not a Parquet file")),
+        matches!(&error, ClientError::BulkJobFailed { reason, .. } if reason.contains("not a Parquet file")),
         "{error:?}"
     );
     assert_eq!(everything_in(&folder.0), Vec::<String>::new());

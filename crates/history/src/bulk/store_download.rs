@@ -37,7 +37,7 @@ pub async fn fetch_to_store(
                 Ok(Ok(response)) => Ok(response),
                 Ok(Err(e)) => match sender.explain(e) {
                     // A certificate or a proxy's refusal: trying again will not help.
-                    Failure::Permanent(why) => return Err(fail(why)),
+                    Failure::Permanent(why) => return Err(fail(why.to_string())),
                     Failure::Passing(why) => Err(why),
                 },
             };

@@ -360,5 +360,6 @@ fn cache_miss(
         ),
         curve_id: Some(curve_id.to_owned()),
         missing,
+        advice: None,
     }
 }

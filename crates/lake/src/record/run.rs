@@ -32,7 +32,7 @@ use super::subscriptions::check_against_catalogue;
 use domain::timestamp::Micros;
 use history::RestClient;
 use live::{LiveFeed, ResumePoint, TickSource};
-use places::storage::{Place, PlaceError};
+use places::storage::{Operation, Place, PlaceError};
 use places::ClientError;
 
 /// Ticks taken from the feed at once.
@@ -365,16 +365,15 @@ impl Recorder {
     }
 
     fn hold_exceeded(&self) -> ClientError {
-        ClientError::Destination(format!(
-            "{} has refused writes ({}); {} ticks are held, more than hold_limit ({}). \
-             Nothing written is lost, and what is held is not either: once the \
-             destination takes writes again, a restarted recorder fetches it again \
-             from the service",
+        PlaceError::new(
             self.dest.shown(),
+            Operation::Hold {
+                held: self.pending.held(),
+                limit: self.config.hold_limit,
+            },
             self.last_error.as_deref().unwrap_or("no reason given"),
-            self.pending.held(),
-            self.config.hold_limit
-        ))
+        )
+        .into()
     }
 
     /// Writes sealed files, oldest first, until one fails (it is tried
@@ -386,7 +385,7 @@ impl Recorder {
             let (tag, sequence) = (&self.run_tag, self.sequence);
             front
                 .encode(|day| part_name(day, now_micros(), tag, sequence))
-                .map_err(ClientError::Destination)?;
+                .map_err(PlaceError::encoding)?;
             let (name, bytes, note) = front.encoded.clone().expect("just encoded");
             match self.dest.put(&name, bytes).await {
                 Ok(()) => {
@@ -410,7 +409,8 @@ impl Recorder {
                         log::warn!(target: TARGET, "{e}");
                     }
                 }
-                Err(PlaceError(reason)) => {
+                Err(refused) => {
+                    let reason = refused.to_string();
                     self.summary.write_failures += 1;
                     log::warn!(
                         target: TARGET,
@@ -488,13 +488,15 @@ impl Recorder {
         self.write_held().await?;
         self.summary.unwritten = self.pending.held() as u64;
         if self.summary.unwritten > 0 {
-            let error = ClientError::Destination(format!(
-                "stopped with {} ticks unwritten: {}. {}",
-                self.summary.unwritten,
+            let error = ClientError::from(PlaceError::new(
+                self.dest.shown(),
+                Operation::Stop {
+                    unwritten: self.summary.unwritten,
+                    fate: self.unwritten_fate(),
+                },
                 self.last_error
                     .as_deref()
                     .unwrap_or("the destination refused them"),
-                self.unwritten_fate()
             ));
             let _ = self
                 .write_status_with("failed", Some(&error.to_string()))

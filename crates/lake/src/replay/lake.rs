@@ -26,7 +26,7 @@ use domain::timestamp::Micros;
 use live::TickSource;
 use live::SUBSCRIBE_ANYWAY;
 use places::one_thread::OneThread;
-use places::storage::{Place, PlaceError};
+use places::storage::{Operation, Place, PlaceError};
 use places::{Argument, ClientError, Invalid, Rule};
 
 /// Files fetched at once.
@@ -145,11 +145,14 @@ impl LakeSource {
                     log::info!(target: TARGET, "{name} vanished while replaying: listing again");
                 }
                 Err(name) => {
-                    return Err(PlaceError(format!(
-                        "{name} vanished while replaying {}, and files went on vanishing \
-                         after {RELISTS} listings: is the lake being rewritten?",
-                        self.place.shown()
-                    ))
+                    return Err(PlaceError::new(
+                        self.place.shown(),
+                        Operation::KeptVanishing {
+                            doing: "replaying",
+                            listings: RELISTS,
+                        },
+                        name,
+                    )
                     .into())
                 }
             }
@@ -216,7 +219,7 @@ fn decode_day(
     let mut names = NameTable::new(subscriptions);
     let mut opened = Vec::with_capacity(files.len());
     for (name, file) in files {
-        let unreadable = |e: String| PlaceError(format!("cannot read {name}: {e}"));
+        let unreadable = |e: String| PlaceError::new(name.as_str(), Operation::Read, e);
         let bytes = match file {
             File::Read(bytes) => bytes,
             File::At(path) => match std::fs::read(&path) {

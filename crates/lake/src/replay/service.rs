@@ -18,6 +18,7 @@ use history::rest::{Contracts, HistoryQuery, Progress};
 use history::RestClient;
 use live::TickSource;
 use live::SUBSCRIBE_ANYWAY;
+use places::storage::PlaceError;
 use places::{Argument, ClientError, Invalid, Rule};
 
 pub struct ServiceSource {
@@ -87,7 +88,7 @@ impl ServiceSource {
                 Err(ClientError::NotFound { .. }) => continue,
                 table => table?,
             };
-            let rows = backfilled_rows(&table, 0).map_err(ClientError::Destination)?;
+            let rows = backfilled_rows(&table, 0).map_err(PlaceError::encoding)?;
             for row in rows {
                 let tick = row.tick;
                 if let Some(name) = names.index(&tick.curve_id, &tick.tenor) {

@@ -39,7 +39,10 @@ fn error_of(name: &str, content: &[u8]) -> String {
     match read_pem_certificates(&file.0, crate::Argument::CaBundle).unwrap_err() {
         crate::ClientError::InvalidRequest(invalid) => {
             assert_eq!(invalid.argument, crate::Argument::CaBundle);
-            assert!(invalid.rest().is_some(), "the binding names the argument: {invalid}");
+            assert!(
+                invalid.rest().is_some(),
+                "the binding names the argument: {invalid}"
+            );
             invalid.to_string()
         }
         other => panic!("not an InvalidRequest: {other:?}"),

@@ -202,10 +202,7 @@ pub fn store_error(location: &Location, error: &object_store::Error) -> ClientEr
             format!("{}: no such bucket or object ({said})", location.shown),
         ),
         object_store::Error::PermissionDenied { .. }
-        | object_store::Error::Unauthenticated { .. } => ClientError::Auth(format!(
-            "{}: the store refused the credentials ({said})",
-            location.shown
-        )),
+        | object_store::Error::Unauthenticated { .. } => refused(location, said),
         _ if said.contains("NoSuchBucket") => invalid(
             &location.shown,
             Rule::Place,
@@ -215,16 +212,23 @@ pub fn store_error(location: &Location, error: &object_store::Error) -> ClientEr
             || said.contains("SignatureDoesNotMatch")
             || said.contains("AccessDenied") =>
         {
-            ClientError::Auth(format!(
-                "{}: the store refused the credentials ({said})",
-                location.shown
-            ))
+            refused(location, said)
         }
         _ => ClientError::Service {
             endpoint: location.shown.clone(),
             status: None,
             attempts: 1,
             message: said,
+            advice: None,
         },
     }
+}
+
+/// The store refused the credentials, in `said`'s words.
+fn refused(location: &Location, said: String) -> ClientError {
+    ClientError::auth(
+        crate::AuthReason::StoreRefused,
+        Some(location.shown.clone()),
+        said,
+    )
 }

@@ -32,6 +32,7 @@ mod location;
 pub mod noted;
 mod parts;
 mod place;
+mod place_error;
 mod place_files;
 mod place_url;
 mod retry;
@@ -44,7 +45,7 @@ pub mod whole_file;
 
 pub use location::{describe, store_error, Location};
 pub use place::Place;
-pub use place_files::PlaceError;
+pub use place_error::{Operation, PlaceError, Writer};
 pub use place_url::without_credentials;
 pub use secret_options::secret_options;
 pub use survey::Survey;
