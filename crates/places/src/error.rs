@@ -8,7 +8,7 @@ use domain::live::Subscription;
 
 use crate::auth_failure::AuthFailure;
 use crate::invalid::{advised, Advice, Invalid};
-use crate::storage::PlaceError;
+use crate::place_error::PlaceError;
 
 /// What a caller's token provider raised, kept whole so that a binding can
 /// chain it to the error it becomes (`__cause__` in Python); messages carry

@@ -14,6 +14,7 @@ pub mod give_back;
 pub mod invalid;
 pub mod net;
 pub mod one_thread;
+pub mod place_error;
 pub mod secret;
 pub mod storage;
 

@@ -12,7 +12,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 
-use crate::storage::{Operation, PlaceError};
+use crate::place_error::{Operation, PlaceError};
 
 type Job = Box<dyn FnOnce() + Send>;
 

@@ -32,7 +32,6 @@ mod location;
 pub mod noted;
 mod parts;
 mod place;
-mod place_error;
 mod place_files;
 mod place_url;
 mod retry;
@@ -43,9 +42,9 @@ pub(crate) mod test_places;
 pub mod upload;
 pub mod whole_file;
 
+pub use crate::place_error::{Operation, PlaceError, Writer};
 pub use location::{describe, store_error, Location};
 pub use place::Place;
-pub use place_error::{Operation, PlaceError, Writer};
 pub use place_url::without_credentials;
 pub use secret_options::secret_options;
 pub use survey::Survey;
