@@ -7,12 +7,12 @@ use chrono::NaiveDate;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use analytics::CurveError;
+use analytics::{Adjust, CurveError, Term};
 use domain::decode::DecodeError;
 use domain::tenor::TenorError;
 use domain::tenor_range::RangeError;
 use emulator::ControlError;
-use places::{Advice, Argument, ClientError, Invalid};
+use places::{Advice, Argument, ClientError, Invalid, Lead};
 
 pyo3::import_exception!(marketcurves.exceptions, InvalidRequest);
 
@@ -78,7 +78,7 @@ impl From<CoreError> for PyErr {
             CoreError::Client(error) => Python::attach(|py| client_error(py, error)),
             CoreError::Tenor(error) => invalid_request(error.to_string()),
             CoreError::Range(error) => invalid_request(error.to_string()),
-            CoreError::Curve(error) => invalid_request(error.to_string()),
+            CoreError::Curve(error) => invalid_request(error.words(&curve_term)),
             CoreError::Emulator(error) => invalid_request(error.to_string()),
         }
     }
@@ -125,6 +125,10 @@ fn parameter(argument: &Argument) -> &str {
         Argument::CaBundle => "ca_bundle",
         Argument::BaseUrl => "base_url",
         Argument::TokenProvider => "token_provider",
+        Argument::PollInterval => "poll_interval",
+        Argument::BatchRows => "max_rows",
+        Argument::Concurrency => "max_concurrency",
+        Argument::HoldLimit => "hold_limit",
         other => other.words(),
     }
 }
@@ -146,25 +150,39 @@ fn advice(advice: Advice) -> &'static str {
             " (fetch it once online; a history call needs the whole catalogue to list a \
              curve's tenors, unless tenors= names them)"
         }
+        Advice::ResponseLimit => "; max_response_bytes raises the limit",
         _ => "",
+    }
+}
+
+/// A term of a curve function's error in Python's syntax: the parameter
+/// of `mc.curves` and the value given.
+fn curve_term(term: Term) -> String {
+    match term {
+        Term::Adjust(Adjust::None) => "adjust='none'".into(),
+        Term::Adjust(Adjust::Difference) => "adjust='difference'".into(),
+        Term::Adjust(Adjust::Ratio) => "adjust='ratio'".into(),
+        Term::BusinessWeights => "weights=\"business\"".into(),
+        Term::GiveFactor => "pass factor=".into(),
+        other => other.words().to_owned(),
     }
 }
 
 /// Bad input in Python's words: the parameter's name where the core's words
 /// lead with the argument, then the advice in Python's terms.
 pub(crate) fn python_words(invalid: &Invalid) -> String {
-    let mut words = match invalid.rest() {
-        Some(rest) => {
-            let name = parameter(&invalid.argument);
-            // `cache="offline"`: a keyword and its value, with no space between.
-            let rest = if name.ends_with('=') {
-                rest.trim_start()
-            } else {
-                rest
-            };
-            format!("{name}{rest}")
+    let name = parameter(&invalid.argument);
+    let mut words = match (&invalid.lead, invalid.rest()) {
+        // `tenors='expired' and tenors='all'`: the keyword given each value.
+        (Lead::Values(values), Some(rest)) => {
+            let keyword = name.trim_end_matches('=');
+            let each: Vec<String> = values.iter().map(|v| format!("{keyword}='{v}'")).collect();
+            format!("{}{rest}", each.join(" and "))
         }
-        None => invalid.words.clone(),
+        // `cache="offline"`: a keyword and its value, with no space between.
+        (_, Some(rest)) if name.ends_with('=') => format!("{name}{}", rest.trim_start()),
+        (_, Some(rest)) => format!("{name}{rest}"),
+        (_, None) => invalid.words.clone(),
     };
     if let Some(given) = invalid.advice {
         words.push_str(advice(given));

@@ -214,19 +214,19 @@ impl Reader {
     ) -> Result<Option<Vec<Row>>, ClientError> {
         if !(1..=MAX_BATCH_ROWS).contains(&max_rows) {
             return Err(ClientError::InvalidRequest(
-                Invalid::new(
-                    Argument::Named("max_rows".into()),
+                Invalid::led(
+                    Argument::BatchRows,
                     Rule::Bounds,
-                    format!("max_rows must be from 1 to {MAX_BATCH_ROWS}, not {max_rows}"),
+                    &format!(" must be from 1 to {MAX_BATCH_ROWS}, not {max_rows}"),
                 )
                 .value(max_rows.to_string()),
             ));
         }
         if timeout == Some(Duration::ZERO) {
-            return Err(ClientError::InvalidRequest(Invalid::new(
-                Argument::Period,
+            return Err(ClientError::InvalidRequest(Invalid::led(
+                Argument::Timeout,
                 Rule::Bounds,
-                "timeout must be longer than zero (or None: return full batches only)",
+                " must be longer than zero (or None: return full batches only)",
             )));
         }
         let mut batch = Gathering {

@@ -224,16 +224,32 @@ async fn a_read_with_no_wait_returns_what_is_there() {
 async fn bad_sizes_and_timeouts_are_refused_naming_them_and_take_nothing() {
     let (shared, reader) = reader();
     push(&shared, [1]);
+    // The argument is data (the binding words it as its parameter).
     let refused = [
-        (reader.batch(0, None).await, "max_rows"),
-        (reader.batch(MAX_BATCH_ROWS + 1, None).await, "max_rows"),
-        (reader.batch(1, Some(Duration::ZERO)).await, "timeout"),
-        (reader.ticks(0, None).await, "max"),
+        (
+            reader.batch(0, None).await,
+            Argument::BatchRows,
+            "batch row limit",
+        ),
+        (
+            reader.batch(MAX_BATCH_ROWS + 1, None).await,
+            Argument::BatchRows,
+            "batch row limit",
+        ),
+        (
+            reader.batch(1, Some(Duration::ZERO)).await,
+            Argument::Timeout,
+            "timeout",
+        ),
+        (reader.ticks(0, None).await, Argument::Limit, "max"),
     ];
-    for (result, name) in refused {
+    for (result, argument, name) in refused {
         let error = result.unwrap_err();
-        assert!(matches!(error, ClientError::InvalidRequest(_)), "{error}");
-        assert!(error.to_string().contains(name), "{error}");
+        let ClientError::InvalidRequest(invalid) = &error else {
+            panic!("not an InvalidRequest: {error}");
+        };
+        assert_eq!(invalid.argument, argument);
+        assert!(error.to_string().starts_with(name), "{error}");
     }
     assert_eq!(shared.queue.len(), 1);
 }

@@ -48,6 +48,16 @@ pub enum Argument {
     Limit,
     /// A period or a duration.
     Period,
+    /// How long a call waits at most (for a batch, for a bulk job).
+    Timeout,
+    /// How long a bulk download waits between looks at its job.
+    PollInterval,
+    /// The most rows a batch of ticks holds.
+    BatchRows,
+    /// The most requests the client has under way at once.
+    Concurrency,
+    /// The most ticks a recorder holds before it writes.
+    HoldLimit,
     /// An argument named by whoever gave it.
     Named(String),
     /// The request as a whole: several arguments together, or the service's
@@ -77,6 +87,11 @@ impl Argument {
             Argument::Strict => "strict",
             Argument::Limit => "limit",
             Argument::Period => "period",
+            Argument::Timeout => "timeout",
+            Argument::PollInterval => "poll interval",
+            Argument::BatchRows => "batch row limit",
+            Argument::Concurrency => "concurrency limit",
+            Argument::HoldLimit => "hold limit",
             Argument::Named(name) => name,
             Argument::Request => "request",
         }
@@ -124,6 +139,8 @@ pub enum Advice {
     /// Offline without the catalogue: fetch it once online, or name the
     /// tenors so that none need listing.
     FetchCatalogue,
+    /// A response longer than the client takes in: its limit can be raised.
+    ResponseLimit,
 }
 
 impl Advice {
@@ -141,6 +158,7 @@ impl Advice {
                 "(fetch it once online; a history call needs the whole catalogue to list a \
                  curve's tenors, unless the call names them)"
             }
+            Advice::ResponseLimit => "the client's response size limit can be raised",
         }
     }
 
@@ -173,10 +191,22 @@ pub struct Invalid {
     /// The offending value as shown (never a secret), when one value is at fault.
     pub value: Option<String>,
     pub words: String,
-    /// The words begin with the argument's own ([`Argument::words`]), which
-    /// a binding replaces with its parameter's name.
-    pub led: bool,
+    /// What the words begin with that a binding writes its own way.
+    pub lead: Lead,
     pub advice: Option<Advice>,
+}
+
+/// The start of an [`Invalid`]'s words that names the argument: a binding
+/// writes it with its parameter's name (and syntax for a value).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lead {
+    /// The words name no argument up front.
+    None,
+    /// The argument's own words ([`Argument::words`]).
+    Argument,
+    /// The argument given each of these values, joined by "and"
+    /// ([`Invalid::given`] in the Rust API's words).
+    Values(Vec<String>),
 }
 
 impl Invalid {
@@ -186,7 +216,7 @@ impl Invalid {
             rule,
             value: None,
             words: words.into(),
-            led: false,
+            lead: Lead::None,
             advice: None,
         }
     }
@@ -195,16 +225,40 @@ impl Invalid {
     pub fn led(argument: Argument, rule: Rule, rest: &str) -> Invalid {
         let words = format!("{}{rest}", argument.words());
         Invalid {
-            led: true,
+            lead: Lead::Argument,
             ..Invalid::new(argument, rule, words)
         }
     }
 
-    /// The words after the argument's own, when they lead.
+    /// Words that begin with the argument given each of `values` (`tenors
+    /// "expired" and tenors "all"`), then `rest`.
+    pub fn led_by_values(argument: Argument, rule: Rule, values: &[&str], rest: &str) -> Invalid {
+        let values: Vec<String> = values.iter().map(|&v| v.to_owned()).collect();
+        let words = format!("{}{rest}", Invalid::given(&argument, &values));
+        Invalid {
+            lead: Lead::Values(values),
+            ..Invalid::new(argument, rule, words)
+        }
+    }
+
+    /// `argument` given each of `values`, in the Rust API's words.
+    pub fn given(argument: &Argument, values: &[String]) -> String {
+        let each: Vec<String> = values
+            .iter()
+            .map(|value| format!("{} {value:?}", argument.words()))
+            .collect();
+        each.join(" and ")
+    }
+
+    /// The words after their lead, when the argument leads them.
     pub fn rest(&self) -> Option<&str> {
-        self.led
-            .then(|| self.words.strip_prefix(self.argument.words()))
-            .flatten()
+        match &self.lead {
+            Lead::None => None,
+            Lead::Argument => self.words.strip_prefix(self.argument.words()),
+            Lead::Values(values) => self
+                .words
+                .strip_prefix(&Invalid::given(&self.argument, values)),
+        }
     }
 
     /// With the offending value, as shown.

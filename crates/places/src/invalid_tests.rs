@@ -52,3 +52,22 @@ fn an_internal_error_says_what_failed_and_why() {
         "internal error: reading the cache failed: disk gone"
     );
 }
+
+#[test]
+fn words_led_by_values_of_the_argument_keep_them_as_data() {
+    let invalid = Invalid::led_by_values(
+        Argument::Tenors,
+        Rule::Conflict,
+        &["expired", "all"],
+        " widen (curve, '*') subscriptions",
+    );
+    assert_eq!(
+        invalid.lead,
+        Lead::Values(vec!["expired".into(), "all".into()])
+    );
+    assert_eq!(
+        invalid.to_string(),
+        "tenors \"expired\" and tenors \"all\" widen (curve, '*') subscriptions"
+    );
+    assert_eq!(invalid.rest(), Some(" widen (curve, '*') subscriptions"));
+}

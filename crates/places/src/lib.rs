@@ -21,5 +21,5 @@ pub mod storage;
 pub use auth_failure::{AuthFailure, AuthReason};
 pub use closing::Closing;
 pub use error::{ClientError, ProviderCause};
-pub use invalid::{Advice, Argument, Invalid, Rule};
+pub use invalid::{Advice, Argument, Invalid, Lead, Rule};
 pub use secret::Secret;

@@ -136,11 +136,13 @@ impl Sender {
     /// streams. Within the attempt's timeout, as the whole attempt is.
     async fn bounded_body(&self, mut response: reqwest::Response) -> Result<Bytes, Failure> {
         let too_long = |length: String| {
-            Failure::Permanent(Said::from(format!(
-                "the response is longer than the {} MiB allowed ({length}); \
-                 max_response_bytes raises the limit",
-                self.max_body / (1024 * 1024)
-            )))
+            Failure::Permanent(Said {
+                words: format!(
+                    "the response is longer than the {} MiB allowed ({length})",
+                    self.max_body / (1024 * 1024)
+                ),
+                advice: Some(places::Advice::ResponseLimit),
+            })
         };
         let declared = response.content_length();
         if let Some(length) = declared.filter(|&n| n > self.max_body) {

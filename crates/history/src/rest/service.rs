@@ -30,11 +30,11 @@ pub(crate) struct Service {
 impl Service {
     pub(crate) fn new(config: HttpConfig) -> Result<Service, ClientError> {
         if config.max_concurrency == 0 {
-            return Err(ClientError::invalid(
-                places::Argument::Limit,
+            return Err(ClientError::InvalidRequest(places::Invalid::led(
+                places::Argument::Concurrency,
                 places::Rule::Bounds,
-                "max_concurrency must be at least 1",
-            ));
+                " must be at least 1",
+            )));
         }
         Ok(Service {
             concurrency: config.max_concurrency,

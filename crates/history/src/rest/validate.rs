@@ -84,15 +84,14 @@ pub fn date_range<T: PartialOrd + Display>(start: T, end: T) -> Result<(), Clien
 }
 
 /// A duration given as a number of seconds (as Python gives it): finite and > 0.
-pub fn seconds(name: &str, value: f64) -> Result<Duration, ClientError> {
+pub fn seconds(argument: Argument, value: f64) -> Result<Duration, ClientError> {
     Duration::try_from_secs_f64(value)
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or_else(|| {
-            invalid(
-                Argument::Named(name.into()),
-                Rule::Bounds,
-                format!("{name} must be a finite number of seconds > 0, not {value}"),
+            let rest = format!(" must be a finite number of seconds > 0, not {value}");
+            ClientError::InvalidRequest(
+                places::Invalid::led(argument, Rule::Bounds, &rest).value(value.to_string()),
             )
         })
 }

@@ -66,12 +66,12 @@ impl BackfillRequest {
         validate::intraday_span(start, end)?;
         let contracts = Contracts::parse(contracts)?;
         if contracts != Contracts::Listed && !checked.iter().any(Subscription::is_all_tenors) {
-            return Err(ClientError::invalid(
+            return Err(ClientError::InvalidRequest(places::Invalid::led_by_values(
                 places::Argument::Tenors,
                 places::Rule::Conflict,
-                "tenors='expired' and tenors='all' widen (curve, '*') subscriptions, \
-                 and none is given",
-            ));
+                &["expired", "all"],
+                " widen (curve, '*') subscriptions, and none is given",
+            )));
         }
         Ok(BackfillRequest {
             subscriptions: checked,

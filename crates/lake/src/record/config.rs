@@ -75,14 +75,14 @@ impl RecordConfig {
             );
         }
         if !(1..=LiveConfig::MAX_QUEUE_SIZE).contains(&hold_limit) {
-            return invalid(
-                Argument::Limit,
-                Rule::Bounds,
-                format!(
-                    "hold_limit must be from 1 to {}, not {hold_limit}",
-                    LiveConfig::MAX_QUEUE_SIZE
-                ),
+            let rest = format!(
+                " must be from 1 to {}, not {hold_limit}",
+                LiveConfig::MAX_QUEUE_SIZE
             );
+            return Err(ClientError::InvalidRequest(
+                places::Invalid::led(Argument::HoldLimit, Rule::Bounds, &rest)
+                    .value(hold_limit.to_string()),
+            ));
         }
         live.validate()?;
         Ok(RecordConfig {
