@@ -56,11 +56,15 @@ pub enum ClientError {
     #[error(transparent)]
     Decode(#[from] DecodeError),
     /// A bulk job that did not give its files: `job_id` when one job is at
-    /// fault, `reason` in the service's or the client's words.
-    #[error("{}", bulk_message(job_id.as_deref(), reason))]
+    /// fault, `reason` in the service's or the client's words, `advice` as
+    /// data a binding words (trust a network's CA certificates), and `url`,
+    /// redacted, when one file's download is at fault.
+    #[error("{}", bulk_message(job_id.as_deref(), reason, *advice, url.as_deref(), &Advice::joined))]
     BulkJobFailed {
         job_id: Option<String>,
         reason: String,
+        advice: Option<Advice>,
+        url: Option<String>,
     },
     /// A live feed failure that reconnecting cannot mend: the service refused
     /// a subscription (`ERROR_PARSING`, `UNEXPECTED_ERROR` after retries) or
@@ -131,11 +135,13 @@ impl ClientError {
         ClientError::BulkJobFailed {
             job_id: None,
             reason: reason.into(),
+            advice: None,
+            url: None,
         }
     }
 
-    /// The message, with the advice (of a `Service`, `Live` or `CacheMiss`
-    /// error) worded by `advise` with what joins it: a binding's terms.
+    /// The message, with the advice (of a `Service`, `Live`, `CacheMiss` or
+    /// `BulkJobFailed` error) worded by `advise` with what joins it: a binding's terms.
     pub fn advised_message(&self, advise: &dyn Fn(Advice) -> String) -> String {
         match self {
             ClientError::Service {
@@ -158,6 +164,12 @@ impl ClientError {
             ClientError::CacheMiss {
                 message, advice, ..
             } => advised(message, *advice, advise),
+            ClientError::BulkJobFailed {
+                job_id,
+                reason,
+                advice,
+                url,
+            } => bulk_message(job_id.as_deref(), reason, *advice, url.as_deref(), advise),
             other => other.to_string(),
         }
     }
@@ -199,10 +211,21 @@ fn service_message(
     format!("{endpoint}: {message} after {attempts} attempts")
 }
 
-fn bulk_message(job_id: Option<&str>, reason: &str) -> String {
-    match job_id {
+fn bulk_message(
+    job_id: Option<&str>,
+    reason: &str,
+    advice: Option<Advice>,
+    url: Option<&str>,
+    advise: &dyn Fn(Advice) -> String,
+) -> String {
+    let reason = advised(reason, advice, advise);
+    let said = match job_id {
         Some(id) => format!("bulk job {id} {reason}"),
-        None => reason.to_owned(),
+        None => reason,
+    };
+    match url {
+        Some(url) => format!("{said} ({url})"),
+        None => said,
     }
 }
 
@@ -235,3 +258,7 @@ pub fn body_message(body: &[u8]) -> String {
         None => text.to_owned(),
     }
 }
+
+#[cfg(test)]
+#[path = "error_tests.rs"]
+mod tests;

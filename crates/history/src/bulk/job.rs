@@ -157,6 +157,8 @@ pub async fn wait(
                 return Err(ClientError::BulkJobFailed {
                     job_id: Some(job_id.to_owned()),
                     reason: "ended FAILED (a processing error on the service side)".into(),
+                    advice: None,
+                    url: None,
                 })
             }
             JobState::Running | JobState::Other(_) => {}
@@ -168,6 +170,8 @@ pub async fn wait(
                     "still running after {:.0} s",
                     started.elapsed().as_secs_f64()
                 ),
+                advice: None,
+                url: None,
             });
         }
         // Guarded, so that closing the client does not wait out a poll interval.

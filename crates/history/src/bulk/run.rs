@@ -401,10 +401,13 @@ async fn download_all(
         match result {
             Ok(bytes) => round.bytes += bytes,
             Err(DownloadError::Expired) => round.expired = true,
-            Err(DownloadError::Failed(why)) => {
-                round
-                    .error
-                    .get_or_insert(ClientError::bulk_failed(format!("download failed: {why}")));
+            Err(DownloadError::Failed { why, advice, url }) => {
+                round.error.get_or_insert(ClientError::BulkJobFailed {
+                    job_id: None,
+                    reason: format!("download failed: {why}"),
+                    advice,
+                    url,
+                });
             }
         }
     }

@@ -117,7 +117,7 @@ async fn a_failed_job_is_submitted_again_up_to_the_limit() {
     .await
     .unwrap_err();
     assert!(
-        matches!(&error, ClientError::BulkJobFailed { job_id: None, reason } if reason.starts_with("no bulk job succeeded in 2 attempts")),
+        matches!(&error, ClientError::BulkJobFailed { job_id: None, reason, .. } if reason.starts_with("no bulk job succeeded in 2 attempts")),
         "{error:?}"
     );
 }
