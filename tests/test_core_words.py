@@ -82,7 +82,7 @@ def test_the_binding_words_the_advice():
         "unless tenors= names them",
         "adjust='ratio'",
         "pass factor=",
-        "weights=\\\"business\\\"",
+        'weights=\\"business\\"',
         '"token_provider"',
         '"base_url"',
     ):
