@@ -64,9 +64,11 @@ impl TokenProvider for PyTokenProvider {
                     .get_type()
                     .name()
                     .map_or("?".into(), |n| n.to_string());
-                ClientError::Auth(format!(
-                    "token_provider failed: it must return a str, not {kind}"
-                ))
+                ClientError::auth(
+                    places::AuthReason::ProviderFailed,
+                    None,
+                    format!("it must return a str, not {kind}"),
+                )
             })
         })
     }

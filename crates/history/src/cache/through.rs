@@ -298,7 +298,7 @@ async fn read_cached(
     });
     reading
         .await
-        .map_err(|e| ClientError::Internal(format!("reading the cache failed: {e}")))
+        .map_err(|e| ClientError::internal("reading the cache failed", e))
 }
 
 /// Adds missing days, joined to the missing run before if they touch.
@@ -360,5 +360,6 @@ fn cache_miss(
         ),
         curve_id: Some(curve_id.to_owned()),
         missing,
+        advice: None,
     }
 }
