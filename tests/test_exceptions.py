@@ -9,6 +9,7 @@ NAMES = [
     "AccessDenied",
     "NotFound",
     "InvalidRequest",
+    "InvalidType",
     "RateLimited",
     "ServiceError",
     "BulkJobFailed",
@@ -53,3 +54,9 @@ def test_decode_error_names_endpoint_and_field():
     assert error.endpoint == "GET /ongoing/intraday/<curve_id>/<tenor>"
     assert error.field == "items[0].price"
     assert "items[0].price" in str(error) and error.endpoint in str(error)
+
+
+def test_invalid_type_is_a_type_error_and_an_invalid_request():
+    assert issubclass(mc.InvalidType, TypeError)
+    assert issubclass(mc.InvalidType, mc.InvalidRequest)
+    assert issubclass(mc.InvalidType, ValueError), "except ValueError keeps catching it"

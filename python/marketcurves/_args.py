@@ -1,5 +1,7 @@
 """Checks and conversions of the public API's arguments, raising
-:class:`InvalidRequest` that names the argument before anything is sent.
+:class:`InvalidRequest` that names the argument before anything is sent:
+:class:`InvalidType` (also a ``TypeError``) for a value of the wrong type,
+:class:`InvalidRequest` (a ``ValueError``) for a wrong value.
 
 Types are checked here, with plain ranges of numbers and the client's own
 settings (URLs, credentials). The rules of the protocol's values (curve ids,
@@ -18,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from marketcurves._core import Tenor
-from marketcurves.exceptions import InvalidRequest
+from marketcurves.exceptions import InvalidRequest, InvalidType
 
 
 def utf8(value: str, name: str) -> str:
@@ -40,7 +42,7 @@ def curve_id(value: Any) -> str:
     if not isinstance(value, str):
         value = getattr(value, "id", value)
     if not isinstance(value, str):
-        raise InvalidRequest(f"curve_id must be a str or a Curve, not {type(value).__name__}")
+        raise InvalidType(f"curve_id must be a str or a Curve, not {type(value).__name__}")
     return utf8(value, "curve_id")
 
 
@@ -49,7 +51,7 @@ def tenor(value: Any, name: str = "tenor") -> str:
     if isinstance(value, Tenor):
         return value.name
     if not isinstance(value, str):
-        raise InvalidRequest(f"{name} must be a str or a Tenor, not {type(value).__name__}")
+        raise InvalidType(f"{name} must be a str or a Tenor, not {type(value).__name__}")
     return utf8(value, name)
 
 
@@ -64,7 +66,7 @@ def tenors(value: Any) -> list[str] | None:
     if isinstance(value, (str, Tenor)):
         return [tenor(value, "tenors")]
     if not isinstance(value, Iterable):
-        raise InvalidRequest(
+        raise InvalidType(
             f"tenors must be None, a tenor or a list of tenors, not {type(value).__name__}"
         )
     return [tenor(v, "tenors") for v in value]
@@ -93,9 +95,7 @@ def date(value: Any, name: str) -> _dt.date:
         except ValueError:
             pass
         raise InvalidRequest(f"{name} must be an ISO date such as 2025-01-31, not {value!r}")
-    raise InvalidRequest(
-        f"{name} must be a date, datetime or ISO string, not {type(value).__name__}"
-    )
+    raise InvalidType(f"{name} must be a date, datetime or ISO string, not {type(value).__name__}")
 
 
 def date_range(start: Any, end: Any) -> tuple[_dt.date, _dt.date]:
@@ -106,7 +106,7 @@ def date_range(start: Any, end: Any) -> tuple[_dt.date, _dt.date]:
 def text(value: Any, name: str) -> str:
     """A str that is not blank (``Tenor``'s binding calls it by name)."""
     if not isinstance(value, str):
-        raise InvalidRequest(f"{name} must be a str, not {type(value).__name__}")
+        raise InvalidType(f"{name} must be a str, not {type(value).__name__}")
     if not value.strip():
         raise InvalidRequest(f"{name} must not be empty")
     return utf8(value, name)
@@ -121,7 +121,7 @@ def instant(value: Any, name: str) -> _dt.datetime:
         except ValueError:
             raise InvalidRequest(f"{name} must be an ISO 8601 date-time, not {value!r}") from None
     if not isinstance(value, _dt.datetime):
-        raise InvalidRequest(f"{name} must be a datetime or ISO string, not {type(value).__name__}")
+        raise InvalidType(f"{name} must be a datetime or ISO string, not {type(value).__name__}")
     if value.tzinfo is None:
         return value.replace(tzinfo=_dt.UTC)
     return value.astimezone(_dt.UTC)
@@ -135,14 +135,15 @@ def choice(value: Any, name: str, allowed: tuple[str, ...]) -> str:
     """One of the ``allowed`` words, spelt exactly."""
     if not isinstance(value, str) or value not in allowed:
         words = ", ".join(repr(a) for a in allowed)
-        raise InvalidRequest(f"{name} must be one of {words}, not {value!r}")
+        wrong = InvalidRequest if isinstance(value, str) else InvalidType
+        raise wrong(f"{name} must be one of {words}, not {value!r}")
     return value
 
 
 def optional_str(value: Any, name: str) -> str | None:
     """None or a ``str``, whose value the core checks."""
     if value is not None and not isinstance(value, str):
-        raise InvalidRequest(f"{name} must be a str, not {type(value).__name__}")
+        raise InvalidType(f"{name} must be a str, not {type(value).__name__}")
     return None if value is None else utf8(value, name)
 
 
@@ -150,8 +151,14 @@ def optional_text(value: Any, name: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip():
-        raise InvalidRequest(f"{name} must be a non-empty str, not {value!r}")
+        wrong = InvalidRequest if isinstance(value, str) else InvalidType
+        raise wrong(f"{name} must be a non-empty str, not {value!r}")
     return utf8(value, name)
+
+
+def _is_int(value: Any) -> bool:
+    """An int that is not a bool: of the right type for an int argument."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _has_control(text: str) -> bool:
@@ -171,7 +178,8 @@ def token(value: Any) -> str:
 
 def positive_int(value: Any, name: str, minimum: int = 1, maximum: int = 1_000) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-        raise InvalidRequest(f"{name} must be an int from {minimum} to {maximum}, not {value!r}")
+        wrong = InvalidRequest if _is_int(value) else InvalidType
+        raise wrong(f"{name} must be an int from {minimum} to {maximum}, not {value!r}")
     return value
 
 
@@ -180,7 +188,8 @@ def seconds(value: Any, name: str, allow_zero: bool = False) -> float:
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if not number or not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
         bound = ">= 0" if allow_zero else "> 0"
-        raise InvalidRequest(f"{name} must be a finite number of seconds {bound}, not {value!r}")
+        wrong = InvalidRequest if number else InvalidType
+        raise wrong(f"{name} must be a finite number of seconds {bound}, not {value!r}")
     return float(value)
 
 
@@ -188,7 +197,8 @@ def count(value: Any, name: str) -> int:
     """An int the core's counts can hold (0 to 2**64 - 1). Which of them an
     argument takes is the core's rule, checked there with its message."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64:
-        raise InvalidRequest(f"{name} must be an int >= 0, not {value!r}")
+        wrong = InvalidRequest if _is_int(value) else InvalidType
+        raise wrong(f"{name} must be an int >= 0, not {value!r}")
     return value
 
 
@@ -201,14 +211,14 @@ def duration(value: Any, name: str) -> float:
 def optional_callable(value: Any, name: str, taking: str) -> Any:
     """None or a callable, for a callback taking ``taking``."""
     if value is not None and not callable(value):
-        raise InvalidRequest(f"{name} must be a callable taking {taking}")
+        raise InvalidType(f"{name} must be a callable taking {taking}")
     return value
 
 
 def flag(value: Any, name: str) -> bool:
     """True or False; merely truthy values are refused, as a typo often is one."""
     if not isinstance(value, bool):
-        raise InvalidRequest(f"{name} must be True or False, not {value!r}")
+        raise InvalidType(f"{name} must be True or False, not {value!r}")
     return value
 
 
@@ -216,10 +226,10 @@ def path(value: Any, name: str) -> str:
     """A file system path given as a ``str`` or an ``os.PathLike``, as the
     ``str`` it stands for: the core checks its value (not empty, no NUL)."""
     if not isinstance(value, (str, os.PathLike)):
-        raise InvalidRequest(f"{name} must be a path, not {type(value).__name__}")
+        raise InvalidType(f"{name} must be a path, not {type(value).__name__}")
     text = os.fspath(value)
     if not isinstance(text, str):
-        raise InvalidRequest(f"{name} must be a str path, not {type(text).__name__}")
+        raise InvalidType(f"{name} must be a str path, not {type(text).__name__}")
     return utf8(text, name)
 
 
@@ -239,11 +249,11 @@ def place(value: Any, name: str) -> str | tuple[Any, str]:
     if not kind.__module__.startswith("obstore"):
         if isinstance(value, (str, os.PathLike)):
             return path(value, name)
-        raise InvalidRequest(
+        raise InvalidType(
             f"{name} must be a path, an object store URL or an obstore store, not {kind.__name__}"
         )
     if kind.__name__ not in STORE_SCHEMES:
-        raise InvalidRequest(
+        raise InvalidType(
             f"{name} is an obstore {kind.__name__}, which marketcurves cannot share: "
             "use an S3Store, GCSStore, AzureStore or LocalStore"
         )
@@ -264,19 +274,17 @@ def storage_options(value: Any) -> dict[str, str] | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise InvalidRequest(f"storage_options must be a dict, not {type(value).__name__}")
+        raise InvalidType(f"storage_options must be a dict, not {type(value).__name__}")
     options = {}
     for key, option in value.items():
         if not isinstance(key, str):
-            raise InvalidRequest(f"storage_options keys must be str, not {type(key).__name__}")
+            raise InvalidType(f"storage_options keys must be str, not {type(key).__name__}")
         if isinstance(option, bool):
             option = "true" if option else "false"
         elif isinstance(option, (int, float)):
             option = str(option)
         if not isinstance(option, str):
-            raise InvalidRequest(
-                f"storage option {key!r} must be a str, not {type(option).__name__}"
-            )
+            raise InvalidType(f"storage option {key!r} must be a str, not {type(option).__name__}")
         options[utf8(key, "storage_options")] = utf8(option, f"storage option {key!r}")
     return options
 
@@ -284,14 +292,14 @@ def storage_options(value: Any) -> dict[str, str] | None:
 def number(value: Any, name: str) -> float:
     """A number of seconds as a ``float``; the core checks its value."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidRequest(f"{name} must be a number of seconds, not {type(value).__name__}")
+        raise InvalidType(f"{name} must be a number of seconds, not {type(value).__name__}")
     return float(value)
 
 
 def vertical(value: Any) -> str:
     """A vertical's name in any spelling; the core checks it is one."""
     if not isinstance(value, str):
-        raise InvalidRequest(
+        raise InvalidType(
             f"vertical must be a str such as 'Jet' or 'JET', not {type(value).__name__}"
         )
     return utf8(value, "vertical")
@@ -304,7 +312,7 @@ def month(value: Any, name: str) -> str:
         return f"{value.year:04d}-{value.month:02d}"
     if isinstance(value, str):
         return utf8(value, name)
-    raise InvalidRequest(
+    raise InvalidType(
         f"{name} must be a month as YYYY-MM, a date or a datetime, not {type(value).__name__}"
     )
 
@@ -326,7 +334,8 @@ def url(value: Any, name: str, schemes: tuple[str, ...]) -> str:
     text = utf8(value, name) if isinstance(value, str) else None
     parts = None if text is None else urlsplit(text)
     if text is None or parts is None or parts.scheme not in schemes or not parts.hostname:
-        raise InvalidRequest(
+        wrong = InvalidType if text is None else InvalidRequest
+        raise wrong(
             f"{name} must be a URL starting with {shown} and a host, not {_without_login(value)!r}"
         )
     if any(c.isspace() for c in text) or _has_control(text):
@@ -349,7 +358,8 @@ def optional_path(value: Any, name: str) -> str | None:
     if isinstance(value, os.PathLike):
         value = os.fspath(value)
     if not isinstance(value, str) or not value.strip():
-        raise InvalidRequest(f"{name} must be the path of a file, not {value!r}")
+        wrong = InvalidRequest if isinstance(value, str) else InvalidType
+        raise wrong(f"{name} must be the path of a file, not {value!r}")
     return utf8(value, name)
 
 
@@ -359,15 +369,14 @@ def subscriptions(value: Any) -> list[tuple[str, str]]:
     other method takes them; whether they are curves and tenors (and that
     there is at least one) is the core's rule."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
-        raise InvalidRequest(
+        raise InvalidType(
             f"subscriptions must be a list of (curve_id, tenor) pairs, not {type(value).__name__}"
         )
     pairs = []
     for item in value:
         if not isinstance(item, (list, tuple)) or len(item) != 2:
-            raise InvalidRequest(
-                f"each subscription must be a (curve_id, tenor) pair, not {item!r}"
-            )
+            wrong = InvalidRequest if isinstance(item, (list, tuple)) else InvalidType
+            raise wrong(f"each subscription must be a (curve_id, tenor) pair, not {item!r}")
         pairs.append((curve_id(item[0]), tenor(item[1], "a subscription's tenor")))
     return pairs
 
@@ -381,7 +390,7 @@ def period(value: Any, name: str) -> str:
         return f"{seconds(value, name)}s"
     if isinstance(value, str):
         return utf8(value, name)
-    raise InvalidRequest(
+    raise InvalidType(
         f"{name} must be a period such as '5min', a timedelta or seconds, "
         f"not {type(value).__name__}"
     )

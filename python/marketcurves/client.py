@@ -32,7 +32,7 @@ from marketcurves._worker_cache import worker_cache
 from marketcurves.bulk import BulkJob, BulkResult
 from marketcurves.cache import CacheInfo, CacheMode, CallStats, Cleared
 from marketcurves.catalogue import Catalogue, Curve
-from marketcurves.exceptions import InvalidRequest
+from marketcurves.exceptions import InvalidRequest, InvalidType
 from marketcurves.live import LiveEvent, LiveFeed
 
 if TYPE_CHECKING:
@@ -229,7 +229,7 @@ class Client:
     def _credentials(token: Any, token_provider: Any, email: Any, password: Any) -> Credentials:
         if token_provider is not None:
             if not callable(token_provider):
-                raise InvalidRequest("token_provider must be a callable returning a token")
+                raise InvalidType("token_provider must be a callable returning a token")
             return {"token_provider": token_provider}
         if token is not None:
             return {"token": _args.token(token)}
@@ -1348,7 +1348,7 @@ def _replay_speed(speed: Any) -> float | None:
     if isinstance(speed, str) and speed == "max":
         return None
     if isinstance(speed, bool) or not isinstance(speed, (int, float)):
-        raise InvalidRequest(f"speed must be 'max' or a number above 0, not {speed!r}")
+        raise InvalidType(f"speed must be 'max' or a number above 0, not {speed!r}")
     if not (speed > 0 and speed != float("inf")):
         raise InvalidRequest(f"speed must be 'max' or a number above 0, not {speed!r}")
     return float(speed)
@@ -1361,7 +1361,7 @@ def _arrow_table(table: Any) -> pyarrow.Table:
     if isinstance(table, pa.RecordBatch):
         return pa.Table.from_batches([table])
     if not isinstance(table, pa.Table):
-        raise InvalidRequest(
+        raise InvalidType(
             f"table must be a pyarrow.Table or RecordBatch, not {type(table).__name__}"
         )
     return table

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from marketcurves import _calendars, _core, _deprecation
 from marketcurves._args import instant as _instant
 from marketcurves._args import text as _text
-from marketcurves.exceptions import InvalidRequest
+from marketcurves.exceptions import InvalidRequest, InvalidType
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -617,7 +617,7 @@ def _at(value: Any) -> str | list[_dt.datetime]:
             "at is a frequency such as '1h' or a list of times; one time goes in a list"
         )
     if not isinstance(value, Iterable) or isinstance(value, (bytes, bytearray)):
-        raise InvalidRequest(
+        raise InvalidType(
             f"at must be a frequency such as '1h' or a list of times, not {type(value).__name__}"
         )
     times = [_instant(t, "at") for t in value]
@@ -628,7 +628,7 @@ def _at(value: Any) -> str | list[_dt.datetime]:
 
 def _table(value: Any, name: str = "table") -> Any:
     if not hasattr(value, "__arrow_c_stream__"):
-        raise InvalidRequest(
+        raise InvalidType(
             f"{name} must be an Arrow table (pyarrow.Table or anything with "
             f"__arrow_c_stream__), not {type(value).__name__}"
         )
@@ -640,7 +640,7 @@ def _roll_args(kind: Any, nearby: Any, roll_days: Any) -> tuple[str, list[int], 
     if isinstance(nearby, int) and not isinstance(nearby, bool):
         nearby = [nearby]
     if not isinstance(nearby, Iterable) or isinstance(nearby, (str, bytes)):
-        raise InvalidRequest(
+        raise InvalidType(
             f"nearby must be a position or positions such as range(1, 13), "
             f"not {type(nearby).__name__}"
         )
@@ -674,7 +674,7 @@ def _factor(value: Any, name: str) -> float | str:
             raise InvalidRequest(f"{name}: curve {value.id} has no vertical to take a factor from")
         return vertical
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise InvalidRequest(
+        raise InvalidType(
             f"{name} must be barrels per tonne, a product name or a Curve, "
             f"not {type(value).__name__}"
         )

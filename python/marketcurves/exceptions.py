@@ -24,6 +24,7 @@ __all__ = [
     "DecodeError",
     "DestinationError",
     "InvalidRequest",
+    "InvalidType",
     "LiveFeedError",
     "MarketCurvesError",
     "MissingWorkerCredentials",
@@ -62,6 +63,15 @@ class NotFound(MarketCurvesError):
 
 class InvalidRequest(MarketCurvesError, ValueError):
     """An argument is wrong. Raised before anything is sent; the message names the argument."""
+
+
+class InvalidType(InvalidRequest, TypeError):
+    """An argument is of the wrong type (a number where a curve is wanted, a
+    ``str`` where a list is): a ``TypeError`` as Python users expect, and an
+    :class:`InvalidRequest` as well, so that ``except mc.InvalidRequest``
+    still catches it (as numpy's ``AxisError`` is both a ``ValueError`` and
+    an ``IndexError``). A wrong value of the right type stays an
+    :class:`InvalidRequest`, a ``ValueError``."""
 
 
 class RateLimited(MarketCurvesError):

@@ -20,7 +20,7 @@ from marketcurves import _deprecation, _named
 from marketcurves._args import choice as _choice
 from marketcurves._args import date as _date
 from marketcurves._core import Tenor
-from marketcurves.exceptions import InvalidRequest
+from marketcurves.exceptions import InvalidRequest, InvalidType
 
 if TYPE_CHECKING:
     import pandas
@@ -166,7 +166,7 @@ def _arrow_table(table: Any) -> pyarrow.Table:
         return table
     if hasattr(table, "__arrow_c_stream__"):
         return pa.table(table)
-    raise InvalidRequest(
+    raise InvalidType(
         "table must be a pyarrow.Table or have the Arrow PyCapsule interface,"
         f" not {type(table).__name__}"
     )

@@ -66,9 +66,11 @@ impl TokenProvider for PyTokenProvider {
                     .get_type()
                     .name()
                     .map_or("?".into(), |n| n.to_string());
-                ClientError::Auth(format!(
-                    "token_provider failed: it must return a str, not {kind}"
-                ))
+                ClientError::auth(
+                    places::AuthReason::ProviderFailed,
+                    None,
+                    format!("it must return a str, not {kind}"),
+                )
             })
         })
     }
@@ -146,7 +148,8 @@ impl PyCoreClient {
             )?),
             None if !store_options.is_empty() => {
                 return Err(invalid_request(
-                    "storage_options apply to a cache_dir that is an object store URL,                      and there is no cache_dir",
+                    "storage_options apply to a cache_dir that is an object store URL, \
+                     and there is no cache_dir",
                 )
                 .into())
             }

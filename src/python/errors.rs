@@ -7,12 +7,12 @@ use chrono::NaiveDate;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use analytics::CurveError;
+use analytics::{Adjust, CurveError, Term};
 use domain::decode::DecodeError;
 use domain::tenor::TenorError;
 use domain::tenor_range::RangeError;
 use emulator::ControlError;
-use places::ClientError;
+use places::{Advice, Argument, ClientError, Invalid, Lead};
 
 pyo3::import_exception!(marketcurves.exceptions, InvalidRequest);
 
@@ -78,7 +78,7 @@ impl From<CoreError> for PyErr {
             CoreError::Client(error) => Python::attach(|py| client_error(py, error)),
             CoreError::Tenor(error) => invalid_request(error.to_string()),
             CoreError::Range(error) => invalid_request(error.to_string()),
-            CoreError::Curve(error) => invalid_request(error.to_string()),
+            CoreError::Curve(error) => invalid_request(error.words(&curve_term)),
             CoreError::Emulator(error) => invalid_request(error.to_string()),
         }
     }
@@ -115,9 +115,94 @@ pub(crate) fn client_closed() -> PyErr {
     ClientClosed::new_err(ClientError::ClientClosed.to_string())
 }
 
+/// The name of the Python parameter an argument is given by, where it is
+/// not the core's own word for it.
+fn parameter(argument: &Argument) -> &str {
+    match argument {
+        Argument::Curve => "curve_id",
+        Argument::CacheMode => "cache=",
+        Argument::CacheFolder => "cache_dir",
+        Argument::CaBundle => "ca_bundle",
+        Argument::BaseUrl => "base_url",
+        Argument::TokenProvider => "token_provider",
+        Argument::PollInterval => "poll_interval",
+        Argument::BatchRows => "max_rows",
+        Argument::Concurrency => "max_concurrency",
+        Argument::HoldLimit => "hold_limit",
+        other => other.words(),
+    }
+}
+
+/// What to do, in Python's terms (the parameter, the command line's flag),
+/// with what joins it to the message.
+fn advice(advice: Advice) -> &'static str {
+    match advice {
+        Advice::CacheFolder => ": pass cache_dir= to the client, or set MARKETCURVES_CACHE_DIR",
+        Advice::NotStrict => {
+            "; pass strict=False (marketcurves live: --no-strict) to subscribe anyway"
+        }
+        Advice::CaBundle => "; pass ca_bundle= a PEM file of the CA certificates to trust",
+        Advice::InspectedTls => {
+            "; if a proxy or firewall of your network inspects TLS, pass ca_bundle= the path \
+             of a PEM file with its CA certificates (or set SSL_CERT_FILE)"
+        }
+        Advice::FetchCatalogue => {
+            " (fetch it once online; a history call needs the whole catalogue to list a \
+             curve's tenors, unless tenors= names them)"
+        }
+        Advice::ResponseLimit => "; max_response_bytes raises the limit",
+        _ => "",
+    }
+}
+
+/// A term of a curve function's error in Python's syntax: the parameter
+/// of `mc.curves` and the value given.
+fn curve_term(term: Term) -> String {
+    match term {
+        Term::Adjust(Adjust::None) => "adjust='none'".into(),
+        Term::Adjust(Adjust::Difference) => "adjust='difference'".into(),
+        Term::Adjust(Adjust::Ratio) => "adjust='ratio'".into(),
+        Term::BusinessWeights => "weights=\"business\"".into(),
+        Term::GiveFactor => "pass factor=".into(),
+        other => other.words().to_owned(),
+    }
+}
+
+/// Bad input in Python's words: the parameter's name where the core's words
+/// lead with the argument, then the advice in Python's terms.
+pub(crate) fn python_words(invalid: &Invalid) -> String {
+    let name = parameter(&invalid.argument);
+    let mut words = match (&invalid.lead, invalid.rest()) {
+        // `tenors='expired' and tenors='all'`: the keyword given each value.
+        (Lead::Values(values), Some(rest)) => {
+            let keyword = name.trim_end_matches('=');
+            let each: Vec<String> = values.iter().map(|v| format!("{keyword}='{v}'")).collect();
+            format!("{}{rest}", each.join(" and "))
+        }
+        // `cache="offline"`: a keyword and its value, with no space between.
+        (_, Some(rest)) if name.ends_with('=') => format!("{name}{}", rest.trim_start()),
+        (_, Some(rest)) => format!("{name}{rest}"),
+        (_, None) => invalid.words.clone(),
+    };
+    if let Some(given) = invalid.advice {
+        words.push_str(advice(given));
+    }
+    words
+}
+
+/// A client error's message in Python's words: the parameters it names
+/// and the advice it gives.
+fn python_message(error: &ClientError) -> String {
+    match error {
+        ClientError::InvalidRequest(invalid) => python_words(invalid),
+        ClientError::Auth(failure) => failure.words(parameter),
+        other => other.advised_message(&|given| advice(given).to_owned()),
+    }
+}
+
 /// A client error as the exception of the design's tree.
 pub(crate) fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
-    let message = error.to_string();
+    let message = python_message(&error);
     match error {
         ClientError::InvalidRequest(_) => InvalidRequest::new_err(message),
         ClientError::Auth(_) => AuthError::new_err(message),
@@ -130,14 +215,14 @@ pub(crate) fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
         ClientError::AccessDenied { .. } => AccessDenied::new_err(message),
         ClientError::NotFound { .. } => NotFound::new_err(message),
         ClientError::RateLimited { .. } => RateLimited::new_err(message),
-        ClientError::Service { .. } | ClientError::Closed => ServiceError::new_err(message),
+        ClientError::Service { .. } => ServiceError::new_err(message),
         ClientError::Decode(decode) => decode_error(py, &decode),
-        ClientError::BulkJobFailed(_) => BulkJobFailed::new_err(message),
+        ClientError::BulkJobFailed { .. } => BulkJobFailed::new_err(message),
         ClientError::Live { .. } => LiveFeedError::new_err(message),
         ClientError::ClientClosed => ClientClosed::new_err(message),
         ClientError::Destination(_) => DestinationError::new_err(message),
         // A defect of the package: the base class, with the message saying so.
-        ClientError::Internal(_) => MarketCurvesError::new_err(message),
+        ClientError::Internal { .. } => MarketCurvesError::new_err(message),
         ClientError::CacheMiss {
             curve_id, missing, ..
         } => cache_miss(py, message, curve_id, missing),

@@ -152,11 +152,15 @@ fn done_or_feed_error(py: Python<'_>, done: Result<(), ClientError>) -> PyResult
     Ok(py.None())
 }
 
-/// A read's result for Python: `closed` once the feed is closed and drained.
-fn unless_closed<T>(py: Python<'_>, read: Result<T, ClientError>, closed: T) -> PyResult<T> {
+/// A read's result for Python: `closed` at the end (`None`: the feed is
+/// closed and drained), which is no error.
+fn unless_closed<T>(
+    py: Python<'_>,
+    read: Result<Option<T>, ClientError>,
+    closed: T,
+) -> PyResult<T> {
     match read {
-        Ok(value) => Ok(value),
-        Err(ClientError::Closed) => Ok(closed),
+        Ok(value) => Ok(value.unwrap_or(closed)),
         Err(error) => Err(feed_error(py, error)),
     }
 }
@@ -332,7 +336,7 @@ impl PyLiveFeed {
         let inner = Arc::clone(&self.inner);
         let call = async move { inner.next_record_batch(max_rows, timeout).await };
         Ok(PyCall::new(call, |py, batch| {
-            match unless_closed(py, batch.map(Some), None)? {
+            match unless_closed(py, batch.map(|b| b.map(Some)), None)? {
                 Some(batch) => Ok(PyRecordBatch::new(batch).into_pyarrow(py)?.unbind()),
                 None => Ok(py.None()),
             }

@@ -23,7 +23,7 @@ use lake::record::{
     check, compact, read_ticks as read, record as run_recorder, RecordConfig, RecordSummary,
 };
 use live::LiveConfig;
-use places::storage::Place;
+use places::storage::{Operation, Place, PlaceError, Writer};
 
 use super::place_arg::PlaceArg;
 use places::ClientError;
@@ -98,8 +98,13 @@ impl PyRecorder {
         stop: &CancellationToken,
     ) -> CoreResult<JoinHandle<Result<RecordSummary, ClientError>>> {
         let taken = self.ready.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let (rest, place, config) =
-            taken.ok_or_else(|| ClientError::InvalidRequest("a recorder runs once".into()))?;
+        let (rest, place, config) = taken.ok_or_else(|| {
+            ClientError::invalid(
+                places::Argument::Request,
+                places::Rule::Conflict,
+                "a recorder runs once",
+            )
+        })?;
         let runtime = runtime()?;
         stop_after(runtime, stop, self.duration);
         Ok(runtime.spawn(run_recorder(rest, place, config, stop.clone())))
@@ -109,7 +114,7 @@ impl PyRecorder {
 fn joined(
     joined: Result<Result<RecordSummary, ClientError>, tokio::task::JoinError>,
 ) -> Result<RecordSummary, ClientError> {
-    joined.map_err(|e| ClientError::Destination(format!("the recorder failed: {e}")))?
+    joined.map_err(|e| PlaceError::new("", Operation::Run(Writer::Recorder), e))?
 }
 
 #[pymethods]
@@ -139,12 +144,8 @@ impl PyRecorder {
                 Ok(result) => break joined(result),
                 Err(_) if interrupted => {
                     task.abort();
-                    return Err(ClientError::Destination(
-                        "the recorder did not stop in time; what it held unwritten is \
-                         fetched again by the next run"
-                            .into(),
-                    )
-                    .into());
+                    let overdue = Operation::StopOverdue(Writer::Recorder);
+                    return Err(ClientError::from(PlaceError::new("", overdue, "")).into());
                 }
                 // Ctrl-C (or SIGTERM made KeyboardInterrupt) stops the
                 // recorder, which writes what it holds: that is how it ends.
@@ -223,9 +224,12 @@ pub(crate) fn check_lake(
 ) -> CoreResult<PyCall> {
     if let (Some(start), Some(end)) = (start, end) {
         if start > end {
-            return Err(
-                ClientError::InvalidRequest(format!("start {start} is after end {end}")).into(),
-            );
+            return Err(ClientError::invalid(
+                places::Argument::Range,
+                places::Rule::Bounds,
+                format!("start {start} is after end {end}"),
+            )
+            .into());
         }
     }
     let place = dest.into_place("dest", &options(storage_options))?;

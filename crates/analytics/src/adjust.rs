@@ -249,13 +249,13 @@ fn not_above_zero(
     rank: usize,
     what: &str,
 ) -> CurveError {
-    CurveError::new(format!(
-        "curve {}: {tenor} is priced {price} on {}, which adjust='ratio' would {what}; \
-         a ratio needs prices above zero (adjust='difference' takes a curve that goes \
-         negative)",
-        context.curve_id,
-        context.key.describe(context.times[rank]),
-    ))
+    CurveError::RatioNotAboveZero {
+        curve_id: context.curve_id.to_string(),
+        tenor: tenor.to_owned(),
+        price: price.to_string(),
+        at: context.key.describe(context.times[rank]),
+        what: what.to_owned(),
+    }
 }
 
 /// Shifts or scales each value of `cells` (one per time rank) by the gaps

@@ -165,7 +165,7 @@ fn a_ratio_of_zero_or_a_sign_change_is_refused() {
         assert!(
             error.starts_with("curve a: Jan 25 is priced")
                 && error.contains("on 2025-01-01")
-                && error.contains("adjust='difference'"),
+                && error.contains("a difference adjustment takes"),
             "{error}"
         );
     }

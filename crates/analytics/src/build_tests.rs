@@ -197,15 +197,17 @@ fn prices_keyed_by_time_build_one_curve_per_time() {
 #[test]
 fn bad_input_is_named() {
     let error = |rows: &[(&str, &str, &str, f64)], spec: &BuildSpec| {
-        build(&settlements(rows, "$/bbl"), spec).unwrap_err().0
+        build(&settlements(rows, "$/bbl"), spec)
+            .unwrap_err()
+            .to_string()
     };
     assert!(BuildSpec::new("spline", "calendar", Holidays::default())
         .unwrap_err()
-        .0
+        .to_string()
         .contains("unknown method"));
     assert!(BuildSpec::new("smooth", "trading", Holidays::default())
         .unwrap_err()
-        .0
+        .to_string()
         .contains("unknown weights"));
     let same = error(
         &[
@@ -275,7 +277,7 @@ fn two_prices_of_one_contract_and_date_are_refused_naming_both() {
     ];
     let error = build(&settlements(&rows, "$/bbl"), &spec("flat"))
         .unwrap_err()
-        .0;
+        .to_string();
     assert!(
         error.contains("tenor \"Feb 25\" of curve a at 2024-12-02 has two prices, 2 and 2.5"),
         "{error}"

@@ -19,6 +19,7 @@ mod build;
 mod build_notes;
 mod business;
 mod crack;
+mod curve_error;
 mod delivery;
 mod dense;
 mod flat;
@@ -47,6 +48,7 @@ pub use build::{build, BuildSpec, Method};
 pub use build_notes::{DROPPED_TENORS, PRICE_FROM_TEXT, UNDATED_ROWS};
 pub use business::{Calendar, Holidays};
 pub use crack::crack;
+pub use curve_error::{CurveError, Term};
 pub use grid::At;
 pub use matrix::matrix;
 pub use residuals::residuals;
@@ -54,22 +56,3 @@ pub use rolling::{roll_log, rolling, RollSpec};
 pub use spread::{spread, Leg};
 pub use units::{convert, Factor, Factors, Product, Unit};
 pub use weights::Weights;
-
-/// Bad input to a curve function: an unknown kind or unit, a missing
-/// column, a position past a curve's contracts, mixed units. The message
-/// names the problem.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct CurveError(pub String);
-
-impl CurveError {
-    pub(crate) fn new(message: impl Into<String>) -> CurveError {
-        CurveError(message.into())
-    }
-}
-
-impl From<arrow_schema::ArrowError> for CurveError {
-    fn from(error: arrow_schema::ArrowError) -> CurveError {
-        CurveError(format!("the table cannot be read: {error}"))
-    }
-}

@@ -57,7 +57,7 @@ fn a_built_table_that_does_not_fit_is_refused_naming_what_is_missing() {
     let other = settlements(&[("a", "Feb 25", "2024-12-02", 62.0)], "$/bbl");
     let error = residuals(&table, &built(&other), &Weights::Calendar)
         .unwrap_err()
-        .0;
+        .to_string();
     assert!(
         error.contains("built has no forward on 2025-01-01 for curve a at 2024-12-02"),
         "{error}"
@@ -65,7 +65,7 @@ fn a_built_table_that_does_not_fit_is_refused_naming_what_is_missing() {
     let just_b = settlements(&[("b", "Feb 25", "2024-12-02", 62.0)], "$/bbl");
     let error = residuals(&table, &built(&just_b), &Weights::Calendar)
         .unwrap_err()
-        .0;
+        .to_string();
     assert!(
         error.contains("built has no curve for a at 2024-12-02"),
         "{error}"
@@ -73,6 +73,6 @@ fn a_built_table_that_does_not_fit_is_refused_naming_what_is_missing() {
     let by_time = prices(&[("a", "Feb 25", 0, 70.0)], "$/bbl");
     let error = residuals(&table, &built(&by_time), &Weights::Calendar)
         .unwrap_err()
-        .0;
+        .to_string();
     assert!(error.contains("built has no column \"date\""), "{error}");
 }

@@ -292,13 +292,11 @@ pub(super) fn converted(
 }
 
 fn needs_factor(curve: &str, from: Unit, to: Unit) -> CurveError {
-    CurveError::new(format!(
-        "curve {curve}: converting {} to {} needs barrels per tonne, and the table does not \
-         say which product the curve is; pass factor= a number or a product name \
-         (Gasoline, Naphtha, Jet, ULSD, Fuel Oil, Crude)",
-        from.as_str(),
-        to.as_str()
-    ))
+    CurveError::NeedsFactor {
+        curve_id: curve.to_owned(),
+        from,
+        to,
+    }
 }
 
 /// The one unit of every row, refusing a table of several or a row without.

@@ -82,7 +82,7 @@ fn mass_to_volume_uses_the_products_factor() {
 fn mass_to_volume_without_a_factor_names_the_curve() {
     let error = one(700.0, "$/mt", "$/bbl", &Factors::default()).unwrap_err();
     assert!(
-        error.contains("curve a") && error.contains("factor="),
+        error.contains("curve a") && error.contains("give a factor: a number"),
         "{error}"
     );
     let bad = Factors {

@@ -25,9 +25,7 @@ impl Weights {
             "calendar" if holidays.is_none() => Ok(Weights::Calendar),
             // A holiday given with calendar weights would be ignored, which
             // is surely not what the caller meant.
-            "calendar" => Err(CurveError::new(
-                "holidays only apply to weights=\"business\"; calendar weights count every day",
-            )),
+            "calendar" => Err(CurveError::HolidaysWithCalendarWeights),
             "business" => Ok(Weights::Business(holidays)),
             _ => Err(CurveError::new(format!(
                 "unknown weights {name:?}: a contract's price averages its 'calendar' or 'business' days"

@@ -31,8 +31,8 @@ use domain::decode::PriceEndpoint;
 use domain::records::CurveQuotation;
 use domain::tenor::Tenor;
 use domain::timestamp::Micros;
-use places::ClientError;
 use places::Closing;
+use places::{Advice, Argument, ClientError, Invalid, Rule};
 
 /// How long a fetched catalogue serves tenor look-ups.
 const CATALOGUE_TTL: Duration = Duration::from_secs(600);
@@ -70,11 +70,15 @@ impl RestClient {
             (None, None) | (Some(CacheMode::Off), _) => Ok(CacheMode::Off),
             (None, Some(cache)) => Ok(cache.mode()),
             (Some(mode), Some(_)) => Ok(mode),
-            (Some(mode), None) => Err(ClientError::InvalidRequest(format!(
-                "cache={:?} needs a cache directory: pass cache_dir= to the client, \
-                 or set MARKETCURVES_CACHE_DIR",
-                mode.name()
-            ))),
+            (Some(mode), None) => Err(ClientError::InvalidRequest(
+                Invalid::led(
+                    Argument::CacheMode,
+                    Rule::Conflict,
+                    &format!(" {:?} needs a cache directory", mode.name()),
+                )
+                .value(mode.name())
+                .advice(Advice::CacheFolder),
+            )),
         }
     }
 
@@ -82,9 +86,12 @@ impl RestClient {
     async fn cache_dirs(&self) -> Result<&Dirs, ClientError> {
         let cache = self.cache.as_ref().ok_or_else(|| {
             ClientError::InvalidRequest(
-                "this client has no cache directory: pass cache_dir= to the client, \
-                 or set MARKETCURVES_CACHE_DIR"
-                    .into(),
+                Invalid::new(
+                    Argument::CacheFolder,
+                    Rule::Conflict,
+                    "this client has no cache directory",
+                )
+                .advice(Advice::CacheFolder),
             )
         })?;
         let http = self.service.http();
@@ -435,7 +442,7 @@ impl RestClient {
         let dirs = self.cache_dirs().await?.clone();
         tokio::task::spawn_blocking(move || info::info(&dirs))
             .await
-            .map_err(|e| ClientError::Internal(format!("reading the cache failed: {e}")))
+            .map_err(|e| ClientError::internal("reading the cache", e))
     }
 
     /// Removes the cached history of `curve_id` (every curve if None) of
@@ -450,6 +457,6 @@ impl RestClient {
         let dirs = self.cache_dirs().await?.clone();
         tokio::task::spawn_blocking(move || info::clear(&dirs, curve_id.as_deref(), before))
             .await
-            .map_err(|e| ClientError::Internal(format!("clearing the cache failed: {e}")))
+            .map_err(|e| ClientError::internal("clearing the cache", e))
     }
 }

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use domain::timestamp::Micros;
 use places::net::Network;
-use places::ClientError;
+use places::{Argument, ClientError, Rule};
 
 /// The path of the live feed under `{live_url}` (docs/protocol.md#live-feed).
 pub const SOCKET_PATH: &str = "/v2/customer/socket/websocket";
@@ -100,16 +100,22 @@ impl LiveConfig {
 
     /// Refuses settings the feed cannot run with, naming the setting.
     pub fn validate(&self) -> Result<(), ClientError> {
-        let invalid = |message: String| Err(ClientError::InvalidRequest(message));
+        let invalid = |argument: Argument, rule: Rule, message: String| {
+            Err(ClientError::invalid(argument, rule, message))
+        };
         let scheme = self
             .url
             .split_once("://")
             .map(|(s, _)| s.to_ascii_lowercase());
         if !matches!(scheme.as_deref(), Some("ws" | "wss")) {
-            return invalid(format!(
-                "live url must be a ws:// or wss:// address, not {:?}",
-                self.url
-            ));
+            return invalid(
+                Argument::Named("url".into()),
+                Rule::Form,
+                format!(
+                    "live url must be a ws:// or wss:// address, not {:?}",
+                    self.url
+                ),
+            );
         }
         let positive = [
             ("ping_interval", self.ping_interval),
@@ -120,14 +126,22 @@ impl LiveConfig {
         ];
         for (name, value) in positive {
             if value.is_zero() {
-                return invalid(format!("{name} must be longer than zero"));
+                return invalid(
+                    Argument::Period,
+                    Rule::Bounds,
+                    format!("{name} must be longer than zero"),
+                );
             }
         }
         if self.reconnect_max < self.reconnect_min {
-            return invalid(format!(
-                "reconnect_max ({:?}) must not be shorter than reconnect_min ({:?})",
-                self.reconnect_max, self.reconnect_min
-            ));
+            return invalid(
+                Argument::Period,
+                Rule::Bounds,
+                format!(
+                    "reconnect_max ({:?}) must not be shorter than reconnect_min ({:?})",
+                    self.reconnect_max, self.reconnect_min
+                ),
+            );
         }
         LiveConfig::check_queue_size(self.queue_size)
     }
@@ -135,10 +149,14 @@ impl LiveConfig {
     /// That a delivery queue's size is one this feed takes (a replay's too).
     pub fn check_queue_size(queue_size: usize) -> Result<(), ClientError> {
         if !(1..=LiveConfig::MAX_QUEUE_SIZE).contains(&queue_size) {
-            return Err(ClientError::InvalidRequest(format!(
-                "queue_size must be from 1 to {}, not {queue_size}",
-                LiveConfig::MAX_QUEUE_SIZE
-            )));
+            return Err(ClientError::invalid(
+                places::Argument::Limit,
+                places::Rule::Bounds,
+                format!(
+                    "queue_size must be from 1 to {}, not {queue_size}",
+                    LiveConfig::MAX_QUEUE_SIZE
+                ),
+            ));
         }
         Ok(())
     }

@@ -15,6 +15,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use super::event::TARGET;
 use super::wire::{read_frame, scrub, Frame};
 use domain::live::{Command, ServerMessage};
+use places::net::failure::Said;
 use places::net::{connect, failure, Network};
 use places::Secret;
 
@@ -33,7 +34,7 @@ pub(crate) enum OpenError {
     Passing(String),
     /// Reconnecting cannot mend it: a certificate that is not trusted, a
     /// proxy that wants other credentials or forbids the destination.
-    Permanent(String),
+    Permanent(Said),
 }
 
 /// Connects to `url` over `network` and authenticates with `token`, waiting
@@ -46,11 +47,12 @@ pub(crate) async fn open(
     network: &Network,
     answer_within: Duration,
 ) -> Result<Handshake, OpenError> {
-    let parsed = Url::parse(url).map_err(|e| OpenError::Permanent(format!("bad url: {e}")))?;
+    let parsed =
+        Url::parse(url).map_err(|e| OpenError::Permanent(Said::from(format!("bad url: {e}"))))?;
     let stream = connect::open_stream(network, &parsed)
         .await
         .map_err(|e| match e.permanent {
-            true => OpenError::Permanent(e.message),
+            true => OpenError::Permanent(Said::from(e.message)),
             false => OpenError::Passing(e.message),
         })?;
     let connector = network.websocket_connector();

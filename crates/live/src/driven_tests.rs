@@ -46,7 +46,7 @@ fn start(closing: &Closing) -> Result<LiveFeed, ClientError> {
 async fn a_driven_feed_hands_out_what_its_producer_pushes_then_ends() {
     let feed = start(&Closing::default()).unwrap();
     let mut prices = Vec::new();
-    while let Ok(ticks) = feed.next_ticks(8, None).await {
+    while let Ok(Some(ticks)) = feed.next_ticks(8, None).await {
         prices.extend(ticks.iter().map(|t| (t.tenor.to_string(), t.price)));
     }
     assert_eq!(

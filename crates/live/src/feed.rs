@@ -15,7 +15,7 @@ use super::event::{EventSink, FeedEvent};
 use super::reader::Reader;
 use super::registry::{checked_subscription, SubscriptionSet};
 use super::session::Session;
-use super::shared::{Request, Shared, Stopping};
+use super::shared::{feed_closed, Request, Shared, Stopping};
 use super::sources::{Backfiller, TokenSource};
 use super::stats::FeedStats;
 use super::tick::Tick;
@@ -91,8 +91,10 @@ impl LiveFeed {
         }
         config.validate()?;
         if tokio::runtime::Handle::try_current().is_err() {
-            return Err(ClientError::InvalidRequest(
-                "a live feed must be started within a tokio runtime".into(),
+            return Err(ClientError::invalid(
+                places::Argument::Request,
+                places::Rule::Unusable,
+                "a live feed must be started within a tokio runtime",
             ));
         }
         let shared = Arc::new(Shared::new(config.queue_size));
@@ -139,8 +141,10 @@ impl LiveFeed {
             return Err(ClientError::ClientClosed);
         }
         if tokio::runtime::Handle::try_current().is_err() {
-            return Err(ClientError::InvalidRequest(
-                "a driven feed must be started within a tokio runtime".into(),
+            return Err(ClientError::invalid(
+                places::Argument::Request,
+                places::Rule::Unusable,
+                "a driven feed must be started within a tokio runtime",
             ));
         }
         let stopping = Stopping::of_client(closing);
@@ -289,7 +293,7 @@ impl LiveFeed {
         if self.stopping.client.is_closed() {
             ClientError::ClientClosed
         } else {
-            self.shared.stopped_by().unwrap_or(ClientError::Closed)
+            self.shared.stopped_by().unwrap_or_else(feed_closed)
         }
     }
 
@@ -350,6 +354,7 @@ impl LiveFeed {
                 "no answer within {:.1} s ({state}){kept}",
                 self.subscribe_timeout.as_secs_f64()
             ),
+            advice: None,
         }
     }
 
@@ -359,25 +364,30 @@ impl LiveFeed {
     /// Errors the session surfaces (a refused resubscription, `AuthError`
     /// after a second refused token) come once each, in order with the ticks.
     /// After [`close`](Self::close) or a fatal error, once the queue is
-    /// drained: [`ClientError::Closed`]. Cancel-safe, as every read: a call
-    /// abandoned while waiting takes nothing from the queue.
+    /// drained: `None`, the end (never an error). Cancel-safe, as every
+    /// read: a call abandoned while waiting takes nothing from the queue.
     pub async fn next_ticks(
         &self,
         max: usize,
         timeout: Option<Duration>,
-    ) -> Result<Vec<Tick>, ClientError> {
+    ) -> Result<Option<Vec<Tick>>, ClientError> {
         self.reader.ticks(max, timeout).await
     }
 
-    /// What is queued, up to `max`, without waiting (errors as in `next_ticks`).
-    pub fn try_next_ticks(&self, max: usize) -> Result<Vec<Tick>, ClientError> {
+    /// What is queued, up to `max`, without waiting (errors and the end as
+    /// in `next_ticks`).
+    pub fn try_next_ticks(&self, max: usize) -> Result<Option<Vec<Tick>>, ClientError> {
         self.reader.ready_ticks(max)
     }
 
-    /// The next tick, or `None` if `timeout` passes first (errors as in
-    /// `next_ticks`). Ticks are taken from the queue a [`CHUNK`](super::CHUNK)
-    /// at a time; the rest wait here for the next reads of any kind.
-    pub async fn next_tick(&self, timeout: Option<Duration>) -> Result<Option<Tick>, ClientError> {
+    /// The next tick: `Some(None)` if `timeout` passes first, `None` at the
+    /// end (errors as in `next_ticks`). Ticks are taken from the queue a
+    /// [`CHUNK`](super::CHUNK) at a time; the rest wait here for the next
+    /// reads of any kind.
+    pub async fn next_tick(
+        &self,
+        timeout: Option<Duration>,
+    ) -> Result<Option<Option<Tick>>, ClientError> {
         self.reader.tick(timeout).await
     }
 
@@ -388,13 +398,13 @@ impl LiveFeed {
     ///
     /// An error met after some rows were gathered is returned by the next
     /// read, so those rows are delivered first; once closed and drained:
-    /// [`ClientError::Closed`]. Abandoned while waiting, it gives back the
-    /// rows it had gathered to the next read.
+    /// `None`, the end. Abandoned while waiting, it gives back the rows it
+    /// had gathered to the next read.
     pub async fn next_batch(
         &self,
         max_rows: usize,
         timeout: Option<Duration>,
-    ) -> Result<Vec<Tick>, ClientError> {
+    ) -> Result<Option<Vec<Tick>>, ClientError> {
         self.reader.batch(max_rows, timeout).await
     }
 
@@ -407,7 +417,7 @@ impl LiveFeed {
         &self,
         max_rows: usize,
         timeout: Option<Duration>,
-    ) -> Result<RecordBatch, ClientError> {
+    ) -> Result<Option<RecordBatch>, ClientError> {
         self.reader.record_batch(max_rows, timeout).await
     }
 
@@ -438,7 +448,7 @@ impl LiveFeed {
 
     /// Stops reconnecting, closes the socket with a close frame and waits for
     /// the session to end, at most about two seconds before aborting it.
-    /// Idempotent. Queued ticks can still be taken; then `next_ticks` says `Closed`.
+    /// Idempotent. Queued ticks can still be taken; then `next_ticks` says the end (`None`).
     pub async fn close(&self) {
         let mut session = self.session.lock().await;
         self.stopping.feed.close();

@@ -71,7 +71,7 @@ pub use batch::{live_schema, ticks_to_batch};
 pub use config::{LiveConfig, ResumePoint, SOCKET_PATH};
 pub use event::{FeedEvent, EVENTS_KEPT};
 pub use feed::LiveFeed;
-pub use listed::{check_listed, SUBSCRIBE_ANYWAY};
+pub use listed::{check_listed, Remedy, SUBSCRIBE_ANYWAY};
 pub use reader::{CHUNK, DEFAULT_BATCH_ROWS, DEFAULT_BATCH_TIMEOUT, MAX_BATCH_ROWS};
 pub use registry::checked_subscription;
 pub use sources::{Backfiller, GapSpan, PageHints, TokenSource};

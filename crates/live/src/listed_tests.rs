@@ -11,7 +11,11 @@ fn catalogue() -> Vec<CurveQuotation> {
 
 fn check(curve_id: &str, tenor: &str) -> Result<(), ClientError> {
     let subscription = crate::checked_subscription(curve_id, tenor).unwrap();
-    check_listed(&catalogue(), &subscription, SUBSCRIBE_ANYWAY)
+    check_listed(
+        &catalogue(),
+        &subscription,
+        crate::Remedy::Advice(SUBSCRIBE_ANYWAY),
+    )
 }
 
 #[test]
@@ -44,9 +48,10 @@ fn an_unlisted_contract_or_curve_is_refused_saying_how_to_subscribe_anyway() {
         match check(curve, tenor) {
             Err(ClientError::InvalidRequest(why)) => {
                 assert!(
-                    why.contains(said) && why.ends_with(SUBSCRIBE_ANYWAY),
+                    why.words.contains(said) && why.advice == Some(SUBSCRIBE_ANYWAY),
                     "{why}"
-                )
+                );
+                assert_eq!(why.rule, places::Rule::Unlisted);
             }
             other => panic!("{curve} {tenor}: {other:?}"),
         }

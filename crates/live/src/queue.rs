@@ -285,13 +285,14 @@ impl DeliveryQueue {
     /// Like [`take_enough`](Self::take_enough), waiting until there is
     /// enough or `timeout` passes (then whatever rows are there, however
     /// few). Cancel-safe: items leave the queue only in the synchronous
-    /// takes, so a dropped call loses nothing.
+    /// takes, so a dropped call loses nothing. `None` is the end: closed
+    /// and drained.
     pub async fn next(
         &self,
         max: usize,
         enough: usize,
         timeout: Option<Duration>,
-    ) -> Result<Vec<Row>, ClientError> {
+    ) -> Result<Option<Vec<Row>>, ClientError> {
         let wait = async {
             loop {
                 let notified = self.ready.notified();
@@ -299,9 +300,9 @@ impl DeliveryQueue {
                 // Registered before looking, so a push in between still wakes us.
                 notified.as_mut().enable();
                 match self.take_enough(max, enough) {
-                    Taken::Rows(rows) => return Ok(rows),
+                    Taken::Rows(rows) => return Ok(Some(rows)),
                     Taken::Error(error) => return Err(error),
-                    Taken::Closed => return Err(ClientError::Closed),
+                    Taken::Closed => return Ok(None),
                     Taken::Empty => notified.await,
                 }
             }
@@ -312,10 +313,10 @@ impl DeliveryQueue {
         match tokio::time::timeout(limit, wait).await {
             Ok(read) => read,
             Err(_elapsed) => match self.take(max) {
-                Taken::Rows(rows) => Ok(rows),
+                Taken::Rows(rows) => Ok(Some(rows)),
                 Taken::Error(error) => Err(error),
                 // Closed: said by the next read.
-                Taken::Empty | Taken::Closed => Ok(Vec::new()),
+                Taken::Empty | Taken::Closed => Ok(Some(Vec::new())),
             },
         }
     }

@@ -143,7 +143,11 @@ fn conflation_never_reorders_a_tenor_and_counts_every_replaced_value() {
 fn errors_come_once_in_order_with_ticks_and_are_never_conflated() {
     let queue = DeliveryQueue::new(2);
     queue.push_rows(&mut vec![tick("a", 1)]);
-    queue.push_error(ClientError::Auth("refused".into()));
+    queue.push_error(ClientError::auth(
+        places::AuthReason::FeedRefusedTwice,
+        None,
+        "",
+    ));
     queue.push_rows(&mut vec![tick("a", 2), tick("a", 3), tick("a", 4)]);
     // Behind the error the queue conflates; ahead of it nothing moves.
     assert_eq!(queue.len(), 3);
@@ -161,7 +165,7 @@ fn errors_come_once_in_order_with_ticks_and_are_never_conflated() {
 async fn a_waiting_consumer_wakes_on_a_push_and_a_cancelled_wait_loses_nothing() {
     let queue = Arc::new(DeliveryQueue::new(10));
     let timed_out = queue.next(10, 1, Some(Duration::from_millis(20))).await;
-    assert!(timed_out.unwrap().is_empty());
+    assert!(timed_out.unwrap().unwrap().is_empty());
     // A wait that is abandoned before anything arrives.
     let abandoned = tokio::time::timeout(Duration::from_millis(10), queue.next(10, 1, None)).await;
     assert!(abandoned.is_err());
@@ -171,13 +175,10 @@ async fn a_waiting_consumer_wakes_on_a_push_and_a_cancelled_wait_loses_nothing()
     };
     tokio::time::sleep(Duration::from_millis(20)).await;
     queue.push_rows(&mut vec![tick("a", 1), tick("b", 2)]);
-    let got = waiter.await.unwrap().unwrap();
+    let got = waiter.await.unwrap().unwrap().unwrap();
     assert_eq!(names(&got), pairs(&[("a", 1), ("b", 2)]));
     queue.close();
-    assert!(matches!(
-        queue.next(10, 1, None).await,
-        Err(ClientError::Closed)
-    ));
+    assert!(matches!(queue.next(10, 1, None).await, Ok(None)));
 }
 
 #[tokio::test]
@@ -194,7 +195,7 @@ async fn a_consumer_waiting_for_many_rows_is_woken_once_they_are_there() {
     assert!(!waiter.is_finished());
     let second = queue.push_rows(&mut (3..6).map(|at| tick("a", at)).collect());
     assert!(second.woke);
-    let got = waiter.await.unwrap().unwrap();
+    let got = waiter.await.unwrap().unwrap().unwrap();
     assert_eq!(got.len(), 5);
     // No one waits: a push wakes no one.
     assert!(!queue.push_rows(&mut vec![tick("a", 6)]).woke);
@@ -205,11 +206,18 @@ async fn a_wait_for_many_rows_ends_with_those_there_at_its_timeout_or_at_an_erro
     let queue = DeliveryQueue::new(100);
     queue.push_rows(&mut vec![tick("a", 1), tick("b", 2)]);
     let timed_out = queue.next(100, 50, Some(Duration::from_millis(20))).await;
-    assert_eq!(names(&timed_out.unwrap()), pairs(&[("a", 1), ("b", 2)]));
+    assert_eq!(
+        names(&timed_out.unwrap().unwrap()),
+        pairs(&[("a", 1), ("b", 2)])
+    );
     // An error behind fewer rows than wanted: the rows, then the error.
     queue.push_rows(&mut vec![tick("a", 3)]);
-    queue.push_error(ClientError::Auth("refused".into()));
-    let rows = queue.next(100, 50, None).await.unwrap();
+    queue.push_error(ClientError::auth(
+        places::AuthReason::FeedRefusedTwice,
+        None,
+        "",
+    ));
+    let rows = queue.next(100, 50, None).await.unwrap().unwrap();
     assert_eq!(names(&rows), pairs(&[("a", 3)]));
     assert!(matches!(
         queue.next(100, 50, None).await,
@@ -225,7 +233,7 @@ async fn a_consumer_never_waits_for_more_than_half_the_queue() {
     let rows = tokio::time::timeout(Duration::from_secs(2), queue.next(100, 1_000, None))
         .await
         .expect("woken at half the queue");
-    assert_eq!(rows.unwrap().len(), 4);
+    assert_eq!(rows.unwrap().unwrap().len(), 4);
     assert_eq!(queue.conflated(), 0);
 }
 
@@ -262,7 +270,7 @@ async fn once_all_is_pushed_a_consumer_takes_the_rows_there_however_few() {
     assert!(!waiter.is_finished(), "2 of the 5 rows wanted");
     queue.all_pushed();
     let got = tokio::time::timeout(Duration::from_secs(5), waiter).await;
-    assert_eq!(got.unwrap().unwrap().unwrap().len(), 2);
+    assert_eq!(got.unwrap().unwrap().unwrap().unwrap().len(), 2);
     // From now on too, and an empty queue still waits.
     queue.push_rows(&mut vec![tick("a", 3)]);
     assert!(matches!(queue.take_enough(100, 5), Taken::Rows(rows) if rows.len() == 1));

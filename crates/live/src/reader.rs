@@ -26,7 +26,7 @@ use super::shared::Shared;
 use super::stats::Counters;
 use super::tick::{Tick, TickSource};
 use domain::timestamp::Micros;
-use places::ClientError;
+use places::{Argument, ClientError, Invalid, Rule};
 
 /// Ticks taken from the queue at once for a read of one, and the usual size
 /// of a take.
@@ -92,18 +92,20 @@ impl Reader {
 
     /// Up to `max` ticks in delivery order, waiting until one is there or
     /// `timeout` passes (then none; `None` waits for ever). Errors come once
-    /// each, in order with the ticks; [`ClientError::Closed`] once closed
-    /// and drained.
+    /// each, in order with the ticks; `None`, the end, once closed and
+    /// drained.
     pub(crate) async fn ticks(
         &self,
         max: usize,
         timeout: Option<Duration>,
-    ) -> Result<Vec<Tick>, ClientError> {
-        let rows = self.read(checked_max(max)?, 1, timeout).await?;
+    ) -> Result<Option<Vec<Tick>>, ClientError> {
+        let Some(rows) = self.read(checked_max(max)?, 1, timeout).await? else {
+            return Ok(None);
+        };
         let before = self.shared.handed.load(Relaxed);
         let ticks = self.delivered(&rows);
         *lock(&self.last) = Some(LastTake { before, rows });
-        Ok(ticks)
+        Ok(Some(ticks))
     }
 
     /// The time handed out (see [`Shared::handed`]) had the last
@@ -145,44 +147,48 @@ impl Reader {
     }
 
     /// What is there now, up to `max`, without waiting (errors as in `ticks`).
-    pub(crate) fn ready_ticks(&self, max: usize) -> Result<Vec<Tick>, ClientError> {
+    pub(crate) fn ready_ticks(&self, max: usize) -> Result<Option<Vec<Tick>>, ClientError> {
         match self.ready(checked_max(max)?, 1)? {
-            Ready::Rows(rows) => Ok(self.delivered(&rows)),
-            Ready::Nothing => Ok(Vec::new()),
-            Ready::Closed => Err(ClientError::Closed),
+            Ready::Rows(rows) => Ok(Some(self.delivered(&rows))),
+            Ready::Nothing => Ok(Some(Vec::new())),
+            Ready::Closed => Ok(None),
         }
     }
 
-    /// The next tick, or `None` if `timeout` passes first (errors as in `ticks`).
+    /// The next tick: `Some(None)` if `timeout` passes first, `None` at
+    /// the end (errors as in `ticks`).
     pub(crate) async fn tick(
         &self,
         timeout: Option<Duration>,
-    ) -> Result<Option<Tick>, ClientError> {
+    ) -> Result<Option<Option<Tick>>, ClientError> {
         let held = self.held().rows.pop_front();
         let first = match held {
             Some(row) => Some(row),
             None => {
-                let mut rows = self.read(CHUNK, 1, timeout).await?.into_iter();
+                let Some(rows) = self.read(CHUNK, 1, timeout).await? else {
+                    return Ok(None);
+                };
+                let mut rows = rows.into_iter();
                 let first = rows.next();
                 self.give_back(rows.collect());
                 first
             }
         };
         self.handed_out(first.as_slice());
-        Ok(first.map(|row| self.shared.names.read().tick(&row)))
+        Ok(Some(first.map(|row| self.shared.names.read().tick(&row))))
     }
 
     /// Up to `max_rows` ticks, at least one: returned once `max_rows` are
     /// there or, after the first row arrived, once `timeout` has passed
     /// (`None`: only when full). An error after some rows is returned by
-    /// the next call; [`ClientError::Closed`] once closed and drained.
+    /// the next call; `None`, the end, once closed and drained.
     pub(crate) async fn batch(
         &self,
         max_rows: usize,
         timeout: Option<Duration>,
-    ) -> Result<Vec<Tick>, ClientError> {
+    ) -> Result<Option<Vec<Tick>>, ClientError> {
         let rows = self.batch_rows(max_rows, timeout).await?;
-        Ok(self.delivered(&rows))
+        Ok(rows.map(|rows| self.delivered(&rows)))
     }
 
     /// [`batch`](Self::batch) as an Arrow record batch, built from the rows
@@ -191,28 +197,38 @@ impl Reader {
         &self,
         max_rows: usize,
         timeout: Option<Duration>,
-    ) -> Result<RecordBatch, ClientError> {
-        let rows = self.batch_rows(max_rows, timeout).await?;
+    ) -> Result<Option<RecordBatch>, ClientError> {
+        let Some(rows) = self.batch_rows(max_rows, timeout).await? else {
+            return Ok(None);
+        };
         self.handed_out(&rows);
         let schema = self.shared.curves.schema();
         feed_rows_to_batch(&rows, &self.shared.names.read(), schema)
-            .map_err(|e| ClientError::InvalidRequest(format!("cannot build the batch: {e}")))
+            .map(Some)
+            .map_err(|e| ClientError::internal("building a batch of ticks", e))
     }
 
     async fn batch_rows(
         &self,
         max_rows: usize,
         timeout: Option<Duration>,
-    ) -> Result<Vec<Row>, ClientError> {
+    ) -> Result<Option<Vec<Row>>, ClientError> {
         if !(1..=MAX_BATCH_ROWS).contains(&max_rows) {
-            return Err(ClientError::InvalidRequest(format!(
-                "max_rows must be from 1 to {MAX_BATCH_ROWS}, not {max_rows}"
-            )));
+            return Err(ClientError::InvalidRequest(
+                Invalid::led(
+                    Argument::BatchRows,
+                    Rule::Bounds,
+                    &format!(" must be from 1 to {MAX_BATCH_ROWS}, not {max_rows}"),
+                )
+                .value(max_rows.to_string()),
+            ));
         }
         if timeout == Some(Duration::ZERO) {
-            return Err(ClientError::InvalidRequest(
-                "timeout must be longer than zero (or None: return full batches only)".into(),
-            ));
+            return Err(ClientError::InvalidRequest(Invalid::led(
+                Argument::Timeout,
+                Rule::Bounds,
+                " must be longer than zero (or None: return full batches only)",
+            )));
         }
         let mut batch = Gathering {
             reader: self,
@@ -226,8 +242,9 @@ impl Reader {
             // taken in one go once it is there (or when the time is up).
             let enough = if batch.rows.is_empty() { 1 } else { need };
             match self.read(need, enough, wait).await {
-                Ok(rows) => batch.rows.extend(rows),
-                Err(ClientError::Closed) if !batch.rows.is_empty() => break,
+                Ok(Some(rows)) => batch.rows.extend(rows),
+                Ok(None) if !batch.rows.is_empty() => break,
+                Ok(None) => return Ok(None),
                 Err(error) if !batch.rows.is_empty() => {
                     self.held().deferred = Some(error);
                     break;
@@ -246,7 +263,7 @@ impl Reader {
                 break;
             }
         }
-        Ok(batch.finish())
+        Ok(Some(batch.finish()))
     }
 
     /// Held rows first, then a deferred error, then the queue's once
@@ -257,12 +274,12 @@ impl Reader {
         max: usize,
         enough: usize,
         timeout: Option<Duration>,
-    ) -> Result<Vec<Row>, ClientError> {
+    ) -> Result<Option<Vec<Row>>, ClientError> {
         let no_wait = timeout == Some(Duration::ZERO);
         match self.ready(max, if no_wait { 1 } else { enough })? {
-            Ready::Rows(rows) => return Ok(rows),
-            Ready::Closed => return Err(ClientError::Closed),
-            Ready::Nothing if no_wait => return Ok(Vec::new()),
+            Ready::Rows(rows) => return Ok(Some(rows)),
+            Ready::Closed => return Ok(None),
+            Ready::Nothing if no_wait => return Ok(Some(Vec::new())),
             Ready::Nothing => {}
         }
         self.shared.queue.next(max, enough, timeout).await
@@ -333,7 +350,9 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 fn checked_max(max: usize) -> Result<usize, ClientError> {
     if max == 0 {
-        return Err(ClientError::InvalidRequest("max must be at least 1".into()));
+        return Err(ClientError::InvalidRequest(
+            Invalid::new(Argument::Limit, Rule::Bounds, "max must be at least 1").value("0"),
+        ));
     }
     Ok(max)
 }

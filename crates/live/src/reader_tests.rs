@@ -61,9 +61,15 @@ async fn promptly<T>(future: impl std::future::Future<Output = T>) -> T {
 async fn a_batch_is_returned_as_soon_as_max_rows_are_there() {
     let (shared, reader) = reader();
     push(&shared, 0..5);
-    let first = promptly(reader.batch(3, Some(LONG))).await.unwrap();
+    let first = promptly(reader.batch(3, Some(LONG)))
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(times(&first), [0, 1, 2]);
-    let rest = promptly(reader.batch(2, Some(LONG))).await.unwrap();
+    let rest = promptly(reader.batch(2, Some(LONG)))
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(times(&rest), [3, 4]);
     assert_eq!(shared.counters.ticks_delivered.load(Relaxed), 5);
 }
@@ -76,7 +82,7 @@ async fn a_batch_is_returned_timeout_after_its_first_row_not_after_the_call() {
     push_later(&shared, first_row, vec![1]);
     push_later(&shared, first_row + Duration::from_millis(50), vec![2]);
     let started = Instant::now();
-    let batch = reader.batch(10, Some(timeout)).await.unwrap();
+    let batch = reader.batch(10, Some(timeout)).await.unwrap().unwrap();
     let elapsed = started.elapsed();
     assert_eq!(
         times(&batch),
@@ -97,7 +103,7 @@ async fn without_a_timeout_only_a_full_batch_is_returned() {
     let late = Duration::from_millis(150);
     push_later(&shared, late, vec![3]);
     let started = Instant::now();
-    let batch = promptly(reader.batch(3, None)).await.unwrap();
+    let batch = promptly(reader.batch(3, None)).await.unwrap().unwrap();
     assert_eq!(times(&batch), [1, 2, 3]);
     assert!(started.elapsed() >= late);
 }
@@ -106,14 +112,24 @@ async fn without_a_timeout_only_a_full_batch_is_returned() {
 async fn rows_gathered_before_an_error_come_first_and_the_error_on_the_next_read() {
     let (shared, reader) = reader();
     push(&shared, [1, 2]);
-    shared.queue.push_error(ClientError::Auth("refused".into()));
+    shared.queue.push_error(ClientError::auth(
+        places::AuthReason::FeedRefusedTwice,
+        None,
+        "",
+    ));
     push(&shared, [3]);
     // Returned at once: waiting out the timeout would only delay the error.
-    let before = promptly(reader.batch(10, Some(LONG))).await.unwrap();
+    let before = promptly(reader.batch(10, Some(LONG)))
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(times(&before), [1, 2]);
     let error = promptly(reader.batch(10, Some(LONG))).await.unwrap_err();
     assert!(matches!(error, ClientError::Auth(_)), "{error}");
-    let after = promptly(reader.batch(1, Some(LONG))).await.unwrap();
+    let after = promptly(reader.batch(1, Some(LONG)))
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(times(&after), [3]);
 }
 
@@ -121,11 +137,21 @@ async fn rows_gathered_before_an_error_come_first_and_the_error_on_the_next_read
 async fn a_deferred_error_is_returned_by_any_read() {
     let (shared, reader) = reader();
     push(&shared, [1]);
-    shared.queue.push_error(ClientError::Auth("refused".into()));
-    promptly(reader.batch(10, Some(LONG))).await.unwrap();
+    shared.queue.push_error(ClientError::auth(
+        places::AuthReason::FeedRefusedTwice,
+        None,
+        "",
+    ));
+    promptly(reader.batch(10, Some(LONG)))
+        .await
+        .unwrap()
+        .unwrap();
     let error = reader.ready_ticks(10).unwrap_err();
     assert!(matches!(error, ClientError::Auth(_)), "{error}");
-    assert!(reader.ready_ticks(10).unwrap().is_empty(), "returned once");
+    assert!(
+        reader.ready_ticks(10).unwrap().unwrap().is_empty(),
+        "returned once"
+    );
 }
 
 #[tokio::test]
@@ -133,15 +159,12 @@ async fn a_closed_queue_ends_the_batch_and_then_every_read() {
     let (shared, reader) = reader();
     push(&shared, [1, 2]);
     shared.queue.close();
-    let last = promptly(reader.batch(10, None)).await.unwrap();
+    let last = promptly(reader.batch(10, None)).await.unwrap().unwrap();
     assert_eq!(times(&last), [1, 2]);
-    let closed = promptly(reader.batch(10, None)).await.unwrap_err();
-    assert!(matches!(closed, ClientError::Closed), "{closed}");
-    assert!(matches!(
-        promptly(reader.tick(None)).await,
-        Err(ClientError::Closed)
-    ));
-    assert!(matches!(reader.ready_ticks(1), Err(ClientError::Closed)));
+    let closed = promptly(reader.batch(10, None)).await.unwrap();
+    assert!(closed.is_none(), "the end is no error");
+    assert!(matches!(promptly(reader.tick(None)).await, Ok(None)));
+    assert!(matches!(reader.ready_ticks(1), Ok(None)));
 }
 
 #[tokio::test]
@@ -153,7 +176,7 @@ async fn an_abandoned_batch_gives_its_rows_back_to_the_next_read() {
     assert!(abandoned.is_err());
     assert_eq!(reader.held_len(), 2);
     push(&shared, [3]);
-    let batch = promptly(reader.batch(3, None)).await.unwrap();
+    let batch = promptly(reader.batch(3, None)).await.unwrap().unwrap();
     assert_eq!(times(&batch), [1, 2, 3]);
     assert_eq!(shared.counters.ticks_delivered.load(Relaxed), 3);
 }
@@ -162,18 +185,18 @@ async fn an_abandoned_batch_gives_its_rows_back_to_the_next_read() {
 async fn one_tick_at_a_time_takes_a_chunk_and_holds_the_rest() {
     let (shared, reader) = reader();
     push(&shared, 0..(CHUNK as i64 + 2));
-    let first = promptly(reader.tick(None)).await.unwrap().unwrap();
+    let first = promptly(reader.tick(None)).await.unwrap().unwrap().unwrap();
     assert_eq!(first.generated_on, 0);
     assert_eq!(reader.held_len(), CHUNK - 1);
     assert_eq!(shared.queue.len(), 2);
     assert_eq!(shared.counters.ticks_delivered.load(Relaxed), 1);
-    let second = promptly(reader.tick(None)).await.unwrap().unwrap();
+    let second = promptly(reader.tick(None)).await.unwrap().unwrap().unwrap();
     assert_eq!(second.generated_on, 1);
     // Held ticks come before the queue's, to any read.
-    let rest = reader.ready_ticks(usize::MAX).unwrap();
+    let rest = reader.ready_ticks(usize::MAX).unwrap().unwrap();
     assert_eq!(rest.len(), CHUNK - 2);
     assert_eq!(rest[0].generated_on, 2);
-    let queued = reader.ready_ticks(usize::MAX).unwrap();
+    let queued = reader.ready_ticks(usize::MAX).unwrap().unwrap();
     assert_eq!(times(&queued), [CHUNK as i64, CHUNK as i64 + 1]);
 }
 
@@ -183,14 +206,17 @@ async fn a_read_with_no_wait_returns_what_is_there() {
     assert!(promptly(reader.tick(Some(Duration::ZERO)))
         .await
         .unwrap()
+        .unwrap()
         .is_none());
     let none = promptly(reader.ticks(5, Some(Duration::ZERO)))
         .await
+        .unwrap()
         .unwrap();
     assert!(none.is_empty());
     push(&shared, [1]);
     let one = promptly(reader.ticks(5, Some(Duration::ZERO)))
         .await
+        .unwrap()
         .unwrap();
     assert_eq!(times(&one), [1]);
 }
@@ -199,16 +225,32 @@ async fn a_read_with_no_wait_returns_what_is_there() {
 async fn bad_sizes_and_timeouts_are_refused_naming_them_and_take_nothing() {
     let (shared, reader) = reader();
     push(&shared, [1]);
+    // The argument is data (the binding words it as its parameter).
     let refused = [
-        (reader.batch(0, None).await, "max_rows"),
-        (reader.batch(MAX_BATCH_ROWS + 1, None).await, "max_rows"),
-        (reader.batch(1, Some(Duration::ZERO)).await, "timeout"),
-        (reader.ticks(0, None).await, "max"),
+        (
+            reader.batch(0, None).await,
+            Argument::BatchRows,
+            "batch row limit",
+        ),
+        (
+            reader.batch(MAX_BATCH_ROWS + 1, None).await,
+            Argument::BatchRows,
+            "batch row limit",
+        ),
+        (
+            reader.batch(1, Some(Duration::ZERO)).await,
+            Argument::Timeout,
+            "timeout",
+        ),
+        (reader.ticks(0, None).await, Argument::Limit, "max"),
     ];
-    for (result, name) in refused {
+    for (result, argument, name) in refused {
         let error = result.unwrap_err();
-        assert!(matches!(error, ClientError::InvalidRequest(_)), "{error}");
-        assert!(error.to_string().contains(name), "{error}");
+        let ClientError::InvalidRequest(invalid) = &error else {
+            panic!("not an InvalidRequest: {error}");
+        };
+        assert_eq!(invalid.argument, argument);
+        assert!(error.to_string().starts_with(name), "{error}");
     }
     assert_eq!(shared.queue.len(), 1);
 }
@@ -224,7 +266,10 @@ async fn a_record_batch_holds_the_rows_of_a_batch_under_their_names() {
     push(&shared, [1, 2]);
     shared.queue.push_rows(&mut vec![other]);
     push(&shared, [4]);
-    let batch = promptly(reader.record_batch(3, None)).await.unwrap();
+    let batch = promptly(reader.record_batch(3, None))
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(shared.counters.ticks_delivered.load(Relaxed), 3);
     // The batch of the same rows handed out as ticks.
     let ticks = shared.names.read().ticks(&[row(1), row(2), other]);
@@ -233,19 +278,28 @@ async fn a_record_batch_holds_the_rows_of_a_batch_under_their_names() {
     assert_eq!(batch, crate::ticks_to_batch(&ticks).unwrap());
     // The fourth waits for the next read.
     let next = promptly(reader.record_batch(10, Some(Duration::from_millis(1))));
-    assert_eq!(next.await.unwrap().num_rows(), 1);
+    assert_eq!(next.await.unwrap().unwrap().num_rows(), 1);
 }
 
 #[tokio::test]
 async fn a_record_batch_names_the_curves_of_the_feed_in_its_schema() {
     let (shared, reader) = reader();
     push(&shared, [1]);
-    let unnamed = promptly(reader.record_batch(1, None)).await.unwrap();
+    let unnamed = promptly(reader.record_batch(1, None))
+        .await
+        .unwrap()
+        .expect("a batch");
     assert!(!unnamed.schema().metadata().contains_key(CURVES_KEY));
     shared.curves.name(NamedCurve::unnamed("c"));
     push(&shared, [2, 3]);
-    let first = promptly(reader.record_batch(1, None)).await.unwrap();
-    let second = promptly(reader.record_batch(1, None)).await.unwrap();
+    let first = promptly(reader.record_batch(1, None))
+        .await
+        .unwrap()
+        .expect("a batch");
+    let second = promptly(reader.record_batch(1, None))
+        .await
+        .unwrap()
+        .expect("a batch");
     assert_eq!(
         curves_in(first.schema().metadata()),
         vec![NamedCurve::unnamed("c")]
@@ -258,7 +312,7 @@ async fn a_record_batch_names_the_curves_of_the_feed_in_its_schema() {
 async fn the_time_handed_out_leaves_out_what_the_caller_gives_back() {
     let (shared, reader) = reader();
     push(&shared, [10, 20, 30, 40]);
-    let ticks = reader.ticks(3, Some(LONG)).await.unwrap();
+    let ticks = reader.ticks(3, Some(LONG)).await.unwrap().unwrap();
     assert_eq!(ticks.len(), 3);
     assert_eq!(reader.handed(0), 30);
     // Two of the three were not handed out further.
@@ -266,7 +320,7 @@ async fn the_time_handed_out_leaves_out_what_the_caller_gives_back() {
     reader.give_back_unread(2);
     assert_eq!(reader.handed(0), 10);
     assert_eq!(shared.counters.ticks_delivered.load(Relaxed), 1);
-    let again = reader.ticks(10, Some(LONG)).await.unwrap();
+    let again = reader.ticks(10, Some(LONG)).await.unwrap().unwrap();
     let times: Vec<i64> = again.iter().map(|t| t.generated_on).collect();
     assert_eq!(times, [20, 30, 40]);
     assert_eq!(reader.handed(0), 40);

@@ -18,9 +18,11 @@ pub fn checked_subscription(curve_id: &str, tenor: &str) -> Result<Subscription,
     // Refused before trimming, so that "Jan 26\n" is refused here as the
     // REST methods refuse it, not read as "Jan 26".
     if tenor.chars().any(char::is_control) {
-        return Err(ClientError::InvalidRequest(format!(
-            "tenor must be '*' or a tenor name such as 'Jan 26', not {tenor:?}"
-        )));
+        return Err(ClientError::invalid(
+            places::Argument::Tenor,
+            places::Rule::Form,
+            format!("tenor must be '*' or a tenor name such as 'Jan 26', not {tenor:?}"),
+        ));
     }
     let tenor = tenor.trim();
     if tenor == ALL_TENORS {

@@ -126,16 +126,36 @@ impl Shared {
 /// feed is a refused token.
 fn copy_of(fatal: &ClientError) -> ClientError {
     match fatal {
-        ClientError::Live { code, message, .. } => ClientError::Live {
+        ClientError::Live {
+            code,
+            message,
+            advice,
+            ..
+        } => ClientError::Live {
             code: code.clone(),
             message: message.clone(),
             subscription: None,
+            advice: *advice,
         },
         ClientError::ClientClosed => ClientError::ClientClosed,
         ClientError::TokenProvider { message, cause } => ClientError::TokenProvider {
             message: message.clone(),
             cause: std::sync::Arc::clone(cause),
         },
-        other => ClientError::Auth(other.to_string()),
+        ClientError::Auth(failure) => ClientError::Auth(failure.clone()),
+        other => ClientError::auth(places::AuthReason::FeedEnded, None, other.to_string()),
+    }
+}
+
+/// What a request to a feed that has ended, with no error of its own, is
+/// refused with: a live feed error (the end of a read is no error, but a
+/// subscription the feed can no longer make is).
+pub(crate) fn feed_closed() -> ClientError {
+    ClientError::Live {
+        code: String::new(),
+        message: "the feed is closed (by close(), by a fatal error, or for a replay at its end)"
+            .into(),
+        subscription: None,
+        advice: None,
     }
 }

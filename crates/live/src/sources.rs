@@ -113,7 +113,11 @@ impl Backfiller for RestClient {
     ) -> BoxFuture<'a, Result<(), ClientError>> {
         Box::pin(async move {
             let curves = self.listed_curves().await?;
-            super::listed::check_listed(&curves, subscription, super::listed::SUBSCRIBE_ANYWAY)
+            super::listed::check_listed(
+                &curves,
+                subscription,
+                super::listed::Remedy::Advice(super::listed::SUBSCRIBE_ANYWAY),
+            )
         })
     }
 

@@ -6,15 +6,20 @@
 //!
 //! Knows nothing of the service's endpoints, of Python or of the emulator.
 
+pub mod auth_failure;
 pub mod closing;
 pub mod digest;
 pub mod error;
 pub mod give_back;
+pub mod invalid;
 pub mod net;
 pub mod one_thread;
+pub mod place_error;
 pub mod secret;
 pub mod storage;
 
+pub use auth_failure::{AuthFailure, AuthReason};
 pub use closing::Closing;
 pub use error::{ClientError, ProviderCause};
+pub use invalid::{Advice, Argument, Invalid, Lead, Rule};
 pub use secret::Secret;

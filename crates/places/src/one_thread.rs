@@ -12,7 +12,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 
-use crate::storage::PlaceError;
+use crate::place_error::{Operation, PlaceError};
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -35,7 +35,7 @@ impl OneThread {
                     let _ = catch_unwind(AssertUnwindSafe(job));
                 }
             })
-            .map_err(|e| PlaceError(format!("cannot start a thread for {what}: {e}")))?;
+            .map_err(|e| PlaceError::new("", Operation::StartThread(what), e))?;
         Ok(OneThread { jobs, what })
     }
 
@@ -51,10 +51,10 @@ impl OneThread {
         let what = self.what;
         self.jobs
             .send(job)
-            .map_err(|_| PlaceError(format!("the thread for {what} has stopped")))?;
+            .map_err(|_| PlaceError::new("", Operation::ThreadStopped(what), "stopped"))?;
         result
             .await
-            .map_err(|_| PlaceError(format!("{what} failed (an internal error)")))
+            .map_err(|_| PlaceError::new("", Operation::ThreadFailed(what), "no answer"))
     }
 }
 

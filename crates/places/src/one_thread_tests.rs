@@ -12,7 +12,7 @@ fn work_runs_on_the_one_thread_and_a_panic_fails_only_its_own_call() {
         assert_eq!(first.as_deref(), Some("one-thread-test"));
         let failed: Result<(), PlaceError> = thread.run(|| panic!("a job that fails")).await;
         let error = failed.unwrap_err();
-        assert!(error.0.contains("testing failed"), "{}", error.0);
+        assert!(error.to_string().contains("testing failed"), "{error}");
         // The thread goes on: the next call is answered, on the same thread.
         assert_eq!(thread.run(name).await.unwrap(), first);
     });

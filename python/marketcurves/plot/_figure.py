@@ -63,9 +63,9 @@ def axes(ax: Any) -> Axes:
     from matplotlib.axes import Axes
 
     if not isinstance(ax, Axes):
-        from marketcurves.exceptions import InvalidRequest
+        from marketcurves.exceptions import InvalidType
 
-        raise InvalidRequest(f"ax must be a matplotlib Axes, not {type(ax).__name__}")
+        raise InvalidType(f"ax must be a matplotlib Axes, not {type(ax).__name__}")
     return ax
 
 

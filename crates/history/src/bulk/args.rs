@@ -5,16 +5,21 @@
 
 use crate::rest::validate;
 use domain::month::Month;
-use places::ClientError;
+use places::{Argument, ClientError, Rule};
 
-fn invalid(message: String) -> ClientError {
-    ClientError::InvalidRequest(message)
+fn invalid(argument: Argument, rule: Rule, message: String) -> ClientError {
+    ClientError::invalid(argument, rule, message)
 }
 
 /// A month written `YYYY-MM` (surrounding blanks ignored).
 pub fn month(name: &str, text: &str) -> Result<Month, ClientError> {
-    Month::parse(text.trim())
-        .ok_or_else(|| invalid(format!("{name} must be a month as YYYY-MM, not {text:?}")))
+    Month::parse(text.trim()).ok_or_else(|| {
+        invalid(
+            Argument::Named(name.into()),
+            Rule::Form,
+            format!("{name} must be a month as YYYY-MM, not {text:?}"),
+        )
+    })
 }
 
 /// The months `start` to `end`, both included.

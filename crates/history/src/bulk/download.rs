@@ -17,12 +17,42 @@ use super::part::Part;
 use crate::rest::send::{Failure, Sender};
 use domain::month::Month;
 use domain::redact::redact_url;
+use places::net::failure::Said;
+use places::Advice;
 
 #[derive(Debug)]
 pub enum DownloadError {
     /// The URL no longer works (403): the job must be run again.
     Expired,
-    Failed(String),
+    /// Why the file failed (its target first), what to do about it as data
+    /// (a binding words it), and the redacted address it came from, shown
+    /// after the advice.
+    Failed {
+        why: String,
+        advice: Option<Advice>,
+        url: Option<String>,
+    },
+}
+
+impl DownloadError {
+    /// A failure in words alone.
+    pub(crate) fn failed(why: String) -> DownloadError {
+        DownloadError::Failed {
+            why,
+            advice: None,
+            url: None,
+        }
+    }
+
+    /// A failure of `target` from `url` that retrying would not mend, its
+    /// advice kept as data.
+    pub(crate) fn fatal(target: impl std::fmt::Display, said: Said, url: &str) -> DownloadError {
+        DownloadError::Failed {
+            why: format!("{target}: {}", said.words),
+            advice: said.advice,
+            url: Some(url.to_owned()),
+        }
+    }
 }
 
 /// A file to fetch: where from, where to, and how big it must be.
@@ -104,7 +134,7 @@ pub async fn fetch(
     counter: &AtomicU64,
 ) -> Result<u64, DownloadError> {
     let shown = redact_url(&task.url);
-    let fail = |what: String| DownloadError::Failed(format!("{}: {what}", task.target.display()));
+    let fail = |what: String| DownloadError::failed(format!("{}: {what}", task.target.display()));
     if let Some(dir) = task.target.parent() {
         tokio::fs::create_dir_all(dir)
             .await
@@ -149,7 +179,9 @@ pub async fn fetch(
                 }
             }
             Err(Attempt::Expired) => return Err(DownloadError::Expired),
-            Err(Attempt::Fatal(why)) => return Err(fail(format!("{why} ({shown})"))),
+            Err(Attempt::Fatal(said)) => {
+                return Err(DownloadError::fatal(task.target.display(), said, &shown))
+            }
             Err(Attempt::Broken(why, bytes)) => {
                 transferred += bytes;
                 why
@@ -203,7 +235,8 @@ impl Parts<'_> {
 
 pub(crate) enum Attempt {
     Expired,
-    Fatal(String),
+    /// Not worth another attempt, with any advice as data.
+    Fatal(Said),
     /// Worth resuming; how many bytes this attempt wrote.
     Broken(String, u64),
 }
@@ -214,12 +247,12 @@ pub(crate) enum Attempt {
 pub(crate) fn refusal(sender: &Sender, url: &str, status: u16) -> Attempt {
     match status {
         403 => Attempt::Expired,
-        407 => Attempt::Fatal(format!(
+        407 => Attempt::Fatal(Said::from(format!(
             "HTTP 407 Proxy Authentication Required{}",
             sender.network.route_note(url)
-        )),
+        ))),
         408 | 429 | 500..=599 => Attempt::Broken(format!("HTTP {status}"), 0),
-        _ => Attempt::Fatal(format!("HTTP {status}")),
+        _ => Attempt::Fatal(Said::from(format!("HTTP {status}"))),
     }
 }
 
@@ -304,7 +337,7 @@ async fn fetch_once(
         .await
         .map_err(|_| Attempt::Broken("timed out".into(), 0))?
         .map_err(|e| match sender.explain(e) {
-            Failure::Permanent(why) => Attempt::Fatal(why),
+            Failure::Permanent(said) => Attempt::Fatal(said),
             Failure::Passing(why) => Attempt::Broken(why, 0),
         })?;
     match (response.status().as_u16(), &resume) {
@@ -324,7 +357,7 @@ async fn fetch_once(
             let validator = validator_of(&response);
             let part = blocking(move || Part::create(&target, validator.as_deref()))
                 .await
-                .map_err(|e| Attempt::Fatal(format!("cannot write: {e}")))?;
+                .map_err(|e| Attempt::Fatal(Said::from(format!("cannot write: {e}"))))?;
             *parts.part = Some(part);
         }
         (206, None) => {
@@ -343,7 +376,7 @@ async fn fetch_once(
     let part = parts.part.as_ref().expect("a part to write into");
     let file = part
         .appender()
-        .map_err(|e| Attempt::Fatal(format!("cannot write: {e}")))?;
+        .map_err(|e| Attempt::Fatal(Said::from(format!("cannot write: {e}"))))?;
     // Each write of a tokio file is a trip to the blocking pool: write in large pieces.
     let mut file = tokio::io::BufWriter::with_capacity(1 << 20, tokio::fs::File::from_std(file));
     let mut response = response;
@@ -389,7 +422,7 @@ async fn fetch_once(
 
 fn write_error(e: std::io::Error) -> Attempt {
     match e.kind() {
-        ErrorKind::StorageFull => Attempt::Fatal("the disk is full".into()),
-        _ => Attempt::Fatal(format!("cannot write: {e}")),
+        ErrorKind::StorageFull => Attempt::Fatal(Said::from("the disk is full".to_owned())),
+        _ => Attempt::Fatal(Said::from(format!("cannot write: {e}"))),
     }
 }

@@ -154,17 +154,25 @@ pub async fn wait(
         match state {
             JobState::Succeeded(files) => return Ok(files),
             JobState::Failed => {
-                return Err(ClientError::BulkJobFailed(format!(
-                    "bulk job {job_id} ended FAILED (a processing error on the service side)"
-                )))
+                return Err(ClientError::BulkJobFailed {
+                    job_id: Some(job_id.to_owned()),
+                    reason: "ended FAILED (a processing error on the service side)".into(),
+                    advice: None,
+                    url: None,
+                })
             }
             JobState::Running | JobState::Other(_) => {}
         }
         if timeout.is_some_and(|limit| started.elapsed() + interval > limit) {
-            return Err(ClientError::BulkJobFailed(format!(
-                "bulk job {job_id} still running after {:.0} s",
-                started.elapsed().as_secs_f64()
-            )));
+            return Err(ClientError::BulkJobFailed {
+                job_id: Some(job_id.to_owned()),
+                reason: format!(
+                    "still running after {:.0} s",
+                    started.elapsed().as_secs_f64()
+                ),
+                advice: None,
+                url: None,
+            });
         }
         // Guarded, so that closing the client does not wait out a poll interval.
         let pause = async {

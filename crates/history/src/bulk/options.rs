@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::Duration;
 
 use crate::rest::validate;
-use places::ClientError;
+use places::{Argument, ClientError};
 
 /// How often a job's status is asked for at first (it backs off to ten times that).
 pub const DEFAULT_POLL_INTERVAL: Duration = Duration::from_secs(2);
@@ -40,9 +40,9 @@ impl BulkOptions {
     /// (as Python gives them), each finite and > 0.
     pub fn waiting(poll_interval: f64, timeout: Option<f64>) -> Result<BulkOptions, ClientError> {
         Ok(BulkOptions {
-            poll_interval: validate::seconds("poll_interval", poll_interval)?,
+            poll_interval: validate::seconds(Argument::PollInterval, poll_interval)?,
             wait_timeout: timeout
-                .map(|t| validate::seconds("timeout", t))
+                .map(|t| validate::seconds(Argument::Timeout, t))
                 .transpose()?,
             ..BulkOptions::default()
         })

@@ -9,7 +9,12 @@ fn waiting_bounds_are_checked_seconds() {
     let limited = BulkOptions::waiting(2.0, Some(60.0)).unwrap();
     assert_eq!(limited.wait_timeout, Some(Duration::from_secs(60)));
     let error = |r: Result<BulkOptions, ClientError>| r.unwrap_err().to_string();
-    assert!(error(BulkOptions::waiting(0.0, None)).starts_with("poll_interval must be"));
+    // The argument is data, which the binding words as its parameter.
+    assert!(matches!(
+        BulkOptions::waiting(0.0, None),
+        Err(ClientError::InvalidRequest(i)) if i.argument == Argument::PollInterval
+    ));
+    assert!(error(BulkOptions::waiting(0.0, None)).starts_with("poll interval must be"));
     assert!(error(BulkOptions::waiting(1.0, Some(f64::NAN))).starts_with("timeout must be"));
 }
 

@@ -81,7 +81,11 @@ fn io_error(path: &Path, error: impl std::fmt::Display) -> ClientError {
 }
 
 fn read_error(name: &str, error: impl std::fmt::Display) -> ClientError {
-    ClientError::InvalidRequest(format!("cannot read {name}: {error}"))
+    ClientError::invalid(
+        places::Argument::Named(name.into()),
+        places::Rule::Place,
+        format!("cannot read {name}: {error}"),
+    )
 }
 
 /// The files to read, in partition order, with their partition.
@@ -251,7 +255,7 @@ pub fn rows_in(path: &Path) -> Result<u64, ClientError> {
 pub async fn count_rows(files: Vec<PathBuf>) -> Result<u64, ClientError> {
     tokio::task::spawn_blocking(move || files.iter().map(|f| rows_in(f)).sum())
         .await
-        .map_err(|e| ClientError::BulkJobFailed(e.to_string()))?
+        .map_err(|e| ClientError::bulk_failed(e.to_string()))?
 }
 
 /// Reads the selected partitions of `dest` into one table.
@@ -260,17 +264,18 @@ pub async fn read_bulk(dest: PathBuf, selection: Selection) -> Result<Table, Cli
     let wanted = selection.clone();
     let files = tokio::task::spawn_blocking(move || find_files(&dest, &wanted))
         .await
-        .map_err(|e| ClientError::Internal(e.to_string()))??;
+        .map_err(|e| {
+            ClientError::internal("a blocking task of the bulk read ended abnormally", e)
+        })??;
     let parse_json = selection.parse_json;
     let reads = files.into_iter().map(|(partition, path)| {
         tokio::task::spawn_blocking(move || read_file(&partition, &path, parse_json))
     });
     let mut files = Vec::new();
     for read in reads.collect::<Vec<_>>() {
-        files.push(
-            read.await
-                .map_err(|e| ClientError::Internal(e.to_string()))??,
-        );
+        files.push(read.await.map_err(|e| {
+            ClientError::internal("a blocking task of the bulk read ended abnormally", e)
+        })??);
     }
     join_files(files)
 }
@@ -283,8 +288,10 @@ pub(crate) fn join_files(files: Vec<(SchemaRef, Vec<RecordBatch>)>) -> Result<Ta
     for (file_schema, file_batches) in files {
         if let Some(first) = &schema {
             if *first != file_schema {
-                return Err(ClientError::InvalidRequest(
-                    "the bulk files do not all have the same columns".into(),
+                return Err(ClientError::invalid(
+                    places::Argument::Request,
+                    places::Rule::Conflict,
+                    "the bulk files do not all have the same columns",
                 ));
             }
         }

@@ -94,7 +94,9 @@ pub async fn read_bulk_store(
                 .map_err(|e| store_error(location, &e))?;
             tokio::task::spawn_blocking(move || read_parquet(&partition, bytes, &name, parse_json))
                 .await
-                .map_err(|e| ClientError::Internal(e.to_string()))?
+                .map_err(|e| {
+                    ClientError::internal("a blocking task of the bulk read ended abnormally", e)
+                })?
         })
         .buffered(FETCHES)
         .try_collect()

@@ -26,7 +26,7 @@ async fn reading_a_folder_that_is_not_there_is_refused() {
     let missing = std::env::temp_dir().join("marketcurves-bulk-no-such-folder");
     let error = read_bulk(missing, Selection::default()).await.unwrap_err();
     assert!(
-        matches!(&error, ClientError::InvalidRequest(m) if m.ends_with("is not a folder")),
+        matches!(&error, ClientError::InvalidRequest(m) if m.words.ends_with("is not a folder")),
         "{error:?}"
     );
 }

@@ -90,7 +90,7 @@ pub struct BulkResult {
 async fn create_dest(dest: &Path) -> Result<(), ClientError> {
     tokio::fs::create_dir_all(dest)
         .await
-        .map_err(|e| ClientError::BulkJobFailed(format!("cannot create {}: {e}", dest.display())))
+        .map_err(|e| ClientError::bulk_failed(format!("cannot create {}: {e}", dest.display())))
 }
 
 /// Where each listed file goes, refusing the whole listing if any path is not
@@ -100,9 +100,9 @@ pub fn plan_files(dest: &Path, files: &[PresignedUrl]) -> Result<Vec<FileTask>, 
     let mut per_partition: HashMap<Partition, (usize, HashSet<String>)> = HashMap::new();
     for file in files {
         let path = file.path.as_deref().unwrap_or_default();
-        let partition = Partition::parse(path).map_err(ClientError::BulkJobFailed)?;
+        let partition = Partition::parse(path).map_err(ClientError::bulk_failed)?;
         let url = file.url.clone().ok_or_else(|| {
-            ClientError::BulkJobFailed(format!("the bulk file {path:?} has no url"))
+            ClientError::bulk_failed(format!("the bulk file {path:?} has no url"))
         })?;
         let (index, taken) = per_partition.entry(partition.clone()).or_default();
         let name = unique_name(file_name(&url, *index), taken);
@@ -160,14 +160,17 @@ async fn succeeded_job(
         .await;
         match waited {
             Ok(files) => return Ok((submitted, files)),
-            Err(ClientError::BulkJobFailed(why)) if why.contains("FAILED") => {
+            Err(failed @ ClientError::BulkJobFailed { .. })
+                if failed.to_string().contains("FAILED") =>
+            {
+                let why = failed.to_string();
                 log::warn!(target: "marketcurves.bulk", "{why}; submitting it again");
                 last_error = Some(why);
             }
             Err(other) => return Err(other),
         }
     }
-    Err(ClientError::BulkJobFailed(format!(
+    Err(ClientError::bulk_failed(format!(
         "no bulk job succeeded in {} attempts: {}",
         options.max_jobs,
         last_error.unwrap_or_default()
@@ -204,7 +207,7 @@ pub async fn download(
             return finish(submitted, &request.dest, tasks, done, progress).await;
         }
         if progress.jobs() >= u64::from(options.max_jobs) {
-            return Err(ClientError::BulkJobFailed(format!(
+            return Err(ClientError::bulk_failed(format!(
                 "the download URLs kept expiring; {} jobs submitted",
                 options.max_jobs
             )));
@@ -239,8 +242,8 @@ pub async fn download_job(
         return Err(error);
     }
     if round.expired {
-        return Err(ClientError::BulkJobFailed(
-            "the download URLs expired; submit the job again for fresh ones".into(),
+        return Err(ClientError::bulk_failed(
+            "the download URLs expired; submit the job again for fresh ones",
         ));
     }
     let done = Done {
@@ -296,7 +299,7 @@ async fn finish(
                 .map(|(relative, size)| async move {
                     let key = location.key(&relative);
                     rows_in_object(store, &key, size).await.map_err(|why| {
-                        ClientError::BulkJobFailed(format!("{}: {why}", location.url(&relative)))
+                        ClientError::bulk_failed(format!("{}: {why}", location.url(&relative)))
                     })
                 })
                 .buffered(FOOTERS_AT_ONCE)
@@ -398,12 +401,13 @@ async fn download_all(
         match result {
             Ok(bytes) => round.bytes += bytes,
             Err(DownloadError::Expired) => round.expired = true,
-            Err(DownloadError::Failed(why)) => {
-                round
-                    .error
-                    .get_or_insert(ClientError::BulkJobFailed(format!(
-                        "download failed: {why}"
-                    )));
+            Err(DownloadError::Failed { why, advice, url }) => {
+                round.error.get_or_insert(ClientError::BulkJobFailed {
+                    job_id: None,
+                    reason: format!("download failed: {why}"),
+                    advice,
+                    url,
+                });
             }
         }
     }

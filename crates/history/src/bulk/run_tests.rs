@@ -117,7 +117,7 @@ async fn a_failed_job_is_submitted_again_up_to_the_limit() {
     .await
     .unwrap_err();
     assert!(
-        matches!(&error, ClientError::BulkJobFailed(why) if why.starts_with("no bulk job succeeded in 2 attempts")),
+        matches!(&error, ClientError::BulkJobFailed { job_id: None, reason, .. } if reason.starts_with("no bulk job succeeded in 2 attempts")),
         "{error:?}"
     );
 }
@@ -218,7 +218,7 @@ fn a_request_is_checked_before_anything_is_sent() {
         |vertical, start, end, dest: &Path| match BulkRequest::new(vertical, start, end, dest)
             .unwrap_err()
         {
-            ClientError::InvalidRequest(message) => message,
+            ClientError::InvalidRequest(invalid) => invalid.to_string(),
             other => panic!("{other:?}"),
         };
     assert!(refused("Coal", "2025-01", "2025-02", &folder.0).starts_with("vertical \"Coal\""));
@@ -474,7 +474,7 @@ async fn a_body_that_is_not_parquet_never_takes_the_final_name() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, ClientError::BulkJobFailed(why) if why.contains("not a Parquet file")),
+        matches!(&error, ClientError::BulkJobFailed { reason, .. } if reason.contains("not a Parquet file")),
         "{error:?}"
     );
     assert_eq!(everything_in(&folder.0), Vec::<String>::new());

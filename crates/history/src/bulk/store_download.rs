@@ -28,7 +28,7 @@ pub async fn fetch_to_store(
     let key = location.key(&task.relative);
     let shown = redact_url(&task.url);
     let target = location.url(&task.relative);
-    let fail = |what: String| DownloadError::Failed(format!("{target}: {what} ({shown})"));
+    let fail = |what: String| DownloadError::failed(format!("{target}: {what} ({shown})"));
     let mut retries = 0;
     loop {
         let response =
@@ -37,7 +37,9 @@ pub async fn fetch_to_store(
                 Ok(Ok(response)) => Ok(response),
                 Ok(Err(e)) => match sender.explain(e) {
                     // A certificate or a proxy's refusal: trying again will not help.
-                    Failure::Permanent(why) => return Err(fail(why)),
+                    Failure::Permanent(said) => {
+                        return Err(DownloadError::fatal(&target, said, &shown))
+                    }
                     Failure::Passing(why) => Err(why),
                 },
             };
@@ -92,7 +94,9 @@ pub async fn fetch_to_store(
                 }
                 status => match refusal(sender, &task.url, status) {
                     Attempt::Expired => return Err(DownloadError::Expired),
-                    Attempt::Fatal(why) => return Err(fail(why)),
+                    Attempt::Fatal(said) => {
+                        return Err(DownloadError::fatal(&target, said, &shown))
+                    }
                     Attempt::Broken(why, _) => why,
                 },
             },

@@ -182,6 +182,7 @@ fn unconfirmed(call: &Call<'_>, tenors: &[Tenor]) -> ClientError {
             .iter()
             .map(|t| (t.name().to_owned(), days.clone()))
             .collect(),
+        advice: None,
     }
 }
 

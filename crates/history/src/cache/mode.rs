@@ -25,7 +25,7 @@ impl CacheMode {
             "refresh" => Ok(CacheMode::Refresh),
             "offline" => Ok(CacheMode::Offline),
             "off" => Ok(CacheMode::Off),
-            _ => Err(ClientError::InvalidRequest(format!(
+            _ => Err(ClientError::invalid(places::Argument::CacheMode, places::Rule::Unknown, format!(
                 "{argument} must be one of \"use\", \"refresh\", \"offline\" or \"off\", not {text:?}"
             ))),
         }

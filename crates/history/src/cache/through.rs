@@ -167,7 +167,7 @@ impl Through<'_> {
             Arc::new(Prefetched::read(&files, &curve, &tenor_dirs, days))
         })
         .await
-        .map_err(|e| ClientError::Internal(format!("reading the cache failed: {e}")))
+        .map_err(|e| ClientError::internal("reading the cache", e))
     }
 
     async fn tenor_history(
@@ -370,7 +370,7 @@ async fn read_cached(
     });
     reading
         .await
-        .map_err(|e| ClientError::Internal(format!("reading the cache failed: {e}")))
+        .map_err(|e| ClientError::internal("reading the cache", e))
 }
 
 /// A segment, from what the call's prefetch read, else from its file.
@@ -445,5 +445,6 @@ fn cache_miss(
         ),
         curve_id: Some(curve_id.to_owned()),
         missing,
+        advice: None,
     }
 }

@@ -57,13 +57,12 @@ impl Through<'_> {
             if mode == CacheMode::Offline {
                 return Err(ClientError::CacheMiss {
                     message: format!(
-                        "offline, and the cache has no catalogue for {} (fetch it once \
-                         online; a history call needs the whole catalogue to list a \
-                         curve's tenors, unless tenors= names them)",
+                        "offline, and the cache has no catalogue for {}",
                         query.describe()
                     ),
                     curve_id: None,
                     missing: Vec::new(),
+                    advice: Some(places::Advice::FetchCatalogue),
                 });
             }
         }

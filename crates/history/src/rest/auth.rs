@@ -18,7 +18,7 @@ use super::send::Sender;
 use domain::redact::redact_url;
 use places::digest::digest;
 use places::error::{body_message, ClientError};
-use places::Secret;
+use places::{AuthReason, Secret};
 
 /// A source of fresh tokens supplied by the caller (a Python callable, say).
 /// Blocking; it is called off the async threads.
@@ -179,18 +179,17 @@ impl Authenticator {
                 let provider = Arc::clone(provider);
                 let token = tokio::task::spawn_blocking(move || provider.token())
                     .await
-                    .map_err(|e| ClientError::Auth(format!("token_provider failed: {e}")))??;
+                    .map_err(|e| {
+                        ClientError::auth(AuthReason::ProviderFailed, None, e.to_string())
+                    })??;
                 if token.trim().is_empty() {
-                    return Err(ClientError::Auth(
-                        "token_provider returned an empty token".into(),
-                    ));
+                    return Err(ClientError::auth(AuthReason::ProviderEmpty, None, ""));
                 }
                 // It goes into a header: a control character would make every
                 // request unsendable, and retried in vain.
                 if token.trim().chars().any(char::is_control) {
-                    return Err(ClientError::Auth(
-                        "token_provider returned a token with control characters".into(),
-                    ));
+                    let reason = AuthReason::ProviderControlCharacters;
+                    return Err(ClientError::auth(reason, None, ""));
                 }
                 Ok(Secret::new(token.trim()))
             }
@@ -210,23 +209,25 @@ impl Authenticator {
         let answer = self.sender.send(endpoint, "/authenticate", request).await?;
         if answer.status == 404 {
             // Not a refused password: no login endpoint there at all.
-            return Err(ClientError::Auth(format!(
-                "{endpoint}: {} does not exist (HTTP 404): is base_url the service's REST \
-                 base address, ending in its version segment such as /v2?",
-                redact_url(&self.login_url)
-            )));
+            return Err(ClientError::auth(
+                AuthReason::NoLoginEndpoint,
+                Some(endpoint.into()),
+                redact_url(&self.login_url),
+            ));
         }
         if !(200..300).contains(&answer.status) {
-            return Err(ClientError::Auth(format!(
-                "{endpoint}: login refused (HTTP {}): {}",
-                answer.status,
-                body_message(&answer.body)
-            )));
+            return Err(ClientError::auth(
+                AuthReason::LoginRefused {
+                    status: answer.status,
+                },
+                Some(endpoint.into()),
+                body_message(&answer.body),
+            ));
         }
         serde_json::from_slice::<serde_json::Value>(&answer.body)
             .ok()
             .and_then(|v| v.get("token")?.as_str().map(Secret::new))
-            .ok_or_else(|| ClientError::Auth(format!("{endpoint}: the answer has no \"token\"")))
+            .ok_or_else(|| ClientError::auth(AuthReason::NoToken, Some(endpoint.into()), ""))
     }
 }
 

@@ -88,7 +88,11 @@ impl Http {
             .user_agent(concat!("marketcurves/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| {
-                ClientError::InvalidRequest(format!("cannot build the HTTP client: {e}"))
+                ClientError::invalid(
+                    places::Argument::Request,
+                    places::Rule::Unusable,
+                    format!("cannot build the HTTP client: {e}"),
+                )
             })?;
         let sender = Sender {
             client,
@@ -185,9 +189,11 @@ impl Http {
                 }
                 403 if forbidden == Forbidden::BadToken => {
                     let message = body_message(&answer.body);
-                    return Err(ClientError::Auth(format!(
-                        "{endpoint}: the token was refused (HTTP 403): {message}"
-                    )));
+                    return Err(ClientError::auth(
+                        places::AuthReason::TokenRefused { status: 403 },
+                        Some(endpoint.to_owned()),
+                        message,
+                    ));
                 }
                 status => return Err(refusal(endpoint, status, &body_message(&answer.body))),
             }
@@ -241,12 +247,16 @@ fn refusal(endpoint: &str, status: u16, message: &str) -> ClientError {
     let endpoint = endpoint.to_owned();
     let message = message.to_owned();
     match status {
-        400 | 422 => ClientError::InvalidRequest(format!(
-            "{endpoint}: the service refused the request (HTTP {status}): {message}"
-        )),
-        401 => ClientError::Auth(format!(
-            "{endpoint}: the token was refused (HTTP 401): {message}"
-        )),
+        400 | 422 => ClientError::invalid(
+            places::Argument::Request,
+            places::Rule::Refused,
+            format!("{endpoint}: the service refused the request (HTTP {status}): {message}"),
+        ),
+        401 => ClientError::auth(
+            places::AuthReason::TokenRefused { status: 401 },
+            Some(endpoint),
+            message,
+        ),
         403 => ClientError::AccessDenied {
             endpoint,
             message,
@@ -258,6 +268,7 @@ fn refusal(endpoint: &str, status: u16, message: &str) -> ClientError {
             status: Some(status),
             attempts: 1,
             message: format!("HTTP {status}: {message}"),
+            advice: None,
         },
     }
 }

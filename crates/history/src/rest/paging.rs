@@ -49,6 +49,7 @@ fn bad_paging(endpoint: &str, message: String) -> ClientError {
         status: None,
         attempts: 1,
         message,
+        advice: None,
     }
 }
 

@@ -95,9 +95,11 @@ impl Contracts {
             "listed" => Ok(Contracts::Listed),
             "expired" => Ok(Contracts::Expired),
             "all" => Ok(Contracts::All),
-            _ => Err(ClientError::InvalidRequest(format!(
-                "tenors must be None, tenor names, 'expired' or 'all', not {name:?}"
-            ))),
+            _ => Err(ClientError::invalid(
+                places::Argument::Tenors,
+                places::Rule::Unknown,
+                format!("tenors must be None, tenor names, 'expired' or 'all', not {name:?}"),
+            )),
         }
     }
 }
@@ -116,8 +118,10 @@ impl HistoryQuery {
         let tenors = tenors
             .map(|names| {
                 if names.is_empty() {
-                    return Err(ClientError::InvalidRequest(
-                        "tenors must name at least one tenor, or be None for all".into(),
+                    return Err(ClientError::invalid(
+                        places::Argument::Tenors,
+                        places::Rule::Empty,
+                        "tenors must name at least one tenor, or be None for all",
                     ));
                 }
                 names.iter().map(|n| validate::tenor(n)).collect()
@@ -158,8 +162,10 @@ impl HistoryQuery {
     /// beside any but the listed.
     pub fn with_contracts(mut self, contracts: Contracts) -> Result<HistoryQuery, ClientError> {
         if contracts != Contracts::Listed && self.tenors.is_some() {
-            return Err(ClientError::InvalidRequest(
-                "tenors are either named or 'expired' / 'all', not both".into(),
+            return Err(ClientError::invalid(
+                places::Argument::Tenors,
+                places::Rule::Conflict,
+                "tenors are either named or 'expired' / 'all', not both",
             ));
         }
         self.contracts = contracts;
@@ -271,14 +277,18 @@ impl CatalogueQuery {
 /// the caller could mean).
 fn custom_filter(key: &str, value: &str) -> Result<(), ClientError> {
     if key.trim().is_empty() || key.chars().any(char::is_control) {
-        return Err(ClientError::InvalidRequest(format!(
-            "a catalogue filter name must be a non-empty word, not {key:?}"
-        )));
+        return Err(ClientError::invalid(
+            places::Argument::Filter,
+            places::Rule::Form,
+            format!("a catalogue filter name must be a non-empty word, not {key:?}"),
+        ));
     }
     if value.trim().is_empty() {
-        return Err(ClientError::InvalidRequest(format!(
-            "the catalogue filter {key} must have a value, not {value:?}"
-        )));
+        return Err(ClientError::invalid(
+            places::Argument::Filter,
+            places::Rule::Empty,
+            format!("the catalogue filter {key} must have a value, not {value:?}"),
+        ));
     }
     Ok(())
 }

@@ -11,7 +11,7 @@ fn day(d: u32) -> NaiveDate {
 /// The message of an `InvalidRequest`, or a panic if it is anything else.
 fn refusal<T: std::fmt::Debug>(result: Result<T, ClientError>) -> String {
     match result {
-        Err(ClientError::InvalidRequest(message)) => message,
+        Err(ClientError::InvalidRequest(invalid)) => invalid.to_string(),
         other => panic!("expected InvalidRequest, got {other:?}"),
     }
 }

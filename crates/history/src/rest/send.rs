@@ -11,6 +11,7 @@ use reqwest::RequestBuilder;
 
 use super::retry::{parse_retry_after, Outcome, RetryPolicy};
 use places::error::{body_message, ClientError};
+use places::net::failure::Said;
 use places::net::{failure, tunnel, Network};
 
 /// A final answer: success, or a refusal retrying would not change.
@@ -44,11 +45,12 @@ impl Sender {
     ) -> Result<Answer, ClientError> {
         let mut retries = 0;
         loop {
-            let failed = |message: String| ClientError::Service {
+            let failed = |said: Said| ClientError::Service {
                 endpoint: endpoint.to_owned(),
                 status: None,
                 attempts: retries + 1,
-                message,
+                message: said.words,
+                advice: said.advice,
             };
             let (outcome, status, message) = match self.attempt(&build).await {
                 Ok((status, retry_after, body, date)) => {
@@ -78,6 +80,7 @@ impl Sender {
                         status,
                         attempts,
                         message: shown,
+                        advice: None,
                     },
                 });
             };
@@ -107,11 +110,11 @@ impl Sender {
         if status == 407 {
             // Only a proxy answers 407: the request went through one (a
             // plain http:// destination) that wants other credentials.
-            return Err(Failure::Permanent(proxy_refusal(
+            return Err(Failure::Permanent(Said::from(proxy_refusal(
                 &self.network,
                 response.url(),
                 "Proxy Authentication Required",
-            )));
+            ))));
         }
         log::debug!(target: "marketcurves.http", "{} -> {status}", response.url().path());
         let retry_after = response
@@ -133,11 +136,13 @@ impl Sender {
     /// streams. Within the attempt's timeout, as the whole attempt is.
     async fn bounded_body(&self, mut response: reqwest::Response) -> Result<Bytes, Failure> {
         let too_long = |length: String| {
-            Failure::Permanent(format!(
-                "the response is longer than the {} MiB allowed ({length}); \
-                 max_response_bytes raises the limit",
-                self.max_body / (1024 * 1024)
-            ))
+            Failure::Permanent(Said {
+                words: format!(
+                    "the response is longer than the {} MiB allowed ({length})",
+                    self.max_body / (1024 * 1024)
+                ),
+                advice: Some(places::Advice::ResponseLimit),
+            })
         };
         let declared = response.content_length();
         if let Some(length) = declared.filter(|&n| n > self.max_body) {
@@ -164,11 +169,11 @@ impl Sender {
             return Failure::Permanent(failure::certificate_message(&server, &problem));
         }
         if let (Some(url), true) = (&url, failure::proxy_wants_credentials(&error)) {
-            return Failure::Permanent(proxy_refusal(
+            return Failure::Permanent(Said::from(proxy_refusal(
                 &self.network,
                 url,
                 "Proxy Authentication Required",
-            ));
+            )));
         }
         let refused = failure::proxy_refused_tunnel(&error);
         let detail = describe(error, server.as_deref());
@@ -194,7 +199,8 @@ impl Sender {
 /// Why an attempt failed: worth another one, or not.
 pub enum Failure {
     Passing(String),
-    Permanent(String),
+    /// Retrying gives the same answer (a certificate, a proxy's refusal).
+    Permanent(Said),
 }
 
 /// A proxy's 407, with what to do about it.

@@ -30,9 +30,11 @@ pub(crate) struct Service {
 impl Service {
     pub(crate) fn new(config: HttpConfig) -> Result<Service, ClientError> {
         if config.max_concurrency == 0 {
-            return Err(ClientError::InvalidRequest(
-                "max_concurrency must be at least 1".into(),
-            ));
+            return Err(ClientError::InvalidRequest(places::Invalid::led(
+                places::Argument::Concurrency,
+                places::Rule::Bounds,
+                " must be at least 1",
+            )));
         }
         Ok(Service {
             concurrency: config.max_concurrency,
@@ -237,5 +239,5 @@ fn batch(kind: TableKind, rows: Vec<PriceRow>) -> Result<RecordBatch, ClientErro
 }
 
 fn arrow_error(error: arrow_schema::ArrowError) -> ClientError {
-    ClientError::Internal(format!("cannot build the table: {error}"))
+    ClientError::internal("cannot build the table", error)
 }

@@ -29,11 +29,15 @@ pub(crate) fn tenor_offered(
         return Ok(());
     }
     let listed: Vec<&str> = contracts.iter().map(Tenor::name).collect();
-    Err(ClientError::InvalidRequest(format!(
-        "tenor {:?} is not a tenor of curve {curve_id} (its contracts: {})",
-        tenor.name(),
-        listed.join(", ")
-    )))
+    Err(ClientError::invalid(
+        places::Argument::Tenor,
+        places::Rule::Unlisted,
+        format!(
+            "tenor {:?} is not a tenor of curve {curve_id} (its contracts: {})",
+            tenor.name(),
+            listed.join(", ")
+        ),
+    ))
 }
 
 /// Tenors in calendar order, each once: the order of a table's slices.

@@ -49,12 +49,17 @@ fn ids_tenors_and_ranges() {
 #[test]
 fn seconds_are_finite_and_positive() {
     assert_eq!(
-        seconds("timeout", 0.25).unwrap(),
+        seconds(Argument::Timeout, 0.25).unwrap(),
         Duration::from_millis(250)
     );
     for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, -0.0, 1e300] {
-        let err = seconds("poll_interval", bad).unwrap_err().to_string();
-        assert!(err.starts_with("poll_interval must be"), "{bad}: {err}");
+        let err = seconds(Argument::PollInterval, bad).unwrap_err();
+        assert!(
+            matches!(&err, ClientError::InvalidRequest(i) if i.argument == Argument::PollInterval),
+            "{bad}: {err}"
+        );
+        let err = err.to_string();
+        assert!(err.starts_with("poll interval must be"), "{bad}: {err}");
     }
 }
 

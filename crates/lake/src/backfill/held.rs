@@ -129,11 +129,15 @@ pub async fn refuse_links(
         .iter()
         .find(|link| day_of(link).is_none_or(|day| (first..=last).contains(&day)));
     match linked {
-        Some(link) => Err(ClientError::InvalidRequest(format!(
-            "{} holds a symbolic link, {link}: a backfill never writes or deletes through \
+        Some(link) => Err(ClientError::invalid(
+            places::Argument::Range,
+            places::Rule::Place,
+            format!(
+                "{} holds a symbolic link, {link}: a backfill never writes or deletes through \
              one; put the folder or file itself there, or remove the link",
-            dest.shown()
-        ))),
+                dest.shown()
+            ),
+        )),
         None => Ok(()),
     }
 }

@@ -48,10 +48,11 @@ impl BackfillRequest {
         contracts: &str,
     ) -> Result<BackfillRequest, ClientError> {
         if subscriptions.is_empty() {
-            return Err(ClientError::InvalidRequest(
+            return Err(ClientError::invalid(
+                places::Argument::Subscription,
+                places::Rule::Empty,
                 "subscriptions must name at least one (curve_id, tenor) pair; \
-                 tenor '*' takes every calendar contract of the curve"
-                    .into(),
+                 tenor '*' takes every calendar contract of the curve",
             ));
         }
         let mut checked: Vec<Subscription> = Vec::new();
@@ -65,11 +66,12 @@ impl BackfillRequest {
         validate::intraday_span(start, end)?;
         let contracts = Contracts::parse(contracts)?;
         if contracts != Contracts::Listed && !checked.iter().any(Subscription::is_all_tenors) {
-            return Err(ClientError::InvalidRequest(
-                "tenors='expired' and tenors='all' widen (curve, '*') subscriptions, \
-                 and none is given"
-                    .into(),
-            ));
+            return Err(ClientError::InvalidRequest(places::Invalid::led_by_values(
+                places::Argument::Tenors,
+                places::Rule::Conflict,
+                &["expired", "all"],
+                " widen (curve, '*') subscriptions, and none is given",
+            )));
         }
         Ok(BackfillRequest {
             subscriptions: checked,
@@ -102,10 +104,14 @@ pub async fn plan(
     // After the catalogue's answer, which dated the service's clock.
     let today = rest.http().service_clock().now().date_naive();
     if request.start > today {
-        return Err(ClientError::InvalidRequest(format!(
-            "start {} is after the service's today ({today}): nothing is published yet",
-            request.start
-        )));
+        return Err(ClientError::invalid(
+            places::Argument::Start,
+            places::Rule::Bounds,
+            format!(
+                "start {} is after the service's today ({today}): nothing is published yet",
+                request.start
+            ),
+        ));
     }
     let last = request.end.min(today);
     let held = held(dest, request.start, last).await?;
@@ -161,9 +167,11 @@ async fn tenors_of(
 ) -> Result<BTreeMap<String, Vec<Tenor>>, ClientError> {
     tenors_asked(rest, request).await.map_err(|e| match e {
         // As the recorder says it: a curve not listed is a bad argument.
-        ClientError::NotFound { message, .. } => {
-            ClientError::InvalidRequest(format!("{message}: a backfill takes listed curves"))
-        }
+        ClientError::NotFound { message, .. } => ClientError::invalid(
+            places::Argument::Curve,
+            places::Rule::Unlisted,
+            format!("{message}: a backfill takes listed curves"),
+        ),
         other => other,
     })
 }
@@ -187,10 +195,14 @@ async fn tenors_asked(
                 .filter(|t| t.kind() != TenorKind::Continuous)
                 .collect();
             if calendar.is_empty() {
-                return Err(ClientError::InvalidRequest(format!(
-                    "curve {curve_id} has no calendar contract for '*' to take from {start} \
+                return Err(ClientError::invalid(
+                    places::Argument::Subscription,
+                    places::Rule::Unlisted,
+                    format!(
+                        "curve {curve_id} has no calendar contract for '*' to take from {start} \
                      to {end}; name its tenors"
-                )));
+                    ),
+                ));
             }
             calendar
         } else {

@@ -148,7 +148,7 @@ async fn fetch_rows(
     received: i64,
 ) -> Result<Vec<Recorded>, ClientError> {
     let table = rest.intraday_history(&query, progress, None).await?;
-    backfilled_rows(&table, received).map_err(ClientError::Destination)
+    Ok(backfilled_rows(&table, received).map_err(PlaceError::encoding)?)
 }
 
 /// A task's fetched rows by UTC day, and the last day each tenor has a
@@ -303,7 +303,7 @@ async fn write_day(
             Ok::<_, String>((encode(&[batch], &note)?, note.replaces))
         })
         .await?
-        .map_err(PlaceError)?;
+        .map_err(PlaceError::encoding)?;
     let name = backfill_name(day, &task.curve_id, Utc::now().timestamp_micros(), tag);
     dest.put(&name, bytes).await?;
     for old in &replaces {

@@ -219,7 +219,7 @@ async fn rows_of(
     let bytes = match dest.get(name).await {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Err("it vanished while the lake was checked".into()),
-        Err(PlaceError(why)) => return Err(why),
+        Err(refused) => return Err(refused.to_string()),
     };
     let (batches, note) = decode(bytes)?;
     let mut rows = Vec::new();

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::file::{note_of, saw, FileNote, TenorKey};
 use super::layout::{backfill_curve_tag, data_file, DataFile, FileKind, CHECKPOINT};
 use domain::timestamp::Micros;
-use places::storage::{Place, PlaceError};
+use places::storage::{Operation, Place, PlaceError};
 
 const TARGET: &str = "marketcurves.record";
 
@@ -39,7 +39,8 @@ impl Checkpoint {
     }
 
     pub async fn save(&self, dest: &Place) -> Result<(), PlaceError> {
-        let json = serde_json::to_vec(self).map_err(|e| PlaceError(e.to_string()))?;
+        let json =
+            serde_json::to_vec(self).map_err(|e| dest.failed(Operation::Write, CHECKPOINT, e))?;
         dest.put(CHECKPOINT, Bytes::from(json)).await
     }
 }

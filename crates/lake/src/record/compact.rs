@@ -17,7 +17,7 @@ use super::checkpoint::data_files;
 use super::file::{batch_rows, decode, encode, recorded_rows_to_batch, FileNote, Recorded};
 use super::layout::{day_name, DataFile, FileKind};
 use domain::tenor::Tenor;
-use places::storage::{Place, PlaceError};
+use places::storage::{Operation, Place, PlaceError};
 
 /// What compacting one day did.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -62,11 +62,14 @@ pub async fn compact_day(
         let bytes = dest
             .get(&file.name)
             .await?
-            .ok_or_else(|| PlaceError(format!("{} vanished while compacting", file.name)))?;
+            .ok_or_else(|| PlaceError::new(&file.name, Operation::Gone("compacting"), ""))?;
         let (batches, file_note) =
-            decode(bytes).map_err(|e| PlaceError(format!("cannot compact {}: {e}", file.name)))?;
+            decode(bytes).map_err(|e| PlaceError::new(&file.name, Operation::Compact, e))?;
         for batch in &batches {
-            rows.extend(batch_rows(batch).map_err(PlaceError)?);
+            rows.extend(
+                batch_rows(batch)
+                    .map_err(|e| PlaceError::new(&file.name, Operation::Compact, e))?,
+            );
         }
         for ((curve_id, tenor), at) in file_note.map(|n| n.last).unwrap_or_default() {
             note.saw(&curve_id, &tenor, at);
@@ -80,8 +83,8 @@ pub async fn compact_day(
     for row in &rows {
         note.saw(&row.tick.curve_id, &row.tick.tenor, row.tick.generated_on);
     }
-    let batch = recorded_rows_to_batch(&rows).map_err(PlaceError)?;
-    let bytes = encode(&[batch], &note).map_err(PlaceError)?;
+    let batch = recorded_rows_to_batch(&rows).map_err(PlaceError::encoding)?;
+    let bytes = encode(&[batch], &note).map_err(PlaceError::encoding)?;
     dest.put(&day_name(day), bytes).await?;
     for name in &note.replaces {
         dest.delete(name).await?;

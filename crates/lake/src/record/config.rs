@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use domain::live::Subscription;
 use live::{checked_subscription, LiveConfig};
-use places::ClientError;
+use places::{Argument, ClientError, Rule};
 
 #[derive(Clone, Debug)]
 pub struct RecordConfig {
@@ -40,9 +40,13 @@ impl RecordConfig {
         compact: bool,
         live: LiveConfig,
     ) -> Result<RecordConfig, ClientError> {
-        let invalid = |message: String| Err(ClientError::InvalidRequest(message));
+        let invalid = |argument: Argument, rule: Rule, message: String| {
+            Err(ClientError::invalid(argument, rule, message))
+        };
         if subscriptions.is_empty() {
             return invalid(
+                Argument::Subscription,
+                Rule::Empty,
                 "subscriptions must name at least one (curve_id, tenor) pair; \
                  tenor '*' takes every tenor of the curve"
                     .into(),
@@ -57,18 +61,27 @@ impl RecordConfig {
         }
         let rotate = parse_period("rotate", rotate)?;
         if rotate < Duration::from_secs(1) || rotate > RecordConfig::LONGEST_ROTATE {
-            return invalid(format!(
-                "rotate must be from 1s to 1d, not {:?}",
-                humanize(rotate)
-            ));
+            return invalid(
+                Argument::Period,
+                Rule::Bounds,
+                format!("rotate must be from 1s to 1d, not {:?}", humanize(rotate)),
+            );
         }
         if rotate_rows == 0 {
-            return invalid("rotate_rows must be at least 1".into());
+            return invalid(
+                Argument::Limit,
+                Rule::Bounds,
+                "rotate_rows must be at least 1".into(),
+            );
         }
         if !(1..=LiveConfig::MAX_QUEUE_SIZE).contains(&hold_limit) {
-            return invalid(format!(
-                "hold_limit must be from 1 to {}, not {hold_limit}",
+            let rest = format!(
+                " must be from 1 to {}, not {hold_limit}",
                 LiveConfig::MAX_QUEUE_SIZE
+            );
+            return Err(ClientError::InvalidRequest(
+                places::Invalid::led(Argument::HoldLimit, Rule::Bounds, &rest)
+                    .value(hold_limit.to_string()),
             ));
         }
         live.validate()?;
@@ -87,9 +100,11 @@ impl RecordConfig {
 /// `1d` (a bare number is seconds; `m` is minutes).
 pub fn parse_period(argument: &str, text: &str) -> Result<Duration, ClientError> {
     let bad = || {
-        ClientError::InvalidRequest(format!(
-            "{argument} must be a period such as '30s', '5min' or '1h', not {text:?}"
-        ))
+        ClientError::invalid(
+            places::Argument::Period,
+            places::Rule::Form,
+            format!("{argument} must be a period such as '30s', '5min' or '1h', not {text:?}"),
+        )
     };
     let trimmed = text.trim();
     let split = trimmed

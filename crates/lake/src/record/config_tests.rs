@@ -19,7 +19,7 @@ fn config(subs: &[(&str, &str)], rotate: &str) -> Result<RecordConfig, ClientErr
 
 fn refusal(result: Result<RecordConfig, ClientError>) -> String {
     match result {
-        Err(ClientError::InvalidRequest(message)) => message,
+        Err(ClientError::InvalidRequest(invalid)) => invalid.to_string(),
         other => panic!("expected InvalidRequest, got {other:?}"),
     }
 }
@@ -56,5 +56,8 @@ fn rotation_and_limits_are_checked() {
     let zero_rows = RecordConfig::new(&subs, "5min", 0, 10, true, live());
     assert!(refusal(zero_rows).contains("rotate_rows"));
     let zero_hold = RecordConfig::new(&subs, "5min", 10, 0, true, live());
-    assert!(refusal(zero_hold).contains("hold_limit"));
+    assert!(
+        matches!(&zero_hold, Err(ClientError::InvalidRequest(i)) if i.argument == Argument::HoldLimit)
+    );
+    assert!(refusal(zero_hold).contains("hold limit must be from 1"));
 }

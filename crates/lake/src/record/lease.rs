@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use tokio::task::JoinHandle;
 
 use super::lock::Writer;
-use places::storage::{describe, Location};
+use places::storage::{describe, Location, Operation, PlaceError};
 use places::ClientError;
 
 /// How long a lease holds after its last renewal.
@@ -96,14 +96,14 @@ impl Lease {
         writer: Writer,
         every: Duration,
     ) -> Result<Lease, ClientError> {
-        let key = location.prefix.clone().join(writer.lock_name());
+        let key = location.prefix.clone().join(super::lock::lock_name(writer));
         let store = Arc::clone(&location.store);
         let shown = location.shown.clone();
         let failed = |e: object_store::Error| {
-            ClientError::Destination(format!(
-                "cannot take {shown}'s {} lease: {}",
-                writer.noun(),
-                describe(&e)
+            ClientError::from(PlaceError::new(
+                shown.as_str(),
+                Operation::TakeLease(writer),
+                describe(&e),
             ))
         };
         let holder = Holder::this_process(Utc::now());
@@ -142,12 +142,9 @@ impl Lease {
     pub(super) fn check(&self) -> Result<(), ClientError> {
         match self.lost.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
             None => Ok(()),
-            Some(why) => Err(ClientError::Destination(format!(
-                "{} is no longer this {}'s: {why}; it stops so that one {} writes there",
-                self.shown,
-                self.writer.noun(),
-                self.writer.noun()
-            ))),
+            Some(why) => {
+                Err(PlaceError::new(self.shown.as_str(), Operation::Lost(self.writer), why).into())
+            }
         }
     }
 
@@ -177,10 +174,10 @@ async fn take_over(
     holder: &Holder,
 ) -> Result<UpdateVersion, ClientError> {
     let failed = |e: object_store::Error| {
-        ClientError::Destination(format!(
-            "cannot read {shown}'s {} lease: {}",
-            writer.noun(),
-            describe(&e)
+        ClientError::from(PlaceError::new(
+            shown,
+            Operation::ReadLease(writer),
+            describe(&e),
         ))
     };
     let found = store.get(key).await.map_err(failed)?;
@@ -190,7 +187,8 @@ async fn take_over(
     };
     let bytes = found.bytes().await.map_err(failed)?;
     let current: Option<Holder> = serde_json::from_slice(&bytes).ok();
-    let refused = |who: &str| ClientError::Destination(writer.refusal(shown, who));
+    let refused =
+        |who: &str| ClientError::from(PlaceError::new(shown, Operation::Held(writer), who));
     if let Some(current) = &current {
         if !current.is_stale() {
             return Err(refused(&current.described()));

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use super::lease::Lease;
 use places::storage::whole_file::create_folder;
-use places::storage::Place;
+use places::storage::{Operation, Place, PlaceError};
 use places::ClientError;
 
 /// The recorder's lock file in the destination folder.
@@ -24,41 +24,13 @@ pub const LOCK_NAME: &str = "_lock";
 /// The backfill's.
 pub const BACKFILL_LOCK_NAME: &str = "_backfill_lock";
 
-/// Who writes into a place: one of each kind at a time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Writer {
-    Recorder,
-    Backfill,
-}
+pub use places::storage::Writer;
 
-impl Writer {
-    /// The lock's name in the destination (hidden from readers: `_`).
-    pub fn lock_name(self) -> &'static str {
-        match self {
-            Writer::Recorder => LOCK_NAME,
-            Writer::Backfill => BACKFILL_LOCK_NAME,
-        }
-    }
-
-    pub fn noun(self) -> &'static str {
-        match self {
-            Writer::Recorder => "recorder",
-            Writer::Backfill => "backfill",
-        }
-    }
-
-    /// Why a second writer of this kind is refused, `who` holding the lock.
-    pub fn refusal(self, shown: &str, who: &str) -> String {
-        match self {
-            Writer::Recorder => format!(
-                "{shown} is being recorded into by another recorder ({who}): one recorder per \
-                 destination, or each would write every value"
-            ),
-            Writer::Backfill => format!(
-                "{shown} is being backfilled by another backfill ({who}): one backfill per \
-                 destination at a time, or both would write the same days"
-            ),
-        }
+/// The lock's name in the destination (hidden from readers: `_`).
+pub fn lock_name(writer: Writer) -> &'static str {
+    match writer {
+        Writer::Recorder => LOCK_NAME,
+        Writer::Backfill => BACKFILL_LOCK_NAME,
     }
 }
 
@@ -104,20 +76,16 @@ impl WriterLock {
             unreachable!("a folder");
         };
         let failed = |e: std::io::Error| {
-            ClientError::Destination(format!(
-                "cannot lock {} for the {}: {e}",
-                dest.shown(),
-                writer.noun()
-            ))
+            ClientError::from(PlaceError::new(dest.shown(), Operation::Lock(writer), e))
         };
         create_folder(folder).map_err(failed)?;
-        let mut file = open_private(&folder.join(writer.lock_name())).map_err(failed)?;
+        let mut file = open_private(&folder.join(lock_name(writer))).map_err(failed)?;
         if !try_lock(&file).map_err(failed)? {
             let mut holder = String::new();
             let _ = file.read_to_string(&mut holder);
-            return Err(ClientError::Destination(
-                writer.refusal(&dest.shown(), holder.trim()),
-            ));
+            return Err(
+                PlaceError::new(dest.shown(), Operation::Held(writer), holder.trim()).into(),
+            );
         }
         let holder = format!(
             "process {} since {}",

@@ -17,7 +17,7 @@ use domain::arrow::Table;
 use domain::timestamp::{truncate_to_millis, Micros};
 use history::rest::validate;
 use live::TickSource;
-use places::storage::{Place, PlaceError};
+use places::storage::{Operation, Place, PlaceError};
 use places::ClientError;
 
 /// Files read at once.
@@ -46,8 +46,10 @@ impl TickSelection {
             .transpose()?;
         if let (Some(start), Some(end)) = (start, end) {
             if start > end {
-                return Err(ClientError::InvalidRequest(
-                    "start must not be after end".into(),
+                return Err(ClientError::invalid(
+                    places::Argument::Range,
+                    places::Rule::Bounds,
+                    "start must not be after end",
                 ));
             }
         }
@@ -111,11 +113,14 @@ pub async fn read_ticks(place: Place, selection: TickSelection) -> Result<Table,
                 );
             }
             Err(vanished) => {
-                return Err(PlaceError(format!(
-                    "{vanished} vanished while reading {}, and files went on vanishing \
-                     after {RELISTS} listings: is the lake being rewritten?",
-                    dest.shown()
-                ))
+                return Err(PlaceError::new(
+                    dest.shown(),
+                    Operation::KeptVanishing {
+                        doing: "reading",
+                        listings: RELISTS,
+                    },
+                    vanished,
+                )
                 .into())
             }
         }
@@ -123,7 +128,7 @@ pub async fn read_ticks(place: Place, selection: TickSelection) -> Result<Table,
     let mut rows = rows;
     sort_rows(&mut rows);
     let rows = each_value_once(rows);
-    let batch = recorded_rows_to_batch(&rows).map_err(ClientError::Destination)?;
+    let batch = recorded_rows_to_batch(&rows).map_err(PlaceError::encoding)?;
     Ok(Table {
         schema: tick_schema(),
         batches: vec![batch],
@@ -171,7 +176,7 @@ async fn read_rows(
                 Ok::<_, String>(rows)
             })
             .await
-            .map_err(|e| PlaceError(e.to_string()))?;
+            .map_err(|e| PlaceError::new(&file.name, Operation::Read, e))?;
             Ok(Ok(rows.unwrap_or_else(|e| {
                 log::warn!(
                     target: TARGET,

@@ -32,7 +32,7 @@ use super::subscriptions::check_against_catalogue;
 use domain::timestamp::Micros;
 use history::RestClient;
 use live::{LiveFeed, ResumePoint, TickSource};
-use places::storage::{Place, PlaceError};
+use places::storage::{Operation, Place, PlaceError};
 use places::ClientError;
 
 /// Ticks taken from the feed at once.
@@ -48,6 +48,10 @@ const FINISH_WAIT: Duration = Duration::from_secs(5);
 /// A day is compacted this long after it ended, on the service's clock
 /// (the newest `generated_on` seen), once nothing of it is held.
 const COMPACT_AFTER: Micros = 3_600_000_000;
+
+/// Why a recorder starts a new feed when its feed ended with nothing more to say.
+const FEED_ENDED: &str =
+    "the feed is closed (by close(), by a fatal error, or for a replay at its end)";
 
 /// Records until `stop` is cancelled (then writes what it holds and returns
 /// what it did) or a failure it cannot mend.
@@ -258,7 +262,7 @@ impl Recorder {
         feed.close().await;
         if matches!(ended, Ok(Ended::Stopped)) {
             // What the feed had queued when it closed is received too.
-            while let Ok(ticks) = feed.try_next_ticks(DRAIN_MAX) {
+            while let Ok(Some(ticks)) = feed.try_next_ticks(DRAIN_MAX) {
                 if ticks.is_empty() || self.missed_since(&feed, &base).is_some() {
                     break;
                 }
@@ -302,10 +306,13 @@ impl Recorder {
             match got {
                 // Counters are read after taking the ticks: a value lost
                 // before any of them was counted before they were queued.
-                Ok(ticks) => match self.missed_since(feed, base) {
+                Ok(Some(ticks)) => match self.missed_since(feed, base) {
                     Some(reason) => return Ok(Ended::Restart(reason)),
                     None => self.accept(ticks),
                 },
+                // The feed ended (a fatal error it has no more to say about):
+                // a new one is started.
+                Ok(None) => return Ok(Ended::Restart(FEED_ENDED.into())),
                 Err(
                     e @ (ClientError::AccessDenied { .. }
                     | ClientError::Auth(_)
@@ -358,16 +365,15 @@ impl Recorder {
     }
 
     fn hold_exceeded(&self) -> ClientError {
-        ClientError::Destination(format!(
-            "{} has refused writes ({}); {} ticks are held, more than hold_limit ({}). \
-             Nothing written is lost, and what is held is not either: once the \
-             destination takes writes again, a restarted recorder fetches it again \
-             from the service",
+        PlaceError::new(
             self.dest.shown(),
+            Operation::Hold {
+                held: self.pending.held(),
+                limit: self.config.hold_limit,
+            },
             self.last_error.as_deref().unwrap_or("no reason given"),
-            self.pending.held(),
-            self.config.hold_limit
-        ))
+        )
+        .into()
     }
 
     /// Writes sealed files, oldest first, until one fails (it is tried
@@ -379,7 +385,7 @@ impl Recorder {
             let (tag, sequence) = (&self.run_tag, self.sequence);
             front
                 .encode(|day| part_name(day, now_micros(), tag, sequence))
-                .map_err(ClientError::Destination)?;
+                .map_err(PlaceError::encoding)?;
             let (name, bytes, note) = front.encoded.clone().expect("just encoded");
             match self.dest.put(&name, bytes).await {
                 Ok(()) => {
@@ -403,7 +409,8 @@ impl Recorder {
                         log::warn!(target: TARGET, "{e}");
                     }
                 }
-                Err(PlaceError(reason)) => {
+                Err(refused) => {
+                    let reason = refused.to_string();
                     self.summary.write_failures += 1;
                     log::warn!(
                         target: TARGET,
@@ -481,13 +488,15 @@ impl Recorder {
         self.write_held().await?;
         self.summary.unwritten = self.pending.held() as u64;
         if self.summary.unwritten > 0 {
-            let error = ClientError::Destination(format!(
-                "stopped with {} ticks unwritten: {}. {}",
-                self.summary.unwritten,
+            let error = ClientError::from(PlaceError::new(
+                self.dest.shown(),
+                Operation::Stop {
+                    unwritten: self.summary.unwritten,
+                    fate: self.unwritten_fate(),
+                },
                 self.last_error
                     .as_deref()
                     .unwrap_or("the destination refused them"),
-                self.unwritten_fate()
             ));
             let _ = self
                 .write_status_with("failed", Some(&error.to_string()))

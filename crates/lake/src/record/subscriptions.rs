@@ -18,7 +18,7 @@ pub(super) async fn check_against_catalogue(
         check_listed(
             &curves,
             subscription,
-            "a recorder takes listed contracts only",
+            live::Remedy::Rule("a recorder takes listed contracts only"),
         )?;
     }
     Ok(())

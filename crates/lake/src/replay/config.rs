@@ -4,7 +4,7 @@
 use domain::timestamp::Micros;
 use history::rest::windows::MAX_INTRADAY_HISTORY_DAYS;
 use live::LiveConfig;
-use places::ClientError;
+use places::{Argument, ClientError, Rule};
 
 /// What a replay delivers, and how fast.
 #[derive(Clone, Debug)]
@@ -24,24 +24,36 @@ pub struct ReplayConfig {
 
 impl ReplayConfig {
     pub fn validate(&self) -> Result<(), ClientError> {
-        let invalid = |message: String| Err(ClientError::InvalidRequest(message));
+        let invalid = |argument: Argument, rule: Rule, message: String| {
+            Err(ClientError::invalid(argument, rule, message))
+        };
         if self.end < self.start {
-            return invalid("end must not be before start".into());
+            return invalid(
+                Argument::Range,
+                Rule::Bounds,
+                "end must not be before start".into(),
+            );
         }
         // As for intraday history: ten years is a wish, more a typo whose
         // cost (a read a day, a request a window) would follow the range.
         let days = (self.end - self.start) / 86_400_000_000 + 1;
         if days > MAX_INTRADAY_HISTORY_DAYS {
-            return invalid(format!(
-                "a replay covers at most {MAX_INTRADAY_HISTORY_DAYS} days (about ten years); \
+            return invalid(
+                Argument::Range,
+                Rule::Bounds,
+                format!(
+                    "a replay covers at most {MAX_INTRADAY_HISTORY_DAYS} days (about ten years); \
                  this one {days}: check the dates"
-            ));
+                ),
+            );
         }
         if let Some(speed) = self.speed {
             if !(speed.is_finite() && speed > 0.0) {
-                return invalid(format!(
-                    "speed must be a number above 0 or 'max', not {speed}"
-                ));
+                return invalid(
+                    Argument::Named("speed".into()),
+                    Rule::Bounds,
+                    format!("speed must be a number above 0 or 'max', not {speed}"),
+                );
             }
         }
         LiveConfig::check_queue_size(self.queue_size)

@@ -26,8 +26,8 @@ use domain::timestamp::Micros;
 use live::TickSource;
 use live::SUBSCRIBE_ANYWAY;
 use places::one_thread::OneThread;
-use places::storage::{Place, PlaceError};
-use places::ClientError;
+use places::storage::{Operation, Place, PlaceError};
+use places::{Argument, ClientError, Invalid, Rule};
 
 /// Files fetched at once.
 const READS_IN_FLIGHT: usize = 8;
@@ -145,11 +145,14 @@ impl LakeSource {
                     log::info!(target: TARGET, "{name} vanished while replaying: listing again");
                 }
                 Err(name) => {
-                    return Err(PlaceError(format!(
-                        "{name} vanished while replaying {}, and files went on vanishing \
-                         after {RELISTS} listings: is the lake being rewritten?",
-                        self.place.shown()
-                    ))
+                    return Err(PlaceError::new(
+                        self.place.shown(),
+                        Operation::KeptVanishing {
+                            doing: "replaying",
+                            listings: RELISTS,
+                        },
+                        name,
+                    )
                     .into())
                 }
             }
@@ -216,7 +219,7 @@ fn decode_day(
     let mut names = NameTable::new(subscriptions);
     let mut opened = Vec::with_capacity(files.len());
     for (name, file) in files {
-        let unreadable = |e: String| PlaceError(format!("cannot read {name}: {e}"));
+        let unreadable = |e: String| PlaceError::new(name.as_str(), Operation::Read, e);
         let bytes = match file {
             File::Read(bytes) => bytes,
             File::At(path) => match std::fs::read(&path) {
@@ -415,13 +418,20 @@ impl ReplaySource for LakeSource {
                     }
                 }
             }
-            Err(ClientError::InvalidRequest(format!(
-                "the lake at {} holds no value of curve {} tenor {:?} from {first} to {last}: \
-                 the replay would deliver nothing for it; {SUBSCRIBE_ANYWAY}",
-                self.place.shown(),
-                subscription.curve_id,
-                subscription.tenor,
-            )))
+            Err(ClientError::InvalidRequest(
+                Invalid::new(
+                    Argument::Subscription,
+                    Rule::Unlisted,
+                    format!(
+                        "the lake at {} holds no value of curve {} tenor {:?} from {first} to \
+                         {last}: the replay would deliver nothing for it",
+                        self.place.shown(),
+                        subscription.curve_id,
+                        subscription.tenor,
+                    ),
+                )
+                .advice(SUBSCRIBE_ANYWAY),
+            ))
         })
     }
 }

@@ -18,7 +18,8 @@ use history::rest::{Contracts, HistoryQuery, Progress};
 use history::RestClient;
 use live::TickSource;
 use live::SUBSCRIBE_ANYWAY;
-use places::ClientError;
+use places::storage::PlaceError;
+use places::{Argument, ClientError, Invalid, Rule};
 
 pub struct ServiceSource {
     rest: Arc<RestClient>,
@@ -87,7 +88,7 @@ impl ServiceSource {
                 Err(ClientError::NotFound { .. }) => continue,
                 table => table?,
             };
-            let rows = backfilled_rows(&table, 0).map_err(ClientError::Destination)?;
+            let rows = backfilled_rows(&table, 0).map_err(PlaceError::encoding)?;
             for row in rows {
                 let tick = row.tick;
                 if let Some(name) = names.index(&tick.curve_id, &tick.tenor) {
@@ -133,28 +134,39 @@ impl ReplaySource for ServiceSource {
             let curve_id = subscription.curve_id.as_str();
             let named = (!subscription.is_all_tenors()).then(|| vec![subscription.tenor.clone()]);
             let query = HistoryQuery::new(curve_id, first, last, named)?;
-            let refused = |why: String| {
-                ClientError::InvalidRequest(format!(
-                    "{why}: the replay would deliver nothing for it; {SUBSCRIBE_ANYWAY}"
-                ))
+            let refused = |argument: Argument, why: String| {
+                ClientError::InvalidRequest(
+                    Invalid::new(
+                        argument,
+                        Rule::Unlisted,
+                        format!("{why}: the replay would deliver nothing for it"),
+                    )
+                    .advice(SUBSCRIBE_ANYWAY),
+                )
             };
             match self.rest.tenors_to_pull(&query).await {
                 Ok(_) => {}
                 Err(ClientError::NotFound { .. }) => {
-                    return Err(refused(format!(
-                        "curve_id {curve_id:?} is not in the catalogue"
-                    )))
+                    return Err(refused(
+                        Argument::Curve,
+                        format!("curve_id {curve_id:?} is not in the catalogue"),
+                    ))
                 }
-                Err(ClientError::InvalidRequest(why)) => return Err(refused(why)),
+                Err(ClientError::InvalidRequest(why)) => {
+                    return Err(refused(why.argument.clone(), why.to_string()))
+                }
                 Err(other) => return Err(other),
             }
             let tenor = Tenor::parse_lenient(&subscription.tenor);
             if let Some(delivery_end) = tenor.end() {
                 if delivery_end < first {
-                    return Err(refused(format!(
-                        "tenor {:?} was delivered by {delivery_end}, before {first}",
-                        subscription.tenor
-                    )));
+                    return Err(refused(
+                        Argument::Tenor,
+                        format!(
+                            "tenor {:?} was delivered by {delivery_end}, before {first}",
+                            subscription.tenor
+                        ),
+                    ));
                 }
             }
             Ok(())

@@ -226,6 +226,7 @@ impl ReplaySession {
                     code: "INTERNAL".into(),
                     message: format!("a replay's read stopped: {e}"),
                     subscription: None,
+                    advice: None,
                 })??
             }
             _ => self.source.days(days.0, days.1, &subscriptions).await?,

@@ -41,8 +41,10 @@ pub fn start(
     }
     config.validate()?;
     if tokio::runtime::Handle::try_current().is_err() {
-        return Err(ClientError::InvalidRequest(
-            "a replay must be started within a tokio runtime".into(),
+        return Err(ClientError::invalid(
+            places::Argument::Request,
+            places::Rule::Unusable,
+            "a replay must be started within a tokio runtime",
         ));
     }
     let queue_size = config.queue_size;

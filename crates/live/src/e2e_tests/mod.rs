@@ -114,6 +114,7 @@ pub(super) async fn take(feed: &LiveFeed, count: usize) -> Vec<Tick> {
         let more = feed
             .next_ticks(count - ticks.len(), Some(STEP))
             .await
+            .unwrap()
             .unwrap();
         assert!(
             !more.is_empty(),

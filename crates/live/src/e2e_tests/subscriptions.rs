@@ -118,6 +118,7 @@ async fn a_refused_resubscription_comes_through_next_ticks_in_order() {
         .next_ticks(10, Some(Duration::from_millis(50)))
         .await
         .unwrap()
+        .unwrap()
         .is_empty());
     assert!(h.feed.subscriptions().is_empty());
     h.feed.close().await;
@@ -152,6 +153,7 @@ async fn unsubscribing_all_tenors_tells_the_service_and_stops_deliveries() {
         .feed
         .next_ticks(10, Some(Duration::from_millis(50)))
         .await
+        .unwrap()
         .unwrap()
         .is_empty());
     h.feed.close().await;
@@ -221,7 +223,7 @@ async fn a_slow_consumer_gets_the_latest_value_per_tenor_and_a_conflated_event()
         }
     }
     eventually(|| h.feed.stats().messages >= 61).await;
-    let ticks = h.feed.next_ticks(100, Some(STEP)).await.unwrap();
+    let ticks = h.feed.next_ticks(100, Some(STEP)).await.unwrap().unwrap();
     assert!(ticks.len() <= 4, "{}", ticks.len());
     let latest: Vec<(String, f64)> = ticks
         .iter()
@@ -261,7 +263,7 @@ async fn a_subscribe_racing_the_connection_is_sent_once() {
         let again = conn.recv_within(Duration::from_millis(20)).await;
         assert!(again.is_none(), "sent twice: {again:?}");
         let queued = h.feed.next_ticks(10, Some(Duration::ZERO)).await;
-        assert!(queued.unwrap().is_empty());
+        assert!(queued.unwrap().unwrap().is_empty());
         conn.drop_abruptly();
     }
     h.feed.close().await;

@@ -76,7 +76,11 @@ impl Session {
             self.shared.set_stopped_by(fatal);
         }
         // Waiting calls, and later ones, get the error that ended the feed.
-        let error = || self.shared.stopped_by().unwrap_or(ClientError::Closed);
+        let error = || {
+            self.shared
+                .stopped_by()
+                .unwrap_or_else(crate::shared::feed_closed)
+        };
         self.requests.close();
         while let Ok(request) = self.requests.try_recv() {
             let (Request::Subscribe(_, reply) | Request::Unsubscribe(_, reply)) = request;

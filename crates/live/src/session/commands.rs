@@ -145,5 +145,6 @@ fn refusal_error(purpose: Purpose, subscription: &Subscription, refusal: &Refusa
         code: refusal.code.clone(),
         message: refusal.message.clone(),
         subscription: Some(subscription.clone()),
+        advice: None,
     }
 }

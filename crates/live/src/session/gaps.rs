@@ -184,6 +184,7 @@ impl Session {
                     status: None,
                     attempts: 1,
                     message: "the backfill panicked".into(),
+                    advice: None,
                 })
             });
             (request, result)

@@ -76,7 +76,7 @@ enum Attempt {
     /// The token source refused: counts like a refused token.
     TokenRefused(ClientError),
     /// Reconnecting cannot mend it (a certificate, a proxy's refusal).
-    Permanent(String),
+    Permanent(places::net::failure::Said),
     Closing,
 }
 
@@ -155,10 +155,10 @@ impl Session {
                     }
                 }
                 Attempt::Refused if refusals + 1 >= AUTH_REFUSALS_FATAL => {
-                    break Some(ClientError::Auth(
-                        "the live feed refused the token twice (auth-failed), \
-                         even a freshly fetched one"
-                            .into(),
+                    break Some(ClientError::auth(
+                        places::AuthReason::FeedRefusedTwice,
+                        None,
+                        "",
                     ));
                 }
                 Attempt::TokenRefused(refusal) if refusals + 1 >= AUTH_REFUSALS_FATAL => {
@@ -179,11 +179,12 @@ impl Session {
                     self.attempt_failed(&reason);
                 }
                 Attempt::Permanent(reason) => {
-                    self.attempt_failed(&reason);
+                    self.attempt_failed(&reason.to_string());
                     break Some(ClientError::Live {
                         code: String::new(),
-                        message: reason,
+                        message: reason.words,
                         subscription: None,
+                        advice: reason.advice,
                     });
                 }
             }
@@ -272,6 +273,7 @@ impl Drop for CloseOnExit {
                 code: "INTERNAL".into(),
                 message: "the live feed stopped on an internal error".into(),
                 subscription: None,
+                advice: None,
             });
         }
         self.0

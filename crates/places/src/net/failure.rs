@@ -4,10 +4,32 @@
 //! once instead of after every retry.
 
 use std::error::Error;
+use std::fmt;
 
-/// What to do about a certificate that is not trusted.
-pub const CERTIFICATE_HINT: &str = "if a proxy or firewall of your network inspects TLS, \
-    pass ca_bundle= the path of a PEM file with its CA certificates (or set SSL_CERT_FILE)";
+use crate::invalid::{advised, Advice};
+
+/// A failure's words, with what to do about it as data (a binding words
+/// the advice in its own terms).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Said {
+    pub words: String,
+    pub advice: Option<Advice>,
+}
+
+impl From<String> for Said {
+    fn from(words: String) -> Said {
+        Said {
+            words,
+            advice: None,
+        }
+    }
+}
+
+impl fmt::Display for Said {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&advised(&self.words, self.advice, &Advice::joined))
+    }
+}
 
 /// The certificate problem somewhere in `error`'s chain, in rustls's words
 /// (`invalid peer certificate: UnknownIssuer`), if there is one.
@@ -36,12 +58,15 @@ pub fn certificate_problem(error: &(dyn Error + 'static)) -> Option<String> {
     None
 }
 
-/// The message for a certificate problem with `server` (`host:port`).
-pub fn certificate_message(server: &str, problem: &str) -> String {
-    format!(
-        "TLS certificate problem: the certificate of {server} is not trusted ({problem}); \
-         {CERTIFICATE_HINT}"
-    )
+/// The message for a certificate problem with `server` (`host:port`),
+/// advising to trust the CA of a network that inspects TLS.
+pub fn certificate_message(server: &str, problem: &str) -> Said {
+    Said {
+        words: format!(
+            "TLS certificate problem: the certificate of {server} is not trusted ({problem})"
+        ),
+        advice: Some(Advice::InspectedTls),
+    }
 }
 
 /// The whole chain of `error` in one line.

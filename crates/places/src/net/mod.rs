@@ -35,12 +35,12 @@ impl Network {
     pub fn from_env(ca_bundle: Option<&Path>) -> Result<Network, ClientError> {
         let mut extra = Vec::new();
         if let Some(path) = ca_bundle {
-            extra.extend(tls::read_pem_certificates(path, "ca_bundle")?);
+            extra.extend(tls::read_pem_certificates(path, crate::Argument::CaBundle)?);
         }
         if let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|p| !p.is_empty()) {
             extra.extend(tls::read_pem_certificates(
                 Path::new(&path),
-                "SSL_CERT_FILE",
+                crate::Argument::Named("SSL_CERT_FILE".into()),
             )?);
         }
         Ok(Network {

@@ -41,11 +41,15 @@ impl ProxyServer {
             format!("http://{value}")
         };
         let invalid = |why: &str| {
-            ClientError::InvalidRequest(format!(
-                "{variable} must be a proxy URL such as http://proxy.example.com:3128, \
+            ClientError::invalid(
+                crate::Argument::Proxy,
+                crate::Rule::Form,
+                format!(
+                    "{variable} must be a proxy URL such as http://proxy.example.com:3128, \
                  not {:?}: {why}",
-                redact_url(&with_scheme)
-            ))
+                    redact_url(&with_scheme)
+                ),
+            )
         };
         let url = Url::parse(&with_scheme).map_err(|e| invalid(&e.to_string()))?;
         match url.scheme() {

@@ -17,16 +17,26 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::CertificateDer;
 use rustls::{ClientConfig, RootCertStore};
 
-use crate::ClientError;
+use crate::{Advice, Argument, ClientError, Invalid, Rule};
 
-/// Extra CA certificates read from a PEM file, each checked. `name` says
-/// where the path came from (`ca_bundle`, `SSL_CERT_FILE`) in errors.
+/// Extra CA certificates read from a PEM file, each checked. `argument`
+/// says where the path came from (the client's CA bundle, `SSL_CERT_FILE`)
+/// in errors.
 pub fn read_pem_certificates(
     path: &Path,
-    name: &str,
+    argument: Argument,
 ) -> Result<Vec<CertificateDer<'static>>, ClientError> {
     let shown = path.display();
-    let invalid = |why: String| ClientError::InvalidRequest(format!("{name} ({shown}): {why}"));
+    let invalid = |why: String| {
+        ClientError::InvalidRequest(
+            Invalid::led(
+                argument.clone(),
+                Rule::Unusable,
+                &format!(" ({shown}): {why}"),
+            )
+            .value(shown.to_string()),
+        )
+    };
     let bytes = std::fs::read(path).map_err(|e| invalid(format!("cannot read it: {e}")))?;
     let certificates = CertificateDer::pem_slice_iter(&bytes)
         .collect::<Result<Vec<_>, _>>()
@@ -67,14 +77,24 @@ pub fn client_configs(extra: Vec<CertificateDer<'static>>) -> Result<TlsConfigs,
     let verifier =
         rustls_platform_verifier::Verifier::new_with_extra_roots(extra, Arc::clone(&provider))
             .map_err(|e| {
-                ClientError::InvalidRequest(format!(
-                    "cannot load the trusted certificates of this system ({e}); \
-                     pass ca_bundle= a PEM file of the CA certificates to trust"
-                ))
+                ClientError::InvalidRequest(
+                    Invalid::new(
+                        Argument::CaBundle,
+                        Rule::Unusable,
+                        format!("cannot load the trusted certificates of this system ({e})"),
+                    )
+                    .advice(Advice::CaBundle),
+                )
             })?;
     let config = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| ClientError::InvalidRequest(format!("no usable TLS version: {e}")))?
+        .map_err(|e| {
+            ClientError::invalid(
+                crate::Argument::CaBundle,
+                crate::Rule::Unusable,
+                format!("no usable TLS version: {e}"),
+            )
+        })?
         // Not a weakening: the platform's verifier, as reqwest installs it.
         .dangerous()
         .with_custom_certificate_verifier(Arc::new(verifier))

@@ -36,24 +36,42 @@ impl Drop for TempFile {
 
 fn error_of(name: &str, content: &[u8]) -> String {
     let file = TempFile::with(name, content);
-    read_pem_certificates(&file.0, "ca_bundle")
-        .unwrap_err()
-        .to_string()
+    match read_pem_certificates(&file.0, crate::Argument::CaBundle).unwrap_err() {
+        crate::ClientError::InvalidRequest(invalid) => {
+            assert_eq!(invalid.argument, crate::Argument::CaBundle);
+            assert!(
+                invalid.rest().is_some(),
+                "the binding names the argument: {invalid}"
+            );
+            invalid.to_string()
+        }
+        other => panic!("not an InvalidRequest: {other:?}"),
+    }
 }
 
 #[test]
 fn a_bundle_holds_one_or_more_certificates() {
     let one = TempFile::with("one.pem", TEST_CA.as_bytes());
-    assert_eq!(read_pem_certificates(&one.0, "ca_bundle").unwrap().len(), 1);
+    assert_eq!(
+        read_pem_certificates(&one.0, crate::Argument::CaBundle)
+            .unwrap()
+            .len(),
+        1
+    );
     let text = format!("# our CAs\n{TEST_CA}\nsome words between\n{TEST_CA}");
     let two = TempFile::with("two.pem", text.as_bytes());
-    assert_eq!(read_pem_certificates(&two.0, "ca_bundle").unwrap().len(), 2);
+    assert_eq!(
+        read_pem_certificates(&two.0, crate::Argument::CaBundle)
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 #[test]
 fn a_missing_file_is_named_with_its_option() {
     let path = std::env::temp_dir().join("marketcurves-no-such-bundle.pem");
-    let error = read_pem_certificates(&path, "SSL_CERT_FILE")
+    let error = read_pem_certificates(&path, crate::Argument::Named("SSL_CERT_FILE".into()))
         .unwrap_err()
         .to_string();
     assert!(error.starts_with("SSL_CERT_FILE ("), "{error}");
@@ -64,7 +82,7 @@ fn a_missing_file_is_named_with_its_option() {
 fn a_file_without_certificates_is_refused() {
     let error = error_of("empty.pem", b"just some text\n");
     assert!(
-        error.contains("ca_bundle") && error.contains("no certificate"),
+        error.contains("CA bundle") && error.contains("no certificate"),
         "{error}"
     );
     let key_only =
@@ -90,7 +108,7 @@ fn broken_pem_and_certificates_that_do_not_parse_are_refused() {
 #[test]
 fn configurations_add_the_extra_roots_and_differ_only_in_alpn() {
     let file = TempFile::with("roots.pem", TEST_CA.as_bytes());
-    let extra = read_pem_certificates(&file.0, "ca_bundle").unwrap();
+    let extra = read_pem_certificates(&file.0, crate::Argument::CaBundle).unwrap();
     let configs = client_configs(extra).unwrap();
     assert_eq!(
         configs.http.alpn_protocols,

@@ -5,28 +5,39 @@
 use std::path::Path;
 
 use crate::error::ClientError;
+use crate::invalid::{Argument, Rule};
 
-fn invalid(message: String) -> ClientError {
-    ClientError::InvalidRequest(message)
+fn invalid(argument: &str, rule: Rule, message: String) -> ClientError {
+    ClientError::invalid(Argument::Named(argument.to_owned()), rule, message)
 }
 
 /// A path someone typed: not blank, no NUL (the system would cut it there).
 fn typed_path(name: &str, path: &Path) -> Result<(), ClientError> {
     let text = path.as_os_str().to_string_lossy();
     if text.trim().is_empty() {
-        return Err(invalid(format!(
-            "{name} must not be empty (use '.' for the current folder)"
-        )));
+        return Err(invalid(
+            name,
+            Rule::Form,
+            format!("{name} must not be empty (use '.' for the current folder)"),
+        ));
     }
     if text.contains("://") {
         // `s3://KEY:SECRET@bucket` as a folder's name: never made, never echoed.
-        return Err(invalid(format!(
-            "{name} must be a local folder, not a URL ({})",
-            super::place_url::without_credentials(&text)
-        )));
+        return Err(invalid(
+            name,
+            Rule::Form,
+            format!(
+                "{name} must be a local folder, not a URL ({})",
+                super::place_url::without_credentials(&text)
+            ),
+        ));
     }
     if text.contains('\0') {
-        return Err(invalid(format!("{name} must not contain NUL characters")));
+        return Err(invalid(
+            name,
+            Rule::Form,
+            format!("{name} must not contain NUL characters"),
+        ));
     }
     Ok(())
 }
@@ -38,10 +49,19 @@ fn typed_path(name: &str, path: &Path) -> Result<(), ClientError> {
 pub fn folder_to_write(name: &str, path: &Path) -> Result<(), ClientError> {
     typed_path(name, path)?;
     if path.exists() && !path.is_dir() {
-        return Err(invalid(format!("{name} {path:?} is a file, not a folder")));
+        return Err(invalid(
+            name,
+            Rule::Place,
+            format!("{name} {path:?} is a file, not a folder"),
+        ));
     }
-    let absolute = std::path::absolute(path)
-        .map_err(|e| invalid(format!("{name} {path:?} cannot be resolved: {e}")))?;
+    let absolute = std::path::absolute(path).map_err(|e| {
+        invalid(
+            name,
+            Rule::Place,
+            format!("{name} {path:?} cannot be resolved: {e}"),
+        )
+    })?;
     let mut existing = absolute.as_path();
     while !existing.exists() {
         match existing.parent() {
@@ -50,9 +70,11 @@ pub fn folder_to_write(name: &str, path: &Path) -> Result<(), ClientError> {
         }
     }
     if !existing.is_dir() {
-        return Err(invalid(format!(
-            "{name} {path:?} cannot be created: {existing:?} is a file"
-        )));
+        return Err(invalid(
+            name,
+            Rule::Place,
+            format!("{name} {path:?} cannot be created: {existing:?} is a file"),
+        ));
     }
     if !writable(existing) {
         let inside = if existing == absolute {
@@ -60,7 +82,11 @@ pub fn folder_to_write(name: &str, path: &Path) -> Result<(), ClientError> {
         } else {
             format!(" (in {existing:?})")
         };
-        return Err(invalid(format!("{name} {path:?} is not writable{inside}")));
+        return Err(invalid(
+            name,
+            Rule::Place,
+            format!("{name} {path:?} is not writable{inside}"),
+        ));
     }
     Ok(())
 }
@@ -69,7 +95,11 @@ pub fn folder_to_write(name: &str, path: &Path) -> Result<(), ClientError> {
 pub fn folder_to_read(name: &str, path: &Path) -> Result<(), ClientError> {
     typed_path(name, path)?;
     if !path.is_dir() {
-        return Err(invalid(format!("{name} {path:?} is not a folder")));
+        return Err(invalid(
+            name,
+            Rule::Place,
+            format!("{name} {path:?} is not a folder"),
+        ));
     }
     Ok(())
 }

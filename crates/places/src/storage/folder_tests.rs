@@ -3,7 +3,7 @@ use test_support::TempFolder;
 
 fn message(result: Result<impl std::fmt::Debug, ClientError>) -> String {
     match result.unwrap_err() {
-        ClientError::InvalidRequest(message) => message,
+        ClientError::InvalidRequest(invalid) => invalid.to_string(),
         other => panic!("not an InvalidRequest: {other:?}"),
     }
 }

@@ -15,6 +15,7 @@ use url::Url;
 
 use super::retry::store_retry;
 use crate::error::ClientError;
+use crate::invalid::{Argument, Rule};
 
 /// A prefix in an object store.
 #[derive(Clone)]
@@ -46,8 +47,9 @@ impl std::fmt::Debug for Location {
     }
 }
 
-pub(super) fn invalid(message: String) -> ClientError {
-    ClientError::InvalidRequest(message)
+/// An argument named `argument` (as its caller names it) that breaks `rule`.
+pub(super) fn invalid(argument: &str, rule: Rule, message: String) -> ClientError {
+    ClientError::invalid(Argument::Named(argument.to_owned()), rule, message)
 }
 
 impl Location {
@@ -59,18 +61,27 @@ impl Location {
         options: &[(String, String)],
     ) -> Result<Location, ClientError> {
         let (scheme, _) = url.split_once("://").unwrap_or_default();
-        let parsed = Url::parse(url)
-            .map_err(|e| invalid(format!("{argument} {url:?} is not a valid URL: {e}")))?;
+        let parsed = Url::parse(url).map_err(|e| {
+            invalid(
+                argument,
+                Rule::Form,
+                format!("{argument} {url:?} is not a valid URL: {e}"),
+            )
+        })?;
         if parsed.host_str().is_none_or(str::is_empty) {
-            return Err(invalid(format!(
-                "{argument} {url:?} names no bucket or container"
-            )));
+            return Err(invalid(
+                argument,
+                Rule::Form,
+                format!("{argument} {url:?} names no bucket or container"),
+            ));
         }
         let store = build(argument, &scheme.to_ascii_lowercase(), url, options)?;
         let prefix = StorePath::from_url_path(parsed.path()).map_err(|e| {
-            invalid(format!(
-                "{argument} {url:?} has a path object storage cannot use: {e}"
-            ))
+            invalid(
+                argument,
+                Rule::Form,
+                format!("{argument} {url:?} has a path object storage cannot use: {e}"),
+            )
         })?;
         Ok(Location {
             store,
@@ -101,15 +112,19 @@ fn build(
     options: &[(String, String)],
 ) -> Result<Arc<dyn ObjectStore>, ClientError> {
     let unknown = |key: &str| {
-        invalid(format!(
+        invalid(argument, Rule::Form, format!(
             "storage option {key:?} is not an option of {scheme}:// storage (for {argument} {url:?})"
         ))
     };
     let refused = |e: object_store::Error| {
-        invalid(format!(
-            "{argument} {url:?}: cannot use this store: {}",
-            describe(&e)
-        ))
+        invalid(
+            argument,
+            Rule::Form,
+            format!(
+                "{argument} {url:?}: cannot use this store: {}",
+                describe(&e)
+            ),
+        )
     };
     // Each store's builder takes its own key type; the options are read the
     // same way for all three.
@@ -142,10 +157,14 @@ fn build(
             Arc::new(builder.build().map_err(refused)?)
         }
         other => {
-            return Err(invalid(format!(
-                "{argument} {url:?} has the scheme {other:?}; use s3://, gs://, az://, \
+            return Err(invalid(
+                argument,
+                Rule::Form,
+                format!(
+                    "{argument} {url:?} has the scheme {other:?}; use s3://, gs://, az://, \
                  abfs://, file:// or a local path"
-            )))
+                ),
+            ))
         }
     };
     Ok(store)
@@ -177,33 +196,39 @@ pub fn describe(error: &object_store::Error) -> String {
 pub fn store_error(location: &Location, error: &object_store::Error) -> ClientError {
     let said = describe(error);
     match error {
-        object_store::Error::NotFound { .. } => invalid(format!(
-            "{}: no such bucket or object ({said})",
-            location.shown
-        )),
+        object_store::Error::NotFound { .. } => invalid(
+            &location.shown,
+            Rule::Place,
+            format!("{}: no such bucket or object ({said})", location.shown),
+        ),
         object_store::Error::PermissionDenied { .. }
-        | object_store::Error::Unauthenticated { .. } => ClientError::Auth(format!(
-            "{}: the store refused the credentials ({said})",
-            location.shown
-        )),
-        _ if said.contains("NoSuchBucket") => invalid(format!(
-            "{}: the bucket does not exist ({said})",
-            location.shown
-        )),
+        | object_store::Error::Unauthenticated { .. } => refused(location, said),
+        _ if said.contains("NoSuchBucket") => invalid(
+            &location.shown,
+            Rule::Place,
+            format!("{}: the bucket does not exist ({said})", location.shown),
+        ),
         _ if said.contains("InvalidAccessKeyId")
             || said.contains("SignatureDoesNotMatch")
             || said.contains("AccessDenied") =>
         {
-            ClientError::Auth(format!(
-                "{}: the store refused the credentials ({said})",
-                location.shown
-            ))
+            refused(location, said)
         }
         _ => ClientError::Service {
             endpoint: location.shown.clone(),
             status: None,
             attempts: 1,
             message: said,
+            advice: None,
         },
     }
+}
+
+/// The store refused the credentials, in `said`'s words.
+fn refused(location: &Location, said: String) -> ClientError {
+    ClientError::auth(
+        crate::AuthReason::StoreRefused,
+        Some(location.shown.clone()),
+        said,
+    )
 }

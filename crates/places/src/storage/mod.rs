@@ -42,9 +42,9 @@ pub(crate) mod test_places;
 pub mod upload;
 pub mod whole_file;
 
+pub use crate::place_error::{Operation, PlaceError, Writer};
 pub use location::{describe, store_error, Location};
 pub use place::Place;
-pub use place_files::PlaceError;
 pub use place_url::without_credentials;
 pub use secret_options::secret_options;
 pub use survey::Survey;

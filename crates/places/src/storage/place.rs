@@ -14,6 +14,7 @@ use super::folder::folder_to_write;
 use super::location::{invalid, Location};
 use super::place_url;
 use crate::error::ClientError;
+use crate::invalid::Rule;
 
 /// Where data is: a local folder, or a prefix in an object store.
 #[derive(Clone, Debug)]
@@ -33,10 +34,14 @@ impl Place {
         let trimmed = text.trim();
         let Some((scheme, _)) = trimmed.split_once("://") else {
             if !options.is_empty() {
-                return Err(invalid(format!(
-                    "storage_options apply to object storage URLs (s3://, gs://, az://), \
+                return Err(invalid(
+                    argument,
+                    Rule::Form,
+                    format!(
+                        "storage_options apply to object storage URLs (s3://, gs://, az://), \
                      not to the local path {argument} {text:?}"
-                )));
+                    ),
+                ));
             }
             return Ok(Place::Folder(PathBuf::from(text)));
         };
@@ -44,16 +49,29 @@ impl Place {
         if !scheme.eq_ignore_ascii_case("file") {
             return Location::from_url(argument, trimmed, options).map(Place::Store);
         }
-        let url = Url::parse(trimmed)
-            .map_err(|e| invalid(format!("{argument} {trimmed:?} is not a valid URL: {e}")))?;
+        let url = Url::parse(trimmed).map_err(|e| {
+            invalid(
+                argument,
+                Rule::Form,
+                format!("{argument} {trimmed:?} is not a valid URL: {e}"),
+            )
+        })?;
         if !options.is_empty() {
-            return Err(invalid(format!(
-                "storage_options apply to object storage URLs, not to {argument} {trimmed:?}"
-            )));
+            return Err(invalid(
+                argument,
+                Rule::Form,
+                format!(
+                    "storage_options apply to object storage URLs, not to {argument} {trimmed:?}"
+                ),
+            ));
         }
-        let path = url
-            .to_file_path()
-            .map_err(|()| invalid(format!("{argument} {trimmed:?} is not a local file URL")))?;
+        let path = url.to_file_path().map_err(|()| {
+            invalid(
+                argument,
+                Rule::Form,
+                format!("{argument} {trimmed:?} is not a local file URL"),
+            )
+        })?;
         Ok(Place::Folder(path))
     }
 
@@ -63,10 +81,14 @@ impl Place {
     pub async fn check_lake(&self, argument: &str) -> Result<(), ClientError> {
         if let Place::Folder(path) = self {
             if !path.is_dir() {
-                return Err(invalid(format!(
-                    "{argument} {:?} is not a folder with a lake",
-                    path.display().to_string()
-                )));
+                return Err(invalid(
+                    argument,
+                    Rule::Place,
+                    format!(
+                        "{argument} {:?} is not a folder with a lake",
+                        path.display().to_string()
+                    ),
+                ));
             }
         }
         self.check().await
@@ -105,10 +127,14 @@ impl Place {
         options: &[(String, String)],
     ) -> Result<Place, ClientError> {
         if !options.is_empty() {
-            return Err(invalid(format!(
-                "{argument} is a store ({shown}), configured when it was made: \
+            return Err(invalid(
+                argument,
+                Rule::Place,
+                format!(
+                    "{argument} is a store ({shown}), configured when it was made: \
                  storage_options go with an object store URL, not with a store"
-            )));
+                ),
+            ));
         }
         Ok(Place::Store(Location {
             store,

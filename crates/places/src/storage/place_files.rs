@@ -15,35 +15,24 @@ use parquet::file::metadata::ParquetMetaData;
 use super::footer::metadata_of_object;
 use super::upload::{stream_to_store, Expected, UploadError, PART_SIZE};
 use super::whole_file::{create_folder, is_temporary, write_bytes, Durability};
-use super::{describe, Place};
-use crate::ClientError;
-
-/// A failed operation on a place's files, in words naming the file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlaceError(pub String);
-
-impl std::fmt::Display for PlaceError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl From<PlaceError> for ClientError {
-    fn from(error: PlaceError) -> ClientError {
-        ClientError::Destination(error.0)
-    }
-}
+use super::{describe, Operation, Place, PlaceError};
 
 impl Place {
-    fn failed(&self, doing: &str, name: &str, error: impl std::fmt::Display) -> PlaceError {
+    /// `doing` failed on the file `name` in this place, because of `error`.
+    pub fn failed(
+        &self,
+        doing: Operation,
+        name: &str,
+        error: impl std::fmt::Display,
+    ) -> PlaceError {
         let shown = self.shown();
         let sep = if shown.ends_with('/') { "" } else { "/" };
-        PlaceError(format!("cannot {doing} {shown}{sep}{name}: {error}"))
+        PlaceError::new(format!("{shown}{sep}{name}"), doing, error)
     }
 
     /// Refuses to write or delete `name` through a link (a folder or the
     /// file itself): what a link points to is not the place's.
-    fn refuse_link(&self, root: &Path, doing: &str, name: &str) -> Result<(), PlaceError> {
+    fn refuse_link(&self, root: &Path, doing: Operation, name: &str) -> Result<(), PlaceError> {
         match super::survey::link_on_the_way(root, name) {
             Some(link) => Err(self.failed(
                 doing,
@@ -58,11 +47,11 @@ impl Place {
     pub async fn put(&self, name: &str, bytes: Bytes) -> Result<(), PlaceError> {
         match self {
             Place::Folder(root) => {
-                self.refuse_link(root, "write", name)?;
+                self.refuse_link(root, Operation::Write, name)?;
                 let path = root.join(name);
                 blocking(move || write_bytes(&path, Durability::Synced, &bytes))
                     .await
-                    .map_err(|e| self.failed("write", name, e))
+                    .map_err(|e| self.failed(Operation::Write, name, e))
             }
             Place::Store(location) => {
                 let key = location.key(name);
@@ -72,7 +61,7 @@ impl Place {
                         .put(&key, PutPayload::from_bytes(bytes))
                         .await
                         .map(drop)
-                        .map_err(|e| self.failed("write", name, describe(&e)))
+                        .map_err(|e| self.failed(Operation::Write, name, describe(&e)))
                 } else {
                     let size = bytes.len() as u64;
                     let chunks = bytes_in_parts(bytes);
@@ -88,7 +77,7 @@ impl Place {
                     )
                     .await
                     .map(drop)
-                    .map_err(|e| self.failed("write", name, upload_error(&e)))
+                    .map_err(|e| self.failed(Operation::Write, name, upload_error(&e)))
                 }
             }
         }
@@ -101,7 +90,7 @@ impl Place {
                 match blocking(move || std::fs::read(&path)).await {
                     Ok(bytes) => Ok(Some(Bytes::from(bytes))),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                    Err(e) => Err(self.failed("read", name, e)),
+                    Err(e) => Err(self.failed(Operation::Read, name, e)),
                 }
             }
             Place::Store(location) => {
@@ -111,9 +100,9 @@ impl Place {
                         .bytes()
                         .await
                         .map(Some)
-                        .map_err(|e| self.failed("read", name, describe(&e))),
+                        .map_err(|e| self.failed(Operation::Read, name, describe(&e))),
                     Err(object_store::Error::NotFound { .. }) => Ok(None),
-                    Err(e) => Err(self.failed("read", name, describe(&e))),
+                    Err(e) => Err(self.failed(Operation::Read, name, describe(&e))),
                 }
             }
         }
@@ -126,13 +115,13 @@ impl Place {
                 let path = root.join(name);
                 blocking(move || local_footer(&path))
                     .await
-                    .map_err(|e| self.failed("read", name, e))
+                    .map_err(|e| self.failed(Operation::Read, name, e))
             }
             Place::Store(location) => {
                 let key = location.key(name);
                 metadata_of_object(location.store.as_ref(), &key, None)
                     .await
-                    .map_err(|e| self.failed("read", name, e))
+                    .map_err(|e| self.failed(Operation::Read, name, e))
             }
         }
     }
@@ -155,7 +144,7 @@ impl Place {
                 let under = root.join(folder);
                 let names = blocking(move || list_local(&under))
                     .await
-                    .map_err(|e| self.failed("list", folder, e))?;
+                    .map_err(|e| self.failed(Operation::List, folder, e))?;
                 Ok(names.into_iter().map(relative).collect())
             }
             Place::Store(location) => {
@@ -169,7 +158,7 @@ impl Place {
                     .list((depth > 0).then_some(&prefix))
                     .try_collect()
                     .await
-                    .map_err(|e| self.failed("list", folder, describe(&e)))?;
+                    .map_err(|e| self.failed(Operation::List, folder, describe(&e)))?;
                 Ok(metas
                     .into_iter()
                     .map(|meta| {
@@ -190,11 +179,11 @@ impl Place {
     pub async fn delete(&self, name: &str) -> Result<(), PlaceError> {
         match self {
             Place::Folder(root) => {
-                self.refuse_link(root, "delete", name)?;
+                self.refuse_link(root, Operation::Delete, name)?;
                 let path = root.join(name);
                 match blocking(move || std::fs::remove_file(&path)).await {
                     Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                        Err(self.failed("delete", name, e))
+                        Err(self.failed(Operation::Delete, name, e))
                     }
                     _ => Ok(()),
                 }
@@ -203,7 +192,7 @@ impl Place {
                 let key = location.key(name);
                 match location.store.delete(&key).await {
                     Err(e) if !matches!(e, object_store::Error::NotFound { .. }) => {
-                        Err(self.failed("delete", name, describe(&e)))
+                        Err(self.failed(Operation::Delete, name, describe(&e)))
                     }
                     _ => Ok(()),
                 }
@@ -221,7 +210,7 @@ impl Place {
         let folder = root.clone();
         blocking(move || create_folder(&folder))
             .await
-            .map_err(|e| self.failed("create", "", e))?;
+            .map_err(|e| self.failed(Operation::Create, "", e))?;
         for name in self.list().await? {
             let file = name.rsplit('/').next().unwrap_or(&name);
             if is_temporary(file) {

@@ -63,8 +63,11 @@ fn a_failed_write_names_the_destination_and_the_file() {
             .put("date=2025-11-24/part-a.parquet", Bytes::from_static(b"x"))
             .await
             .unwrap_err();
-        assert!(error.0.contains("cannot write"), "{error}");
-        assert!(error.0.contains(&root.display().to_string()), "{error}");
-        assert!(error.0.contains("part-a.parquet"), "{error}");
+        assert!(error.to_string().contains("cannot write"), "{error}");
+        assert!(
+            error.to_string().contains(&root.display().to_string()),
+            "{error}"
+        );
+        assert!(error.to_string().contains("part-a.parquet"), "{error}");
     });
 }

@@ -9,7 +9,7 @@ fn options(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 
 fn error(text: &str, pairs: &[(&str, &str)]) -> String {
     match Place::parse("dest", text, &options(pairs)) {
-        Err(ClientError::InvalidRequest(message)) => message,
+        Err(ClientError::InvalidRequest(invalid)) => invalid.to_string(),
         Err(other) => panic!("{text}: not an InvalidRequest: {other}"),
         Ok(_) => panic!("{text}: accepted"),
     }
@@ -74,7 +74,8 @@ fn a_store_takes_no_storage_options() {
     }
     let both = options(&[("aws_region", "eu-west-1")]);
     match Place::of_store("dest", store(), shown, &both) {
-        Err(ClientError::InvalidRequest(message)) => {
+        Err(ClientError::InvalidRequest(invalid)) => {
+            let message = invalid.to_string();
             assert!(message.contains("storage_options"), "{message}");
             assert!(!message.contains("eu-west-1"), "{message}");
         }

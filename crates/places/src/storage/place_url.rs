@@ -9,6 +9,7 @@ use url::Url;
 
 use super::location::invalid;
 use crate::error::ClientError;
+use crate::invalid::Rule;
 
 /// Schemes whose URL may name a container as `container@account.dfs.core.windows.net`
 /// (the Hadoop driver's convention, which object_store accepts): there the
@@ -20,33 +21,50 @@ const CONTAINER_AT_ACCOUNT: [&str; 3] = ["az", "abfs", "abfss"];
 pub(super) fn check(argument: &str, url: &str) -> Result<(), ClientError> {
     let shown = without_credentials(url);
     let login = || {
-        invalid(format!(
-            "{argument} {shown:?} carries credentials in its URL: give them in \
+        invalid(
+            argument,
+            Rule::Form,
+            format!(
+                "{argument} {shown:?} carries credentials in its URL: give them in \
              storage_options or the environment (AWS_SECRET_ACCESS_KEY, …), never in a URL, \
              where every message and result would show them"
-        ))
+            ),
+        )
     };
     if colon_before_at(url) {
         return Err(login());
     }
-    let parsed = Url::parse(url)
-        .map_err(|e| invalid(format!("{argument} {shown:?} is not a valid URL: {e}")))?;
+    let parsed = Url::parse(url).map_err(|e| {
+        invalid(
+            argument,
+            Rule::Form,
+            format!("{argument} {shown:?} is not a valid URL: {e}"),
+        )
+    })?;
     let container_at =
         CONTAINER_AT_ACCOUNT.contains(&parsed.scheme().to_ascii_lowercase().as_str());
     if parsed.password().is_some() || (!parsed.username().is_empty() && !container_at) {
         return Err(login());
     }
     if parsed.query().is_some() || parsed.fragment().is_some() {
-        return Err(invalid(format!(
-            "{argument} {shown:?} has a query or fragment, which a place's URL never has \
+        return Err(invalid(
+            argument,
+            Rule::Form,
+            format!(
+                "{argument} {shown:?} has a query or fragment, which a place's URL never has \
              (a SAS token or other credentials go in storage_options or the environment)"
-        )));
+            ),
+        ));
     }
     if parsed.port().is_some() {
-        return Err(invalid(format!(
-            "{argument} {shown:?} names a port: a bucket or container has none (an endpoint \
+        return Err(invalid(
+            argument,
+            Rule::Form,
+            format!(
+                "{argument} {shown:?} names a port: a bucket or container has none (an endpoint \
              goes in storage_options, such as aws_endpoint)"
-        )));
+            ),
+        ));
     }
     Ok(())
 }

@@ -3,7 +3,7 @@ use crate::storage::Place;
 
 fn refusal(text: &str) -> String {
     match Place::parse("dest", text, &[]) {
-        Err(ClientError::InvalidRequest(message)) => message,
+        Err(ClientError::InvalidRequest(invalid)) => invalid.to_string(),
         Err(other) => panic!("{text}: not an InvalidRequest: {other}"),
         Ok(_) => panic!("{text}: accepted"),
     }
@@ -57,7 +57,8 @@ fn a_query_or_a_port_is_refused_without_its_text() {
 fn a_url_as_a_local_folder_is_refused_without_its_login() {
     let dir = std::path::Path::new("s3://AKIAEXAMPLE:wJalr@bucket/cache");
     match crate::storage::folder::folder_to_write("cache_dir", dir) {
-        Err(ClientError::InvalidRequest(message)) => {
+        Err(ClientError::InvalidRequest(invalid)) => {
+            let message = invalid.to_string();
             assert!(message.contains("not a URL"), "{message}");
             assert!(
                 !message.contains("wJalr") && !message.contains("AKIA"),

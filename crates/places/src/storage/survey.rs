@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Place, PlaceError};
+use super::{Operation, Place, PlaceError};
 
 /// Every name under a place, and what else the listing met.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -27,7 +27,7 @@ impl Place {
                 let root = root.clone();
                 tokio::task::spawn_blocking(move || survey_local(&root))
                     .await
-                    .map_err(|e| PlaceError(format!("cannot list {}: {e}", self.shown())))
+                    .map_err(|e| PlaceError::new(self.shown(), Operation::List, e))
             }
             Place::Store(_) => {
                 // A store has no links and no folders of its own to refuse.
