@@ -28,6 +28,7 @@
 //!   in its table's metadata.
 
 pub mod catalogue;
+mod claim;
 pub mod counted;
 pub mod days;
 pub mod files;
@@ -44,6 +45,7 @@ mod prefetch;
 pub mod segment;
 pub mod through;
 mod through_catalogue;
+mod through_claim;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -197,6 +197,13 @@ impl Through<'_> {
                 last: call.end,
             }]
         };
+        // A shared cache is looked at again just before the fetch, and what
+        // is left to fetch claimed (`through_claim`).
+        let mut claim = None;
+        let fetching = call.mode != CacheMode::Offline;
+        if fetching && call.mode.reads() && self.dirs.files.is_store() {
+            (runs, claim) = self.before_fetch(call, tenor, &dir, runs).await?;
+        }
         let cached_days: i64 = runs
             .iter()
             .map(|run| match run {
@@ -236,6 +243,9 @@ impl Through<'_> {
             }
         });
         let fetched = futures_util::future::join_all(fetches).await;
+        if fetched.iter().any(|r| matches!(r, Some(Err(_)))) {
+            super::through_claim::release(claim.take()).await?;
+        }
         let mut fetched_days = 0;
         for (run, result) in runs.iter_mut().zip(fetched) {
             if let Some(result) = result {
@@ -252,6 +262,7 @@ impl Through<'_> {
         if fetched_days > 0 {
             self.keep(call, tenor.name(), &dir, &runs).await;
         }
+        super::through_claim::release(claim).await?;
         Ok(TenorResult {
             batches: take_batches(runs),
             cached_days,
@@ -296,7 +307,7 @@ impl Through<'_> {
 /// miss, never an error); a corrupt one is removed, with a warning, and its
 /// days fetched again (and kept anew). In a store, the first plan is made
 /// from the call's one listing and its files taken as read (`prefetch`).
-async fn read_cached(
+pub(super) async fn read_cached(
     files: &Files,
     call: &Call<'_>,
     tenor: &str,
