@@ -18,8 +18,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent.parent / "cache"))
 from cache_helpers import (
     HANG_GUARD,
-    Requests,
     SUMMER,
+    Requests,
     assert_same_table,
     count_requests,
     pick_curves,
