@@ -111,9 +111,9 @@ def test_a_claim_left_by_a_dead_claimant_holds_no_one_beyond_its_time(
     assert len(tenor_dirs) == len(SUMMER)
     planted = []
     for tenor_dir in tenor_dirs:
-        claim = tenor_dir.replace("/settlements/", "/claims/settlements/", 1) + "/{}_{}".format(
-            *DAYS
-        )
+        service, curve_part, tenor_part = tenor_dir.rsplit("/", 2)
+        service = service.removesuffix("/settlements")
+        claim = f"{service}/claims/settlements_{curve_part}_{tenor_part}_{DAYS[0]}_{DAYS[1]}"
         # Its time ended a second after the epoch: its claimant is long gone.
         s3.put_object(Bucket=bucket, Key=claim, Body=b"1000")
         planted.append(claim)

@@ -31,8 +31,10 @@ pub(super) const LIFETIME: Duration = Duration::from_secs(60);
 const FIRST_PAUSE: Duration = Duration::from_millis(20);
 const LONGEST_PAUSE: Duration = Duration::from_millis(250);
 
-/// Where the claim on `first..=last` of a tenor lives: beside the history,
-/// not among the segments, so listings of a curve never see it.
+/// Where the claim on `first..=last` of a tenor lives: one flat folder
+/// beside the history, not among the segments, so that listings of a
+/// curve never see it. Two tenors whose names join alike would share a
+/// claim: a bounded wait, never a wrong row.
 pub(super) fn claim_path(
     service: &Path,
     history: History,
@@ -40,12 +42,12 @@ pub(super) fn claim_path(
     tenor: &str,
     (first, last): (NaiveDate, NaiveDate),
 ) -> PathBuf {
-    service
-        .join("claims")
-        .join(history.name())
-        .join(encode(curve_id))
-        .join(encode(tenor))
-        .join(format!("{first}_{last}"))
+    service.join("claims").join(format!(
+        "{}_{}_{}_{first}_{last}",
+        history.name(),
+        encode(curve_id),
+        encode(tenor)
+    ))
 }
 
 /// What trying to claim found.

@@ -25,8 +25,10 @@ fn a_claim_lives_beside_the_history_named_after_its_days() {
         "M1",
         (day(1), day(31)),
     );
-    assert!(path.starts_with("svc/claims/settlements"));
-    assert!(path.ends_with("M1/2025-01-01_2025-01-31"));
+    assert_eq!(
+        path,
+        Path::new("svc/claims/settlements_c-1_M1_2025-01-01_2025-01-31")
+    );
 }
 
 #[test]
