@@ -57,8 +57,11 @@ def _wait_for(what: str, done: Any, worker: subprocess.Popen[str]) -> None:
 
 
 def test_a_filler_killed_mid_write_leaves_whole_objects_and_a_new_pull_is_exact(
-    em, curve, bucket, s3, s3_options, fault_proxy, tmp_path
+    em, curve, bucket, s3, s3_options, fault_proxy, tmp_path, monkeypatch
 ):
+    # The killed filler leaves its claim on the held tenor's days behind: a
+    # short lifetime lets the new client below wait seconds on it, not a minute.
+    monkeypatch.setenv("MARKETCURVES_CLAIM_TTL", "2")
     url = f"s3://{bucket}/{PREFIX}"
     job = {
         "base_url": em.base_url,

@@ -5,9 +5,9 @@
 //! object named after them (a conditional create, as segments are). The
 //! one that creates it fetches and keeps the days, then removes it; the
 //! others wait for it to go, read what the claimant kept, and fetch only
-//! what is still missing. A claim says until when it holds ([`LIFETIME`]
+//! what is still missing. A claim says until when it holds ([`lifetime`]
 //! after it was made): a claimant that died (SIGKILL) holds no one beyond
-//! that, and a waiter never waits longer than [`LIFETIME`] from when it
+//! that, and a waiter never waits longer than [`lifetime`] from when it
 //! first saw the claim, whatever the clocks say. A claim only saves
 //! requests: losing one, or one outliving its claimant, costs duplicate
 //! fetches, never wrong rows (the segments' own conditional create keeps
@@ -22,10 +22,23 @@ use chrono::NaiveDate;
 use super::files::{Files, Put, Written};
 use super::layout::{encode, History};
 
-/// How long a claim holds: a settlements request, or a month of intraday
-/// windows, ends well within it; one that does not only lets a waiter
-/// fetch the days too.
-pub(super) const LIFETIME: Duration = Duration::from_secs(60);
+/// How long a claim holds by default: a settlements request, or a month of
+/// intraday windows, ends well within it; one that does not only lets a
+/// waiter fetch the days too.
+pub(super) const DEFAULT_LIFETIME: Duration = Duration::from_secs(60);
+/// The variable that sets how long a claim holds, in seconds: a desk whose
+/// service answers fast may wait less on a claimant that died.
+pub(super) const LIFETIME_VARIABLE: &str = "MARKETCURVES_CLAIM_TTL";
+
+/// How long a claim holds: `MARKETCURVES_CLAIM_TTL` seconds (read at each
+/// use, so a test may shorten it), else [`DEFAULT_LIFETIME`].
+pub(super) fn lifetime() -> Duration {
+    std::env::var(LIFETIME_VARIABLE)
+        .ok()
+        .and_then(|value| value.trim().parse::<u64>().ok())
+        .map(Duration::from_secs)
+        .unwrap_or(DEFAULT_LIFETIME)
+}
 /// The first pause between two looks at a claim; it doubles up to
 /// [`LONGEST_PAUSE`].
 const FIRST_PAUSE: Duration = Duration::from_millis(20);
@@ -68,7 +81,7 @@ pub(super) struct Claim {
 
 /// Tries to claim the days at `path`.
 pub(super) fn take(files: &Files, path: &Path) -> Taken {
-    let until = SystemTime::now() + LIFETIME;
+    let until = SystemTime::now() + lifetime();
     let millis = until
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis())
@@ -104,12 +117,13 @@ fn held_until(files: &Files, path: &Path) -> Option<SystemTime> {
 }
 
 /// Waits, on a blocking thread, until the claim at `path` is gone or no
-/// longer holds: at most [`LIFETIME`], however far its own time says.
+/// longer holds: at most [`lifetime`], however far its own time says.
 /// A claim that outlived its time is removed, so that the next writer may
 /// claim the days anew. True when the claim went of itself.
 pub(super) fn wait_gone(files: &Files, path: &Path, until: Option<SystemTime>) -> bool {
     let now = SystemTime::now();
-    let deadline = until.map_or(now + LIFETIME, |t| t.min(now + LIFETIME));
+    let longest = now + lifetime();
+    let deadline = until.map_or(longest, |t| t.min(longest));
     let mut pause = FIRST_PAUSE;
     loop {
         match files.read(path) {

@@ -42,7 +42,7 @@ fn one_writer_holds_a_claim_and_the_others_are_told_until_when() {
         panic!("a second writer finds it held");
     };
     assert!(until > SystemTime::now());
-    assert!(until <= SystemTime::now() + LIFETIME);
+    assert!(until <= SystemTime::now() + DEFAULT_LIFETIME);
     claim.release();
     assert!(matches!(take(&files, &path), Taken::Mine(_)));
 }
@@ -58,7 +58,11 @@ fn a_waiter_sees_a_released_claim_go() {
         std::thread::sleep(Duration::from_millis(50));
         claim.release();
     });
-    assert!(wait_gone(&files, &path, Some(SystemTime::now() + LIFETIME)));
+    assert!(wait_gone(
+        &files,
+        &path,
+        Some(SystemTime::now() + DEFAULT_LIFETIME)
+    ));
     releasing.join().unwrap();
 }
 
@@ -71,7 +75,7 @@ fn a_claim_past_its_time_holds_no_one_and_is_removed() {
     let started = Instant::now();
     let past = SystemTime::now() - Duration::from_secs(1);
     assert!(!wait_gone(&files, &path, Some(past)));
-    assert!(started.elapsed() < LIFETIME);
+    assert!(started.elapsed() < DEFAULT_LIFETIME);
     assert_eq!(files.read(&path).unwrap(), None);
     assert!(matches!(take(&files, &path), Taken::Mine(_)));
 }

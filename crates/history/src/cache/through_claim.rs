@@ -16,7 +16,7 @@ use places::ClientError;
 
 /// How many times a client waits on others' claims of a tenor's days
 /// before it fetches them unclaimed: each wait is bounded by
-/// `claim::LIFETIME`, so a call never waits more than this many.
+/// `claim::lifetime`, so a call never waits more than this many.
 const ROUNDS: usize = 3;
 
 impl Through<'_> {
