@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextvars
 import datetime as _dt
+import functools
 import json
 import os
 import warnings
@@ -485,7 +486,9 @@ class Client:
             1  Feb 26 2026-01-15 00:02:28.398897+00:00  777.048
             2  Feb 26 2026-01-15 00:04:37.080000+00:00  776.903
         """
-        return _progress.wait(self._intraday(curve_id, tenor), progress, "intraday")
+        return _progress.wait(
+            functools.partial(self._intraday, curve_id, tenor), progress, "intraday"
+        )
 
     async def intraday_async(self, curve_id: str | Curve, tenor: str) -> pyarrow.Table:
         """The awaitable form of :meth:`intraday`."""
@@ -559,7 +562,9 @@ class Client:
             5  Mar 26  2026-01-14  774.477
         """
         request = _history(curve_id, start, end, tenors, cache)
-        table = _progress.wait(self._core.settlements(request), progress, "settlements")
+        table = _progress.wait(
+            functools.partial(self._core.settlements, request), progress, "settlements"
+        )
         return _warn_skipped(self._stats_taken(table))
 
     async def settlements_async(
@@ -639,8 +644,8 @@ class Client:
             1439  Feb 26 2026-01-13 23:58:11.090703+00:00  772.722
         """
         request = _history(curve_id, start, end, tenors, cache)
-        call = self._core.intraday_history(request)
-        table = _progress.wait(call, progress, "intraday history")
+        run = functools.partial(self._core.intraday_history, request)
+        table = _progress.wait(run, progress, "intraday history")
         return _warn_skipped(self._stats_taken(table))
 
     async def intraday_history_async(
@@ -660,22 +665,23 @@ class Client:
         """``table`` naming its curves from the catalogue: its schema
         metadata's ``marketcurves.curves``, a JSON list of ``id``, ``name``,
         ``units`` and ``quotation``, one per curve of its ``curve_id``
-        column (a bulk dataset's ``id``). The client's own tables name their
-        curves already; this is for a table read without a client
-        (:func:`~marketcurves.read_bulk`, :func:`~marketcurves.read_ticks`),
+        column. The client's own tables name their curves already; this is
+        for a table read without a client (:func:`~marketcurves.read_ticks`),
         which names its curves by id alone. The catalogue is the one the
         client keeps (fetched at most every ten minutes); a curve it does not
         list, or every curve if it cannot be fetched, is named by id alone.
 
         Args:
             table: a ``pyarrow.Table`` or ``RecordBatch`` with a ``curve_id``
-                (or ``id``) column.
+                column.
 
         Returns:
             The table, its columns untouched.
 
         Raises:
-            InvalidRequest: ``table`` is neither a table nor a record batch.
+            InvalidRequest: ``table`` is neither a table nor a record batch,
+                or has no ``curve_id`` column (a bulk dataset's ``id`` is
+                its record's, not a curve's).
             ClientClosed: the client is closed.
 
         Examples:
@@ -892,10 +898,18 @@ class Client:
             >>> [path.relative_to("bulk").as_posix() for path in result.files]
             ['vertical=Jet/year=2025/month=01/jet-2025-01.parquet', 'vertical=Jet/year=2025/month=02/jet-2025-02.parquet']
         """
-        call = bulk.download(
-            self._core, vertical, start, end, dest, poll_interval, timeout, storage_options
+        run = functools.partial(
+            bulk.download,
+            self._core,
+            vertical,
+            start,
+            end,
+            dest,
+            poll_interval,
+            timeout,
+            storage_options,
         )
-        return bulk.wait_for_download(call, progress)
+        return bulk.wait_for_download(run, progress)
 
     async def bulk_download_async(
         self,

@@ -317,7 +317,7 @@ impl PyCoreClient {
     fn name_curves(&self, table: PyTable) -> CoreResult<PyCall> {
         let (inner, table) = (self.rest()?, table_in(table));
         Ok(PyCall::table(async move {
-            Ok(RestClient::name_curves(Some(&inner), table).await)
+            RestClient::name_curves(Some(&inner), table).await
         }))
     }
 }

@@ -297,22 +297,30 @@ impl RestClient {
         }
     }
 
-    /// `table` (a recording's, a bulk dataset's, any of the design's)
-    /// naming the curves of its `curve_id` column (a bulk dataset's `id`):
-    /// from the catalogue of `client`, fetched if it is not kept already; by
-    /// id alone without a client, or when its catalogue cannot be had.
-    pub async fn name_curves(client: Option<&RestClient>, table: Table) -> Table {
-        let column = if table.schema.column_with_name("curve_id").is_some() {
-            "curve_id"
-        } else {
-            "id"
-        };
+    /// `table` (a recording's, any of the design's) naming the curves of
+    /// its `curve_id` column: from the catalogue of `client`, fetched if it
+    /// is not kept already; by id alone without a client, or when its
+    /// catalogue cannot be had. A table without that column is refused: a
+    /// bulk dataset's `id` is its record's, not a curve's (the interface),
+    /// so its records name no curve.
+    pub async fn name_curves(
+        client: Option<&RestClient>,
+        table: Table,
+    ) -> Result<Table, ClientError> {
+        if table.schema.column_with_name("curve_id").is_none() {
+            return Err(ClientError::invalid(
+                places::Argument::Named("table".into()),
+                places::Rule::Form,
+                "the table has no curve_id column to name curves from \
+                 (a bulk dataset's id is its record's, not a curve's)",
+            ));
+        }
         let curves = match client {
             Some(client) => client.listed_curves().await.ok(),
             None => None,
         };
         let catalogue = curves.as_deref().map_or(&[][..], |c| c.as_slice());
-        name_table(table, column, &[], catalogue)
+        Ok(name_table(table, "curve_id", &[], catalogue))
     }
 
     /// End-of-day snapshots from `start` to `end`, one request per tenor,
