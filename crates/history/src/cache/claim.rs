@@ -119,8 +119,15 @@ fn held_until(files: &Files, path: &Path) -> Option<SystemTime> {
 /// Waits, on a blocking thread, until the claim at `path` is gone or no
 /// longer holds: at most [`lifetime`], however far its own time says.
 /// A claim that outlived its time is removed, so that the next writer may
-/// claim the days anew. True when the claim went of itself.
-pub(super) fn wait_gone(files: &Files, path: &Path, until: Option<SystemTime>) -> bool {
+/// claim the days anew. The waiter gives up sooner at `give_up` (its
+/// call's one deadline for every claim it meets), leaving the claim to its
+/// holder. True when the claim went of itself.
+pub(super) fn wait_gone(
+    files: &Files,
+    path: &Path,
+    until: Option<SystemTime>,
+    give_up: SystemTime,
+) -> bool {
     let now = SystemTime::now();
     let longest = now + lifetime();
     let deadline = until.map_or(longest, |t| t.min(longest));
@@ -142,7 +149,13 @@ pub(super) fn wait_gone(files: &Files, path: &Path, until: Option<SystemTime>) -
             let _ = files.delete(path);
             return false;
         }
-        let left = deadline.duration_since(now).unwrap_or_default();
+        if now >= give_up {
+            return false;
+        }
+        let left = deadline
+            .min(give_up)
+            .duration_since(now)
+            .unwrap_or_default();
         std::thread::sleep(pause.min(left));
         pause = (pause * 2).min(LONGEST_PAUSE);
     }

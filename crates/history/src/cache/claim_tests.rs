@@ -58,11 +58,8 @@ fn a_waiter_sees_a_released_claim_go() {
         std::thread::sleep(Duration::from_millis(50));
         claim.release();
     });
-    assert!(wait_gone(
-        &files,
-        &path,
-        Some(SystemTime::now() + DEFAULT_LIFETIME)
-    ));
+    let far = SystemTime::now() + DEFAULT_LIFETIME;
+    assert!(wait_gone(&files, &path, Some(far), far));
     releasing.join().unwrap();
 }
 
@@ -74,8 +71,27 @@ fn a_claim_past_its_time_holds_no_one_and_is_removed() {
     assert!(matches!(take(&files, &path), Taken::Mine(_)));
     let started = Instant::now();
     let past = SystemTime::now() - Duration::from_secs(1);
-    assert!(!wait_gone(&files, &path, Some(past)));
+    let far = SystemTime::now() + DEFAULT_LIFETIME;
+    assert!(!wait_gone(&files, &path, Some(past), far));
     assert!(started.elapsed() < DEFAULT_LIFETIME);
     assert_eq!(files.read(&path).unwrap(), None);
     assert!(matches!(take(&files, &path), Taken::Mine(_)));
+}
+
+#[test]
+fn a_waiter_past_its_calls_deadline_gives_up_and_leaves_the_claim() {
+    // A live claimant's claim: the waiter's call has waited all it may, so
+    // it stops at once, and the claim stays for its holder.
+    let (files, root) = store();
+    let path = root.join("claims").join("d");
+    assert!(matches!(take(&files, &path), Taken::Mine(_)));
+    let started = Instant::now();
+    let held = SystemTime::now() + DEFAULT_LIFETIME;
+    let given_up = SystemTime::now() - Duration::from_millis(1);
+    assert!(!wait_gone(&files, &path, Some(held), given_up));
+    assert!(started.elapsed() < DEFAULT_LIFETIME / 2);
+    assert!(
+        files.read(&path).unwrap().is_some(),
+        "the claim is its holder's"
+    );
 }

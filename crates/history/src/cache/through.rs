@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use arrow_array::RecordBatch;
 use chrono::{NaiveDate, TimeDelta};
@@ -74,6 +75,8 @@ pub(super) struct Call<'a> {
     pub(super) end: NaiveDate,
     pub(super) mode: CacheMode,
     progress: &'a Progress,
+    /// When the call stops waiting on other writers' claims (`through_claim`).
+    pub(super) claims_until: SystemTime,
 }
 
 impl Through<'_> {
@@ -94,6 +97,7 @@ impl Through<'_> {
             end: query.end(),
             mode,
             progress,
+            claims_until: SystemTime::now() + super::claim::lifetime(),
         };
         let call = &call;
         if mode.reads() {

@@ -5,6 +5,7 @@
 //! would. A folder cache is not looked at again and takes no claim.
 
 use std::path::Path;
+use std::time::SystemTime;
 
 use chrono::NaiveDate;
 
@@ -15,8 +16,10 @@ use domain::tenor::Tenor;
 use places::ClientError;
 
 /// How many times a client waits on others' claims of a tenor's days
-/// before it fetches them unclaimed: each wait is bounded by
-/// `claim::lifetime`, so a call never waits more than this many.
+/// before it fetches them unclaimed. All the waits of a call, whatever
+/// its tenors, end by its one deadline (`Call::claims_until`, one
+/// `claim::lifetime` after it began): a call of many tenors never waits
+/// a lifetime per tenor.
 const ROUNDS: usize = 3;
 
 impl Through<'_> {
@@ -38,6 +41,10 @@ impl Through<'_> {
             let Some(span) = missing_span(&runs) else {
                 return Ok((runs, None));
             };
+            // The call waited all it may on claims: fetch unclaimed.
+            if SystemTime::now() >= call.claims_until {
+                return Ok((runs, None));
+            }
             // Days none of which would be kept: a claim would only delay.
             if span.0 > last_final {
                 return Ok((runs, None));
@@ -64,8 +71,8 @@ impl Through<'_> {
                     return Ok((runs, Some(claim)));
                 }
                 Taken::Held { until } => {
-                    let files = files.clone();
-                    blocking(move || claim::wait_gone(&files, &path, until)).await?;
+                    let (files, give_up) = (files.clone(), call.claims_until);
+                    blocking(move || claim::wait_gone(&files, &path, until, give_up)).await?;
                     runs = self.reread(call, tenor, dir).await?;
                 }
                 Taken::Unanswered => return Ok((runs, None)),
