@@ -7,9 +7,11 @@ Run as a script, this module is that worker (see :func:`worker_main`).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import json
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -217,6 +219,60 @@ def pick_curves(client: mc.Client) -> Curves:
 
 
 # A worker in another process.
+
+
+def race_job(
+    em: Any, cache_dir: str | Path, curve: str, pulls: list, modes: list, folder: Path, name: str
+) -> dict[str, Any]:
+    """What :func:`worker_main` is to do: ``pulls`` (``[method, start, end,
+    tenors]``) once a round, a round per mode of ``modes``, through the cache
+    in ``cache_dir``, once every worker of ``folder`` may go."""
+    return {
+        "base_url": em.base_url,
+        **em.credentials,
+        "cache_dir": str(cache_dir),
+        "curve": curve,
+        "pulls": pulls,
+        "modes": modes,
+        "ready": str(folder / f"{name}.ready"),
+        "go": str(folder / "go"),
+    }
+
+
+def race(
+    jobs: list[dict[str, Any]],
+    env: dict[str, str] | None = None,
+    around: contextlib.AbstractContextManager[Any] | None = None,
+) -> list[dict[str, Any]]:
+    """Runs a worker process per job, lets them go at once when all are
+    ready, and gives each one's report, once each has exited 0. Every wait
+    is bounded by ``HANG_GUARD``. ``around`` is entered just before they go
+    and left once they have all ended (to count what they sent)."""
+    workers = [
+        subprocess.Popen(
+            worker_command(job), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        )
+        for job in jobs
+    ]
+    try:
+        deadline = time.monotonic() + HANG_GUARD
+        while not all(Path(job["ready"]).exists() for job in jobs):
+            assert all(w.poll() is None for w in workers), "a worker died before starting"
+            assert time.monotonic() < deadline, "the workers never got ready"
+            time.sleep(0.01)
+        with around if around is not None else contextlib.nullcontext():
+            Path(jobs[0]["go"]).touch()
+            outputs = [w.communicate(timeout=HANG_GUARD) for w in workers]
+    finally:
+        for w in workers:
+            if w.poll() is None:
+                w.kill()
+                w.wait()
+    reports = []
+    for worker, (out, err) in zip(workers, outputs, strict=True):
+        assert worker.returncode == 0, f"a worker failed: {out}\n{err}"
+        reports.append(json.loads(out.strip().splitlines()[-1]))
+    return reports
 
 
 def worker_command(job: dict[str, Any]) -> list[str]:

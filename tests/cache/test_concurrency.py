@@ -4,12 +4,8 @@ leave serve later pulls with no request, and no temporary file is left."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from cache_helpers import (
@@ -18,8 +14,9 @@ from cache_helpers import (
     TWO,
     assert_same_table,
     count_requests,
+    race,
+    race_job,
     temporaries,
-    worker_command,
 )
 
 #: (method, start, end, tenors): the same ranges and overlapping ones, of
@@ -33,49 +30,13 @@ PULLS = [
 ]
 
 
-def _job(
-    em, cache_dir: Path, curve: str, pulls: list, modes: list, tmp_path: Path, name: str
-) -> dict:
-    return {
-        "base_url": em.base_url,
-        **em.credentials,
-        "cache_dir": str(cache_dir),
-        "curve": curve,
-        "pulls": pulls,
-        "modes": modes,
-        "ready": str(tmp_path / f"{name}.ready"),
-        "go": str(tmp_path / "go"),
-    }
-
-
 def test_two_processes_racing_on_one_cache_get_the_uncached_tables(em, cache_dir, curve, tmp_path):
     jobs = [
-        _job(em, cache_dir, curve, PULLS, ["use", "refresh", "use"], tmp_path, "a"),
-        _job(em, cache_dir, curve, PULLS[::-1], ["use", "use", "refresh"], tmp_path, "b"),
+        race_job(em, cache_dir, curve, PULLS, ["use", "refresh", "use"], tmp_path, "a"),
+        race_job(em, cache_dir, curve, PULLS[::-1], ["use", "use", "refresh"], tmp_path, "b"),
     ]
-    workers = [
-        subprocess.Popen(
-            worker_command(job), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        for job in jobs
-    ]
-    try:
-        deadline = time.monotonic() + HANG_GUARD
-        while not all(Path(job["ready"]).exists() for job in jobs):
-            assert all(w.poll() is None for w in workers), "a worker died before starting"
-            assert time.monotonic() < deadline, "the workers never got ready"
-            time.sleep(0.01)
-        # Both start pulling at once.
-        Path(jobs[0]["go"]).touch()
-        outputs = [w.communicate(timeout=HANG_GUARD) for w in workers]
-    finally:
-        for w in workers:
-            if w.poll() is None:
-                w.kill()
-                w.wait()
-    for worker, (out, err) in zip(workers, outputs, strict=False):
-        assert worker.returncode == 0, f"a worker failed: {out}\n{err}"
-        report = json.loads(out.strip().splitlines()[-1])
+    # Both start pulling at once.
+    for report in race(jobs):
         assert report == {"pulls": 3 * len(PULLS), "failures": []}
 
     assert not temporaries(cache_dir)

@@ -13,13 +13,19 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from storage_helpers import ACCESS_KEY_ID, SECRET_ACCESS_KEY, environment
+from cluster_helpers import (
+    GraphSpy,
+    assert_secret_free,
+    local_cluster,
+    obstore_store,
+    s3_store,
+    spying,
+    two_tenors,
+)
+from storage_helpers import ACCESS_KEY_ID, SECRET_ACCESS_KEY
 
 import marketcurves as mc
 from marketcurves.testing import Emulator
-
-distributed = pytest.importorskip("distributed")
-obstore_store = pytest.importorskip("obstore.store")
 
 FIRST, LAST = "2025-05-20", "2025-06-05"
 #: What no task may carry: made up for the refusals, so that finding one
@@ -29,61 +35,16 @@ PROXY = "hunter2ProxySecret"
 AZURE_KEY = base64.b64encode(b"an account key of 32 bytes, here").decode()
 
 
-class GraphSpy(distributed.diagnostics.plugin.SchedulerPlugin):  # type: ignore[misc]
-    """Each task the scheduler receives, pickled as the scheduler holds it
-    (function and arguments), at the moment it arrives."""
-
-    name = "marketcurves-graph-spy"
-
-    def __init__(self) -> None:
-        self.pickles: list[bytes] = []
-
-    def update_graph(self, scheduler: Any, *, tasks: list[Any], **kwargs: Any) -> None:
-        import cloudpickle
-
-        for key in tasks:
-            state = scheduler.tasks.get(key)
-            if state is not None and state.run_spec is not None:
-                self.pickles.append(cloudpickle.dumps(state.run_spec))
-
-
 @pytest.fixture(scope="module")
 def cluster(em: Emulator, moto_server: str) -> Iterator[Any]:
-    """One worker process with the service's token and the store's
-    credentials in its environment, and the spy on its scheduler."""
-    env = {"MARKETCURVES_TOKEN": em.token(), **environment(moto_server)}
-    with (
-        distributed.LocalCluster(
-            n_workers=1,
-            processes=True,
-            threads_per_worker=1,
-            dashboard_address=":0",
-            env=env,
-        ) as local,
-        distributed.Client(local) as client,
-    ):
+    with local_cluster(em, moto_server, workers=1) as client:
         yield client
 
 
 @pytest.fixture
 def spy(cluster: Any) -> Iterator[GraphSpy]:
-    """The spy as the scheduler (in this process) runs it, for this test."""
-    cluster.register_plugin(GraphSpy(), name=GraphSpy.name)
-    try:
-        yield cluster.cluster.scheduler.plugins[GraphSpy.name]
-    finally:
-        cluster.unregister_scheduler_plugin(GraphSpy.name)
-
-
-def _pairs(client: mc.Client) -> list[tuple[str, str]]:
-    curve = next(c for c in client.catalogue() if len(c.contracts or []) >= 6)
-    return [(curve.id, t) for t in curve.contracts[3:5]]
-
-
-def _assert_secret_free(pickles: list[bytes], *secrets: str) -> None:
-    for pickled in pickles:
-        for secret in secrets:
-            assert secret.encode() not in pickled, f"{secret[:4]}… travelled in a task"
+    with spying(cluster) as spy:
+        yield spy
 
 
 def test_workers_write_into_s3_from_their_environment_and_no_task_holds_a_secret(
@@ -93,14 +54,14 @@ def test_workers_write_into_s3_from_their_environment_and_no_task_holds_a_secret
     # environment); the options given name none of them.
     options = {"aws_endpoint": moto_server, "aws_allow_http": "true", "aws_region": "us-east-1"}
     with em.client() as client:
-        pairs = _pairs(client)
+        pairs = two_tenors(client)
         dest = f"s3://{bucket}/lake"
         summary = client.backfill(
             dest, pairs, FIRST, LAST, storage_options=options, cluster=cluster
         )
     assert summary.tasks == len(spy.pickles) > 0
     assert summary.values == mc.read_ticks(dest, storage_options=options).num_rows > 0
-    _assert_secret_free(spy.pickles, em.token(), SECRET_ACCESS_KEY, ACCESS_KEY_ID)
+    assert_secret_free(spy.pickles, em.token(), SECRET_ACCESS_KEY, ACCESS_KEY_ID)
 
 
 #: (scheme, a storage option's key): every alias of a credential that
@@ -168,23 +129,12 @@ def test_a_secret_storage_option_by_any_alias_is_refused_before_anything_is_subm
         options |= {"aws_endpoint": moto_server, "aws_allow_http": "true"}
     with em.client() as client, pytest.raises(mc.InvalidRequest) as refused:
         dest = f"{scheme}://{bucket}/lake"
-        client.backfill(dest, _pairs(client), FIRST, LAST, storage_options=options, cluster=cluster)
+        client.backfill(
+            dest, two_tenors(client), FIRST, LAST, storage_options=options, cluster=cluster
+        )
     assert key in str(refused.value) and "environment" in str(refused.value)
     assert SECRET not in str(refused.value)
     assert spy.pickles == []
-
-
-def _s3_store(bucket: str, endpoint: str, proxy: str | None = None, **credentials: Any) -> Any:
-    client_options: dict[str, Any] = {"allow_http": True}
-    if proxy is not None:
-        client_options["proxy_url"] = proxy
-    return obstore_store.S3Store(
-        bucket,
-        endpoint=endpoint,
-        region="us-east-1",
-        client_options=client_options,
-        **credentials,
-    )
 
 
 def _store(which: str, bucket: str, endpoint: str) -> tuple[Any, str]:
@@ -192,16 +142,16 @@ def _store(which: str, bucket: str, endpoint: str) -> tuple[Any, str]:
     provider = functools.partial(dict, access_key_id=ACCESS_KEY_ID, secret_access_key=SECRET)
     stores = {
         "s3-keys": lambda: (
-            _s3_store(bucket, endpoint, access_key_id=ACCESS_KEY_ID, secret_access_key=SECRET),
+            s3_store(bucket, endpoint, access_key_id=ACCESS_KEY_ID, secret_access_key=SECRET),
             "secret_access_key",
         ),
-        "s3-session-token": lambda: (_s3_store(bucket, endpoint, token=SECRET), "token"),
+        "s3-session-token": lambda: (s3_store(bucket, endpoint, token=SECRET), "token"),
         "s3-proxy-login": lambda: (
-            _s3_store(bucket, endpoint, proxy=f"http://u:{PROXY}@p:3128"),
+            s3_store(bucket, endpoint, proxy=f"http://u:{PROXY}@p:3128"),
             "proxy_url",
         ),
         "s3-credential-provider": lambda: (
-            _s3_store(bucket, endpoint, credential_provider=provider),
+            s3_store(bucket, endpoint, credential_provider=provider),
             "credential_provider",
         ),
         "azure-master-key": lambda: (
@@ -232,9 +182,9 @@ def test_a_store_built_with_a_secret_is_refused_before_anything_is_submitted(
 ):
     store, word = _store(which, bucket, moto_server)
     with em.client() as client, pytest.raises(mc.InvalidRequest) as refused:
-        client.backfill(store, _pairs(client), FIRST, LAST, cluster=cluster)
+        client.backfill(store, two_tenors(client), FIRST, LAST, cluster=cluster)
     assert word in str(refused.value) and "environment" in str(refused.value)
     for secret in (SECRET, AZURE_KEY, PROXY):
         assert secret not in str(refused.value)
-    _assert_secret_free(spy.pickles, SECRET, AZURE_KEY, PROXY)
+    assert_secret_free(spy.pickles, SECRET, AZURE_KEY, PROXY)
     assert spy.pickles == []

@@ -7,12 +7,9 @@ only, a planted corrupt object ignored and replaced, and ``cache_info`` /
 from __future__ import annotations
 
 import io
-import json
 import logging
 import os
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +18,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "cache"))
 from cache_helpers import (
-    HANG_GUARD,
     SUMMER,
     TWO,
     assert_same_table,
     count_requests,
     pick_curves,
-    worker_command,
+    race,
+    race_job,
 )
 from storage_helpers import environment, list_keys
 
@@ -163,43 +160,12 @@ RACE = [
 def test_two_processes_racing_on_one_range_leave_whole_objects_only(
     em, curve, url, s3, bucket, moto_server, s3_options, tmp_path
 ):
-    def job(pulls: list, modes: list, name: str) -> dict:
-        return {
-            "base_url": em.base_url,
-            **em.credentials,
-            "cache_dir": url,
-            "curve": curve,
-            "pulls": pulls,
-            "modes": modes,
-            "ready": str(tmp_path / f"{name}.ready"),
-            "go": str(tmp_path / "go"),
-        }
-
-    jobs = [job(RACE, ["use", "use"], "a"), job(RACE[::-1], ["use", "refresh"], "b")]
-    # The store's settings come from the cloud's variables, as on a worker.
-    env = {**os.environ, **environment(moto_server)}
-    workers = [
-        subprocess.Popen(
-            worker_command(j), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-        )
-        for j in jobs
+    jobs = [
+        race_job(em, url, curve, RACE, ["use", "use"], tmp_path, "a"),
+        race_job(em, url, curve, RACE[::-1], ["use", "refresh"], tmp_path, "b"),
     ]
-    try:
-        deadline = time.monotonic() + HANG_GUARD
-        while not all(Path(j["ready"]).exists() for j in jobs):
-            assert all(w.poll() is None for w in workers), "a worker died before starting"
-            assert time.monotonic() < deadline, "the workers never got ready"
-            time.sleep(0.01)
-        Path(jobs[0]["go"]).touch()
-        outputs = [w.communicate(timeout=HANG_GUARD) for w in workers]
-    finally:
-        for w in workers:
-            if w.poll() is None:
-                w.kill()
-                w.wait()
-    for worker, (out, err) in zip(workers, outputs, strict=True):
-        assert worker.returncode == 0, f"a worker failed: {out}\n{err}"
-        report = json.loads(out.strip().splitlines()[-1])
+    # The store's settings come from the cloud's variables, as on a worker.
+    for report in race(jobs, env={**os.environ, **environment(moto_server)}):
         assert report == {"pulls": 2 * len(RACE), "failures": []}
 
     # Every object is whole Parquet, and says what it holds.

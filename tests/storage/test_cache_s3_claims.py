@@ -5,11 +5,8 @@ call beyond its time, and is removed."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +14,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "cache"))
 from cache_helpers import (
-    HANG_GUARD,
     SUMMER,
     Requests,
     assert_same_table,
     count_requests,
     pick_curves,
-    worker_command,
+    race,
+    race_job,
 )
 from storage_helpers import environment, list_keys
 
@@ -57,43 +54,11 @@ def test_two_processes_racing_on_one_range_fetch_each_tenors_days_once(
         _, alone = count_requests(em, lambda: client.settlements(curve, *DAYS, SUMMER))
     assert alone.settlements == off.settlements == len(SUMMER)
 
-    def job(name: str) -> dict:
-        return {
-            "base_url": em.base_url,
-            **em.credentials,
-            "cache_dir": url,
-            "curve": curve,
-            "pulls": [("settlements", *DAYS, SUMMER)],
-            "modes": ["use"],
-            "ready": str(tmp_path / f"{name}.ready"),
-            "go": str(tmp_path / "go"),
-        }
-
-    jobs = [job("a"), job("b")]
-    env = {**os.environ, **environment(moto_server)}
-    workers = [
-        subprocess.Popen(
-            worker_command(j), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-        )
-        for j in jobs
-    ]
-    try:
-        deadline = time.monotonic() + HANG_GUARD
-        while not all(Path(j["ready"]).exists() for j in jobs):
-            assert all(w.poll() is None for w in workers), "a worker died before starting"
-            assert time.monotonic() < deadline, "the workers never got ready"
-            time.sleep(0.01)
-        with Requests(em) as sent:
-            Path(jobs[0]["go"]).touch()
-            outputs = [w.communicate(timeout=HANG_GUARD) for w in workers]
-    finally:
-        for w in workers:
-            if w.poll() is None:
-                w.kill()
-                w.wait()
-    for worker, (out, err) in zip(workers, outputs, strict=True):
-        assert worker.returncode == 0, f"a worker failed: {out}\n{err}"
-        assert json.loads(out.strip().splitlines()[-1]) == {"pulls": 1, "failures": []}
+    pulls = [("settlements", *DAYS, SUMMER)]
+    jobs = [race_job(em, url, curve, pulls, ["use"], tmp_path, name) for name in ("a", "b")]
+    sent = Requests(em)
+    for report in race(jobs, env={**os.environ, **environment(moto_server)}, around=sent):
+        assert report == {"pulls": 1, "failures": []}
     # Each worker also pulled once without the cache, to compare.
     cached = sent.settlements - 2 * off.settlements
     assert cached == alone.settlements, f"together {cached}, one alone {alone.settlements}"

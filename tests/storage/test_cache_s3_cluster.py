@@ -12,16 +12,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from storage_helpers import ACCESS_KEY_ID, SECRET_ACCESS_KEY, environment, list_keys
-from test_backfill_s3_cluster import GraphSpy, _assert_secret_free, _s3_store
+from cluster_helpers import (
+    GraphSpy,
+    assert_secret_free,
+    local_cluster,
+    s3_store,
+    spying,
+    two_tenors,
+)
+from storage_helpers import ACCESS_KEY_ID, SECRET_ACCESS_KEY, list_keys
 
-import marketcurves as mc
 from marketcurves.testing import Emulator
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "backfill"))
 from backfill_helpers import intraday_requests
-
-distributed = pytest.importorskip("distributed")
 
 #: Final days on the emulator's stopped clock (2025-06-13 17:00 UTC).
 FIRST, LAST = "2025-05-26", "2025-06-06"
@@ -36,34 +40,14 @@ def emulator_settings() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def cluster(em: Emulator, moto_server: str) -> Iterator[Any]:
-    """Two worker processes with the service's token and the store's
-    credentials in their environment."""
-    env = {"MARKETCURVES_TOKEN": em.token(), **environment(moto_server)}
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            processes=True,
-            threads_per_worker=1,
-            dashboard_address=":0",
-            env=env,
-        ) as local,
-        distributed.Client(local) as client,
-    ):
+    with local_cluster(em, moto_server, workers=2) as client:
         yield client
 
 
 @pytest.fixture
 def spy(cluster: Any) -> Iterator[GraphSpy]:
-    cluster.register_plugin(GraphSpy(), name=GraphSpy.name)
-    try:
-        yield cluster.cluster.scheduler.plugins[GraphSpy.name]
-    finally:
-        cluster.unregister_scheduler_plugin(GraphSpy.name)
-
-
-def _pairs(client: mc.Client) -> list[tuple[str, str]]:
-    curve = next(c for c in client.catalogue() if len(c.contracts or []) >= 6)
-    return [(curve.id, t) for t in curve.contracts[3:5]]
+    with spying(cluster) as spy:
+        yield spy
 
 
 def test_a_clusters_workers_fill_the_drivers_bucket_cache_and_the_next_run_is_served_from_it(
@@ -73,7 +57,7 @@ def test_a_clusters_workers_fill_the_drivers_bucket_cache_and_the_next_run_is_se
     # The driver is given the store's keys; the workers have them in their
     # environment only.
     with em.client(cache_dir=url, storage_options=s3_options) as client:
-        pairs = _pairs(client)
+        pairs = two_tenors(client)
         before = intraday_requests(em)
         first = client.backfill(tmp_path / "one", pairs, FIRST, LAST, cluster=cluster)
         sent_first = intraday_requests(em) - before
@@ -87,7 +71,7 @@ def test_a_clusters_workers_fill_the_drivers_bucket_cache_and_the_next_run_is_se
         second = client.backfill(tmp_path / "two", pairs, FIRST, LAST, cluster=cluster)
         assert intraday_requests(em) == before
         assert (second.values, second.days_complete) == (first.values, first.days_complete)
-    _assert_secret_free(spy.pickles, em.token(), SECRET_ACCESS_KEY, ACCESS_KEY_ID)
+    assert_secret_free(spy.pickles, em.token(), SECRET_ACCESS_KEY, ACCESS_KEY_ID)
 
     # A client of another machine (a new one here) pulls them from the bucket.
     (curve_id, _), tenors = pairs[0], [t for _, t in pairs]
@@ -103,7 +87,7 @@ def test_a_clusters_workers_fill_the_drivers_bucket_cache_and_the_next_run_is_se
 
 def test_a_folder_cache_stays_the_drivers_and_the_workers_keep_none(em, cluster, spy, tmp_path):
     with em.client(cache_dir=tmp_path / "cache") as client:
-        pairs = _pairs(client)
+        pairs = two_tenors(client)
         client.backfill(tmp_path / "lake", pairs, FIRST, LAST, cluster=cluster)
         # The workers wrote nothing into the driver's folder...
         assert client.cache_info()["curves"] == []
@@ -116,16 +100,16 @@ def test_a_folder_cache_stays_the_drivers_and_the_workers_keep_none(em, cluster,
 def test_an_obstore_cache_built_with_keys_travels_as_its_url_without_them(
     em, cluster, spy, bucket, s3, moto_server, tmp_path
 ):
-    store = _s3_store(
+    store = s3_store(
         bucket,
         moto_server,
         access_key_id=ACCESS_KEY_ID,
         secret_access_key=SECRET_ACCESS_KEY,
     )
     with em.client(cache_dir=store) as client:
-        pairs = _pairs(client)
+        pairs = two_tenors(client)
         client.backfill(tmp_path / "lake", pairs, FIRST, LAST, cluster=cluster)
     assert spy.pickles
-    _assert_secret_free(spy.pickles, em.token(), SECRET_ACCESS_KEY, ACCESS_KEY_ID)
+    assert_secret_free(spy.pickles, em.token(), SECRET_ACCESS_KEY, ACCESS_KEY_ID)
     intraday = [k for k in list_keys(bucket, "", s3=s3) if "/intraday/" in k]
     assert len(intraday) >= len(pairs), intraday
