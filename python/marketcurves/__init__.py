@@ -15,6 +15,7 @@ from marketcurves.client import Client
 from marketcurves.exceptions import (
     AccessDenied,
     AuthError,
+    BudgetExceeded,
     BulkJobFailed,
     CacheMiss,
     ClientClosed,
@@ -39,6 +40,7 @@ __all__ = [
     "AuthError",
     "BackfillSummary",
     "BulkJob",
+    "BudgetExceeded",
     "BulkJobFailed",
     "BulkResult",
     "CacheMiss",

@@ -15,9 +15,11 @@
 //!   footer (`noted`), written atomically (`atomic`), read back only if
 //!   whole and what they say they are;
 //! - `days`: the day of each row, and the rows of some days;
-//! - `info`: what the cache holds, and clearing it.
+//! - `info`: what the cache holds, and clearing it;
+//! - `cost`: the requests a call through it will send, for its budget.
 
 pub mod catalogue;
+pub(crate) mod cost;
 pub mod days;
 pub mod finality;
 pub mod info;
