@@ -270,7 +270,7 @@ fn cache_miss(
 
 /// A `BudgetExceeded` carrying the requests the call needs and those its
 /// budget allows.
-fn budget_exceeded(py: Python<'_>, message: String, needed: u64, allowed: u64) -> PyErr {
+fn budget_exceeded(py: Python<'_>, message: String, needed: u32, allowed: u32) -> PyErr {
     let build = || -> PyResult<PyErr> {
         let class = py
             .import("marketcurves.exceptions")?

@@ -124,8 +124,9 @@ pub enum Rule {
     /// A thing that cannot be set up from it (a TLS configuration, a client).
     Unusable,
     /// A call whose plan needs more requests than its budget allows: it
-    /// was refused before sending them.
-    Budget { needed: u64, allowed: u64 },
+    /// was refused before sending them. (Counts of 32 bits, saturated, keep
+    /// every `ClientError` small.)
+    Budget { needed: u32, allowed: u32 },
 }
 
 /// What the caller can do about it, as data: a binding words it in its own

@@ -31,7 +31,10 @@ pub fn over_budget(needed: u64, allowed: u64) -> ClientError {
     ClientError::InvalidRequest(
         Invalid::new(
             Argument::Budget,
-            Rule::Budget { needed, allowed },
+            Rule::Budget {
+                needed: saturated(needed),
+                allowed: saturated(allowed),
+            },
             format!(
                 "the call needs {needed} request{plural}, more than its request budget of \
                  {allowed}"
@@ -40,6 +43,10 @@ pub fn over_budget(needed: u64, allowed: u64) -> ClientError {
         .value(allowed.to_string())
         .advice(Advice::Narrow),
     )
+}
+
+fn saturated(count: u64) -> u32 {
+    u32::try_from(count).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
