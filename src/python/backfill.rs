@@ -32,6 +32,8 @@ pub(crate) struct BackfillOptions {
     start: NaiveDate,
     end: NaiveDate,
     tenors: String,
+    /// Absent from a dict made before budgets: no budget.
+    #[pyo3(default)]
     max_requests: Option<u64>,
 }
 
