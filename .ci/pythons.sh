@@ -1,4 +1,5 @@
 # Sourced by .ci/smoke-pythons and .ci/lowest-versions: where the CPythons are.
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/_network.sh"
 
 # Prints the path of a working CPython 3.$1 with the GIL (an abi3 wheel cannot
 # load into a free-threaded one) and venv, or nothing. pyenv's shims answer

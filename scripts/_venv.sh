@@ -2,6 +2,7 @@
 # MARKETCURVES_VENV chooses where it lives (default .venv in the checkout);
 # CARGO_TARGET_DIR, as usual, where Rust builds go.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/_network.sh"
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${MARKETCURVES_VENV:-$repo_root/.venv}"
@@ -14,4 +15,4 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 python="$venv/bin/python"
-"$python" -m pip install --quiet --disable-pip-version-check --upgrade pip
+retrying "$python" -m pip install --quiet --disable-pip-version-check --upgrade pip

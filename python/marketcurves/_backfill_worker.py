@@ -5,8 +5,9 @@ the folder mark the driver leaves.
 
 The worker gets the driver's settings as a value (no secret but a token
 provider's) and makes its core client from them, with the credentials of
-the token provider or else of its own environment: nothing here reaches
-back into :class:`marketcurves.Client`.
+the token provider or else of its own environment, and the driver's
+history cache when it is an object store (its URL travels, never its
+credentials): nothing here reaches back into :class:`marketcurves.Client`.
 """
 
 from __future__ import annotations
@@ -90,7 +91,9 @@ def _credentials(settings: dict[str, Any]) -> Credentials:
 
 
 def _new_core_client(settings: dict[str, Any]) -> _core.CoreClient:
-    """A core client of the driver's settings (checked there), without a cache."""
+    """A core client of the driver's settings (checked there), with the
+    driver's cache if it is shared (an object store, ``_worker_cache``:
+    the store's credentials are the worker's environment's), else none."""
     options: ClientOptions = {
         "token": None,
         "token_provider": None,
@@ -101,8 +104,9 @@ def _new_core_client(settings: dict[str, Any]) -> _core.CoreClient:
         "timeout": settings["timeout"],
         "max_retries": settings["max_retries"],
         "ca_bundle": settings["ca_bundle"],
-        "cache_dir": None,
-        "cache": "off",
+        "cache_dir": settings.get("cache_dir"),
+        "cache_storage_options": settings.get("cache_storage_options"),
+        "cache": settings.get("cache", "off"),
         "max_response_bytes": settings["max_response_bytes"],
     }
     return _core.CoreClient(settings["base_url"], options)

@@ -31,7 +31,10 @@ class ClientOptions(TypedDict):
     timeout: float
     max_retries: int
     ca_bundle: str | None
-    cache_dir: str | None
+    #: A folder or an object store URL, or an obstore store and its URL.
+    cache_dir: str | tuple[Any, str] | None
+    #: For a ``cache_dir`` that is an object store URL.
+    cache_storage_options: dict[str, str] | None
     cache: str
     max_response_bytes: int
 

@@ -88,11 +88,13 @@ def close(bar: Callable[[int, int], None] | None) -> None:
         bar.close()
 
 
-def wait(call: Call[_T], progress: object, description: str) -> _T:
-    """Runs a call of the core to its end, blocking, with a bar of its
-    requests if ``progress`` asks for one (the blocking forms' own step)."""
+def wait(start: Callable[[], Call[_T]], progress: object, description: str) -> _T:
+    """Runs the call ``start`` makes to its end, blocking, with a bar of its
+    requests if ``progress`` asks for one (the blocking forms' own step).
+    ``progress`` is checked before the call is made: a call made and never
+    run would hold its client, whose ``close`` would wait on it."""
     bar = progress_bar(_args.flag(progress, "progress"), description)
     try:
-        return call.wait(bar)
+        return start().wait(bar)
     finally:
         close(bar)

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from marketcurves import _args, _core, _deprecation, _html, _progress, _warn
@@ -54,11 +56,13 @@ def _bars(enabled: bool) -> _Bars | None:
     return None if tqdm is None else _Bars(tqdm)
 
 
-def _with_bars(call: _core.Call[BulkResult], progress: object) -> BulkResult:
-    """Runs a download to its end, blocking, with its bars if asked for."""
+def _with_bars(start: Callable[[], _core.Call[BulkResult]], progress: object) -> BulkResult:
+    """Runs the download ``start`` makes to its end, blocking, with its bars
+    if asked for. ``progress`` is checked before the call is made: a call
+    made and never run would hold its client, whose ``close`` would wait on it."""
     bars = _bars(_args.flag(progress, "progress"))
     try:
-        return call.wait(bars)
+        return start().wait(bars)
     finally:
         if bars is not None:
             bars.close()
@@ -229,8 +233,8 @@ class BulkJob:
         Warns:
             UserWarning: the job listed no file for some months.
         """
-        call = self._download(dest, storage_options)
-        return _warn_if_months_without_files(_with_bars(call, progress))
+        start = functools.partial(self._download, dest, storage_options)
+        return _warn_if_months_without_files(_with_bars(start, progress))
 
     async def download_async(
         self,
@@ -279,9 +283,10 @@ def download(
     return _core.bulk_download(core, options)
 
 
-def wait_for_download(call: _core.Call[BulkResult], progress: object) -> BulkResult:
-    """A download run to its end, blocking (with bars if asked for), and its warnings."""
-    return downloaded(_with_bars(call, progress))
+def wait_for_download(start: Callable[[], _core.Call[BulkResult]], progress: object) -> BulkResult:
+    """The download ``start`` makes, run to its end, blocking (with bars if
+    asked for), and its warnings."""
+    return downloaded(_with_bars(start, progress))
 
 
 def downloaded(result: BulkResult) -> BulkResult:

@@ -10,6 +10,9 @@ for the rules of what is kept and when.
 >>> _ = cached.settlements(curve, "2026-01-05", "2026-01-09", cache="offline")  # from the cache
 >>> cached.cache_info()["curves"][0]["history"]
 'settlements'
+>>> _ = cached.settlements(curve, "2026-01-05", "2026-01-09", tenors=["Feb 26"])
+>>> cached.last_call_stats
+{'days_from_cache': 5, 'days_from_service': 0}
 >>> cached.close()
 """
 
@@ -18,7 +21,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Literal, TypedDict
 
-__all__ = ["CacheInfo", "CacheMode", "CachedCurve", "Cleared"]
+__all__ = ["CacheInfo", "CacheMode", "CachedCurve", "CallStats", "Cleared"]
 
 CacheMode = Literal["use", "refresh", "offline", "off"]
 """How a call uses the cache: serve what it holds and fetch the rest
@@ -36,6 +39,8 @@ class CachedCurve(TypedDict):
     """Which history: ``settlements``, or ``intraday`` values."""
     tenors: int
     """Tenors with cached days."""
+    days: int
+    """Tenor-days cached: a day of one tenor counts once."""
     first: _dt.date
     """The first cached day."""
     last: _dt.date
@@ -66,3 +71,13 @@ class Cleared(TypedDict):
     """Files removed."""
     bytes: int
     """Their size."""
+
+
+class CallStats(TypedDict):
+    """What one call's table came from, in tenor-days (a day of one tenor):
+    :attr:`Client.last_call_stats <marketcurves.Client.last_call_stats>`."""
+
+    days_from_cache: int
+    """Read from the cache."""
+    days_from_service: int
+    """Fetched from the service (and kept, those that are final)."""

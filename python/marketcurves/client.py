@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextvars
 import datetime as _dt
+import functools
 import json
 import os
 import warnings
@@ -15,6 +17,7 @@ from marketcurves import backfill as backfill_
 from marketcurves import catalogue as catalogue_
 from marketcurves import live as live_
 from marketcurves import record as record_
+from marketcurves._call_stats import taken as taken_stats
 from marketcurves._options import (
     CatalogueRequest,
     ClientOptions,
@@ -23,11 +26,12 @@ from marketcurves._options import (
     LiveSettings,
     ReplayOptions,
 )
+from marketcurves._worker_cache import worker_cache
 
 # Annotations name these classes, not bulk.X or live.X: in the class body the
 # methods Client.bulk and Client.live hide the modules of those names.
 from marketcurves.bulk import BulkJob, BulkResult
-from marketcurves.cache import CacheInfo, CacheMode, Cleared
+from marketcurves.cache import CacheInfo, CacheMode, CallStats, Cleared
 from marketcurves.catalogue import Catalogue, Curve
 from marketcurves.exceptions import InvalidRequest, InvalidType
 from marketcurves.live import LiveEvent, LiveFeed
@@ -84,12 +88,19 @@ class Client:
             trust besides the system's (a proxy or firewall that inspects
             TLS presents certificates of its own CA). Used by REST calls,
             bulk downloads and the live feed; ``$SSL_CERT_FILE`` is read too.
-        cache_dir: a folder for the history cache; default
-            ``$MARKETCURVES_CACHE_DIR``, and no cache if neither is set.
-            :meth:`settlements`, :meth:`intraday_history` and
+        cache_dir: a folder for the history cache, or an object store URL
+            (``s3://bucket/prefix``, with ``storage_options``) or an obstore
+            store, for a cache that many clients and accounts share;
+            default ``$MARKETCURVES_CACHE_DIR``, and no cache if neither is
+            set. :meth:`settlements`, :meth:`intraday_history` and
             :meth:`catalogue` then keep the days that can no longer change,
-            and fetch only what the cache lacks. It is created when first
-            written; a file, or a folder that cannot be written, is refused.
+            and fetch only what the cache lacks. A folder is created when
+            first written; a file, or a folder that cannot be written, is
+            refused. See [A cache for the desk](../history.md#a-cache-for-the-desk).
+        storage_options: for a ``cache_dir`` that is an object store URL:
+            object_store's keys (``aws_endpoint``, ``aws_region``, …), as
+            for :meth:`record`; credentials may come from the cloud's
+            environment variables instead.
         cache: how calls use the cache when they do not say
             (:data:`marketcurves.cache.CacheMode`): ``"use"`` serves what it
             holds and fetches the rest, ``"refresh"`` fetches everything
@@ -159,6 +170,7 @@ class Client:
         cache_dir: str | os.PathLike[str] | None = None,
         cache: CacheMode = "use",
         max_response_bytes: int = _core.MAX_RESPONSE_BYTES,
+        storage_options: dict[str, str] | None = None,
         max_requests: int | None = None,
     ) -> None:
         base = base_url if base_url is not None else _env("MARKETCURVES_BASE_URL")
@@ -181,6 +193,7 @@ class Client:
             "max_retries": _args.positive_int(max_retries, "max_retries", minimum=0, maximum=100),
             "ca_bundle": _args.optional_path(ca_bundle, "ca_bundle"),
             "cache_dir": self._cache_dir(cache_dir),
+            "cache_storage_options": _args.storage_options(storage_options),
             "cache": _args.text(cache, "cache"),
             "max_response_bytes": _args.positive_int(
                 max_response_bytes, "max_response_bytes", minimum=1024, maximum=2**63 - 1
@@ -197,19 +210,31 @@ class Client:
             "timeout": options["timeout"],
             "max_retries": options["max_retries"],
             "ca_bundle": options["ca_bundle"],
-            "cache": "off",
             "max_response_bytes": options["max_response_bytes"],
+            # A shared cache by its URL, never its credentials (_worker_cache).
+            **worker_cache(
+                options["cache_dir"], options["cache_storage_options"], options["cache"]
+            ),
         }
         if options["token_provider"] is not None:
             self._settings["token_provider"] = options["token_provider"]
+        # Each thread's and task's last history call's counts (last_call_stats).
+        self._last_stats: contextvars.ContextVar[CallStats | None] = contextvars.ContextVar(
+            "marketcurves_last_call_stats", default=None
+        )
         # Feeds opened from this client, so that close() can wait for their threads.
         self._feeds: weakref.WeakSet[LiveFeed] = weakref.WeakSet()
 
     @staticmethod
-    def _cache_dir(cache_dir: Any) -> str | None:
+    def _cache_dir(cache_dir: Any) -> str | tuple[Any, str] | None:
         chosen = cache_dir if cache_dir is not None else _env("MARKETCURVES_CACHE_DIR")
+        if chosen is not None and type(chosen).__module__.startswith("obstore"):
+            return _args.place(chosen, "cache_dir")
         path = _args.optional_path(chosen, "cache_dir")
-        return None if path is None else os.path.expanduser(path)
+        if path is None or "://" in path:
+            # A URL is the core's to read (Place::parse), not a user's folder.
+            return path
+        return os.path.expanduser(path)
 
     @staticmethod
     def _credentials(token: Any, token_provider: Any, email: Any, password: Any) -> Credentials:
@@ -481,8 +506,8 @@ class Client:
             1  Feb 26 2026-01-15 00:02:28.398897+00:00  777.048
             2  Feb 26 2026-01-15 00:04:37.080000+00:00  776.903
         """
-        call = self._intraday(curve_id, tenor, max_requests)
-        return _progress.wait(call, progress, "intraday")
+        run = functools.partial(self._intraday, curve_id, tenor, max_requests)
+        return _progress.wait(run, progress, "intraday")
 
     async def intraday_async(
         self, curve_id: str | Curve, tenor: str, *, max_requests: int | None = None
@@ -570,8 +595,9 @@ class Client:
             5  Mar 26  2026-01-14  774.477
         """
         request = _history(curve_id, start, end, tenors, cache, self._budget(max_requests))
-        table = _progress.wait(self._core.settlements(request), progress, "settlements")
-        return _warn_skipped(table)
+        run = functools.partial(self._core.settlements, request)
+        table = _progress.wait(run, progress, "settlements")
+        return _warn_skipped(self._stats_taken(table))
 
     async def settlements_async(
         self,
@@ -585,7 +611,7 @@ class Client:
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`settlements`."""
         request = _history(curve_id, start, end, tenors, cache, self._budget(max_requests))
-        return _warn_skipped(await self._core.settlements(request))
+        return _warn_skipped(self._stats_taken(await self._core.settlements(request)))
 
     def intraday_history(
         self,
@@ -657,8 +683,9 @@ class Client:
             1439  Feb 26 2026-01-13 23:58:11.090703+00:00  772.722
         """
         request = _history(curve_id, start, end, tenors, cache, self._budget(max_requests))
-        call = self._core.intraday_history(request)
-        return _warn_skipped(_progress.wait(call, progress, "intraday history"))
+        run = functools.partial(self._core.intraday_history, request)
+        table = _progress.wait(run, progress, "intraday history")
+        return _warn_skipped(self._stats_taken(table))
 
     async def intraday_history_async(
         self,
@@ -672,28 +699,29 @@ class Client:
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`intraday_history`."""
         request = _history(curve_id, start, end, tenors, cache, self._budget(max_requests))
-        return _warn_skipped(await self._core.intraday_history(request))
+        return _warn_skipped(self._stats_taken(await self._core.intraday_history(request)))
 
     def name_curves(self, table: pyarrow.Table) -> pyarrow.Table:
         """``table`` naming its curves from the catalogue: its schema
         metadata's ``marketcurves.curves``, a JSON list of ``id``, ``name``,
         ``units`` and ``quotation``, one per curve of its ``curve_id``
-        column (a bulk dataset's ``id``). The client's own tables name their
-        curves already; this is for a table read without a client
-        (:func:`~marketcurves.read_bulk`, :func:`~marketcurves.read_ticks`),
+        column. The client's own tables name their curves already; this is
+        for a table read without a client (:func:`~marketcurves.read_ticks`),
         which names its curves by id alone. The catalogue is the one the
         client keeps (fetched at most every ten minutes); a curve it does not
         list, or every curve if it cannot be fetched, is named by id alone.
 
         Args:
             table: a ``pyarrow.Table`` or ``RecordBatch`` with a ``curve_id``
-                (or ``id``) column.
+                column.
 
         Returns:
             The table, its columns untouched.
 
         Raises:
-            InvalidRequest: ``table`` is neither a table nor a record batch.
+            InvalidRequest: ``table`` is neither a table nor a record batch,
+                or has no ``curve_id`` column (a bulk dataset's ``id`` is
+                its record's, not a curve's).
             ClientClosed: the client is closed.
 
         Examples:
@@ -706,6 +734,30 @@ class Client:
         return await self._core.name_curves(_arrow_table(table))
 
     # The history cache.
+
+    @property
+    def last_call_stats(self) -> CallStats | None:
+        """What the last :meth:`settlements` or :meth:`intraday_history`
+        call (or its awaitable form) of this thread or asyncio task cost:
+        the tenor-days (a day of one tenor) read from the cache and those
+        fetched from the service. None before one, or after one that did
+        not go through a cache (no ``cache_dir``, or ``cache="off"``).
+
+        Examples:
+            >>> cached = mc.Client(cache_dir="cache")
+            >>> _ = cached.settlements(curve, "2026-01-05", "2026-01-09", tenors=["Feb 26"])
+            >>> cached.last_call_stats
+            {'days_from_cache': 0, 'days_from_service': 5}
+            >>> cached.close()
+        """
+        return self._last_stats.get()
+
+    def _stats_taken(self, table: pyarrow.Table) -> pyarrow.Table:
+        """The call's counts out of ``table`` (which is then the very table
+        an uncached call returns), kept for :attr:`last_call_stats`."""
+        table, stats = taken_stats(table)
+        self._last_stats.set(stats)
+        return table
 
     def cache_info(self) -> CacheInfo:
         """What the history cache holds for this client's service and account.
@@ -886,10 +938,18 @@ class Client:
             >>> [path.relative_to("bulk").as_posix() for path in result.files]
             ['vertical=Jet/year=2025/month=01/jet-2025-01.parquet', 'vertical=Jet/year=2025/month=02/jet-2025-02.parquet']
         """
-        call = bulk.download(
-            self._core, vertical, start, end, dest, poll_interval, timeout, storage_options
+        run = functools.partial(
+            bulk.download,
+            self._core,
+            vertical,
+            start,
+            end,
+            dest,
+            poll_interval,
+            timeout,
+            storage_options,
         )
-        return bulk.wait_for_download(call, progress)
+        return bulk.wait_for_download(run, progress)
 
     async def bulk_download_async(
         self,

@@ -20,7 +20,6 @@ use history::bulk::options::{BulkOptions, BulkProgress};
 use history::bulk::read::Selection;
 use history::bulk::read_store::read_bulk_at;
 use history::bulk::run::{self, BulkRequest};
-use history::RestClient;
 
 /// Submits a job.
 #[pyfunction]
@@ -134,8 +133,8 @@ pub(crate) fn bulk_download(
         .reporting(move || counts.snapshot()))
 }
 
-/// Reads a downloaded dataset into a pyarrow Table, its curves named by
-/// id alone (`CoreClient.name_curves` names them from a catalogue).
+/// Reads a downloaded dataset into a pyarrow Table. Its records carry no
+/// curve column (a record's `id` is its own), so it names no curve.
 #[pyfunction]
 #[pyo3(signature = (dest, vertical = None, start = None, end = None, parse_json = false, storage_options = None))]
 pub(crate) fn read_bulk(
@@ -149,8 +148,5 @@ pub(crate) fn read_bulk(
     let selection = Selection::new(vertical, start, end, parse_json)?;
     let options: Vec<(String, String)> = storage_options.unwrap_or_default().into_iter().collect();
     let place = dest.into_place("dest", &options)?;
-    Ok(PyCall::table(async move {
-        let table = read_bulk_at(place, selection).await?;
-        Ok(RestClient::name_curves(None, table).await)
-    }))
+    Ok(PyCall::table(read_bulk_at(place, selection)))
 }

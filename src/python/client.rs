@@ -7,6 +7,7 @@
 //! request (the core checks its values) before it looks at the client, so
 //! bad input is refused even by a closed client.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -19,6 +20,7 @@ use super::call::PyCall;
 use super::closing::close_and_release;
 use super::curves::table_in;
 use super::errors::{client_closed, invalid_request, CoreResult};
+use super::place_arg::PlaceArg;
 use super::results;
 use super::runtime::wait_interruptibly;
 use domain::redact::redact_text;
@@ -107,7 +109,10 @@ pub(crate) struct ClientOptions {
     timeout: f64,
     max_retries: u32,
     ca_bundle: Option<std::path::PathBuf>,
-    cache_dir: Option<std::path::PathBuf>,
+    /// A folder, an object store URL, or an obstore store (`place_arg`).
+    cache_dir: Option<PlaceArg>,
+    /// For a `cache_dir` that is an object store URL.
+    cache_storage_options: Option<BTreeMap<String, String>>,
     cache: String,
     max_response_bytes: u64,
 }
@@ -126,13 +131,30 @@ impl PyCoreClient {
             max_retries,
             ca_bundle,
             cache_dir,
+            cache_storage_options,
             cache,
             max_response_bytes,
         } = options;
         let mode = CacheMode::parse("cache", &cache)?;
-        let cache = cache_dir
-            .map(|dir| Cache::new("cache_dir", dir, mode))
-            .transpose()?;
+        let store_options: Vec<(String, String)> = cache_storage_options
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        let cache = match cache_dir {
+            Some(dir) => Some(Cache::at(
+                "cache_dir",
+                dir.into_place("cache_dir", &store_options)?,
+                mode,
+            )?),
+            None if !store_options.is_empty() => {
+                return Err(invalid_request(
+                    "storage_options apply to a cache_dir that is an object store URL, \
+                     and there is no cache_dir",
+                )
+                .into())
+            }
+            None => None,
+        };
         let credentials = match (token, token_provider, email, password) {
             (Some(token), None, None, None) => Credentials::Token(Secret::new(token)),
             (None, Some(provider), None, None) => {
@@ -301,7 +323,7 @@ impl PyCoreClient {
     fn name_curves(&self, table: PyTable) -> CoreResult<PyCall> {
         let (inner, table) = (self.rest()?, table_in(table));
         Ok(PyCall::table(async move {
-            Ok(RestClient::name_curves(Some(&inner), table).await)
+            RestClient::name_curves(Some(&inner), table).await
         }))
     }
 }

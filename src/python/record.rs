@@ -209,7 +209,7 @@ pub(crate) fn read_ticks(
     let place = dest.into_place("dest", &options(storage_options))?;
     Ok(PyCall::table(async move {
         let table = read(place, selection).await?;
-        Ok(RestClient::name_curves(None, table).await)
+        RestClient::name_curves(None, table).await
     }))
 }
 

@@ -234,6 +234,7 @@ pub(crate) fn cache_info(py: Python<'_>, info: CacheInfo) -> PyResult<Bound<'_, 
         entry.set_item("curve_id", curve.curve_id)?;
         entry.set_item("history", curve.history.name())?;
         entry.set_item("tenors", curve.tenors)?;
+        entry.set_item("days", curve.days)?;
         entry.set_item("first", curve.first)?;
         entry.set_item("last", curve.last)?;
         entry.set_item("files", curve.files)?;

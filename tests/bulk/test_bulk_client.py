@@ -71,6 +71,17 @@ def test_read_bulk_equals_pyarrow_on_the_same_files(full, tmp_path):
     assert mc.read_bulk(tmp_path, vertical="Crude").num_rows == 0
 
 
+def test_a_bulk_table_names_no_curve_and_is_not_named_from_its_record_ids(full, tmp_path):
+    # A bulk record's `id` is the record's own (the interface): taken for a
+    # curve's, a month of Jet would name one "curve" per row.
+    fast(full, "Jet", "2025-01", "2025-01", tmp_path)
+    table = mc.read_bulk(tmp_path)
+    assert table.num_rows > 1000
+    assert b"marketcurves.curves" not in (table.schema.metadata or {})
+    with pytest.raises(mc.InvalidRequest, match="curve_id"):
+        full.name_curves(table)
+
+
 def test_narrowed_range_warns_naming_both(em, tmp_path):
     em.time_scale = BULK_TIME_SCALE
     client = em.client()

@@ -26,12 +26,16 @@ def provider() -> CountingProvider:
 
 
 @pytest.fixture
-def unsent(provider: CountingProvider) -> Iterator[mc.Client]:
+def unsent(provider: CountingProvider, caplog: pytest.LogCaptureFixture) -> Iterator[mc.Client]:
     """A client whose every request would fail, after calling ``provider``;
-    the test ends by checking that the provider was never called."""
+    the test ends by checking that the provider was never called, and that
+    closing the client found nothing of a refused call still holding it
+    (a call made before its last argument was checked, and never run)."""
     with unsent_client(provider) as client:
         yield client
     assert provider.calls == 0, "a request was sent (or tried)"
+    held = [r.getMessage() for r in caplog.records if "had not ended" in r.getMessage()]
+    assert not held, held
 
 
 @pytest.fixture

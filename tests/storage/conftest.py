@@ -33,6 +33,13 @@ def _no_aws_settings_from_the_machine() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _a_machine_of_the_tests_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the client remembers on the machine (the licences a shared
+    cache confirmed, in the user's cache folder) is the test's alone."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "machine"))
+
+
 @pytest.fixture(scope="module")
 def emulator_settings() -> dict[str, Any]:
     """A fast clock for the root ``em``: bulk jobs finish at once."""

@@ -4,7 +4,6 @@
 //! `rest::history`) or, in a cache mode, the history cache over it
 //! (`cache::through`), and trims what comes back to the call's days.
 
-use std::path::Path;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,7 +14,7 @@ use tokio::sync::Mutex;
 use crate::cache::info::{self, CacheInfo, Cleared};
 use crate::cache::layout::History;
 use crate::cache::through::Through;
-use crate::cache::{Cache, CacheMode};
+use crate::cache::{Cache, CacheMode, Dirs};
 use crate::rest::expired::expired_tenors;
 use crate::rest::http::{Http, HttpConfig};
 use crate::rest::in_window::{keep_within, DatedBy};
@@ -87,8 +86,8 @@ impl RestClient {
         }
     }
 
-    /// The cache's folder for this client's service and account.
-    async fn cache_dir(&self) -> Result<&Path, ClientError> {
+    /// Where the cache keeps this client's service's and account's files.
+    async fn cache_dirs(&self) -> Result<&Dirs, ClientError> {
         let cache = self.cache.as_ref().ok_or_else(|| {
             ClientError::InvalidRequest(
                 Invalid::new(
@@ -100,14 +99,14 @@ impl RestClient {
             )
         })?;
         let http = self.service.http();
-        cache.service_dir(http.base_url(), http.account()).await
+        cache.dirs(http.base_url(), http.account()).await
     }
 
     /// The service through the cache of this client's service and account.
     async fn through_cache(&self) -> Result<Through<'_>, ClientError> {
         Ok(Through {
             service: &self.service,
-            dir: self.cache_dir().await?,
+            dirs: self.cache_dirs().await?,
         })
     }
 
@@ -312,22 +311,30 @@ impl RestClient {
         }
     }
 
-    /// `table` (a recording's, a bulk dataset's, any of the design's)
-    /// naming the curves of its `curve_id` column (a bulk dataset's `id`):
-    /// from the catalogue of `client`, fetched if it is not kept already; by
-    /// id alone without a client, or when its catalogue cannot be had.
-    pub async fn name_curves(client: Option<&RestClient>, table: Table) -> Table {
-        let column = if table.schema.column_with_name("curve_id").is_some() {
-            "curve_id"
-        } else {
-            "id"
-        };
+    /// `table` (a recording's, any of the design's) naming the curves of
+    /// its `curve_id` column: from the catalogue of `client`, fetched if it
+    /// is not kept already; by id alone without a client, or when its
+    /// catalogue cannot be had. A table without that column is refused: a
+    /// bulk dataset's `id` is its record's, not a curve's (the interface),
+    /// so its records name no curve.
+    pub async fn name_curves(
+        client: Option<&RestClient>,
+        table: Table,
+    ) -> Result<Table, ClientError> {
+        if table.schema.column_with_name("curve_id").is_none() {
+            return Err(ClientError::invalid(
+                places::Argument::Named("table".into()),
+                places::Rule::Form,
+                "the table has no curve_id column to name curves from \
+                 (a bulk dataset's id is its record's, not a curve's)",
+            ));
+        }
         let curves = match client {
             Some(client) => client.listed_curves().await.ok(),
             None => None,
         };
         let catalogue = curves.as_deref().map_or(&[][..], |c| c.as_slice());
-        name_table(table, column, &[], catalogue)
+        Ok(name_table(table, "curve_id", &[], catalogue))
     }
 
     /// End-of-day snapshots from `start` to `end`, one request per tenor,
@@ -456,10 +463,10 @@ impl RestClient {
 
     /// Files, bytes, and the first and last cached day of each curve.
     pub async fn cache_info(&self) -> Result<CacheInfo, ClientError> {
-        let dir = self.cache_dir().await?.to_path_buf();
-        tokio::task::spawn_blocking(move || info::info(&dir))
+        let dirs = self.cache_dirs().await?.clone();
+        tokio::task::spawn_blocking(move || info::info(&dirs))
             .await
-            .map_err(|e| ClientError::internal("reading the cache failed", e))
+            .map_err(|e| ClientError::internal("reading the cache", e))
     }
 
     /// Removes the cached history of `curve_id` (every curve if None) of
@@ -471,9 +478,9 @@ impl RestClient {
         before: Option<NaiveDate>,
     ) -> Result<Cleared, ClientError> {
         let curve_id = curve_id.map(|c| validate::curve_id(&c)).transpose()?;
-        let dir = self.cache_dir().await?.to_path_buf();
-        tokio::task::spawn_blocking(move || info::clear(&dir, curve_id.as_deref(), before))
+        let dirs = self.cache_dirs().await?.clone();
+        tokio::task::spawn_blocking(move || info::clear(&dirs, curve_id.as_deref(), before))
             .await
-            .map_err(|e| ClientError::internal("clearing the cache failed", e))
+            .map_err(|e| ClientError::internal("clearing the cache", e))
     }
 }

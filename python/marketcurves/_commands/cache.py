@@ -9,16 +9,19 @@ from marketcurves._commands import output
 from marketcurves._commands._common import (
     Commands,
     add_cache_dir,
+    add_storage_options,
     cache_dir,
     client,
     command,
     plural,
     say,
+    storage_options,
 )
 from marketcurves._commands._parser import print_help
 
 EXAMPLES = """
   marketcurves cache info --cache-dir ~/.cache/marketcurves
+  marketcurves cache info --cache-dir s3://desk-bucket/marketcurves
   marketcurves cache info --format json
   marketcurves cache clear --curve CURVE_ID --before 2025-01-01
 """
@@ -40,11 +43,15 @@ def add(commands: Commands) -> None:
         "info",
         "what the cache holds",
         "Lists the cached history, one row per curve and kind (settlements or "
-        "intraday): tenors, first and last day, files, bytes. With --format "
-        "json, one object with the folder and totals too.",
+        "intraday): tenors, tenor-days, first and last day, files, bytes. A "
+        "cache in object storage (--cache-dir s3://..., gs://..., az://...) "
+        "takes its settings from the cloud's environment variables or "
+        "--storage-option. With --format json, one object with the folder and "
+        "totals too.",
         EXAMPLES,
     )
-    add_cache_dir(info, "the cache's folder", "one of the two is needed")
+    add_cache_dir(info, "the cache's folder or object store URL", "one of the two is needed")
+    add_storage_options(info)
     output.add_flags(info)
     info.set_defaults(run=run_info)
     clear = command(
@@ -56,7 +63,8 @@ def add(commands: Commands) -> None:
         "catalogues too. Prints what it removed.",
         EXAMPLES,
     )
-    add_cache_dir(clear, "the cache's folder", "one of the two is needed")
+    add_cache_dir(clear, "the cache's folder or object store URL", "one of the two is needed")
+    add_storage_options(clear)
     clear.add_argument(
         "--curve",
         metavar="CURVE_ID",
@@ -71,7 +79,8 @@ def run_info(args: argparse.Namespace) -> int:
     import pyarrow as pa
 
     fmt = output.chosen(args)
-    with client(cache_dir=cache_dir(args, "cache info reads the history cache")) as service:
+    where = cache_dir(args, "cache info reads the history cache")
+    with client(cache_dir=where, storage_options=storage_options(args)) as service:
         info = service.cache_info()
     if fmt == "json":
         output.write_object(info, args)
@@ -82,6 +91,7 @@ def run_info(args: argparse.Namespace) -> int:
                 ("curve_id", pa.string()),
                 ("history", pa.string()),
                 ("tenors", pa.int64()),
+                ("days", pa.int64()),
                 ("first", pa.date32()),
                 ("last", pa.date32()),
                 ("files", pa.int64()),
@@ -95,7 +105,8 @@ def run_info(args: argparse.Namespace) -> int:
 
 def run_clear(args: argparse.Namespace) -> int:
     fmt = output.chosen(args)
-    with client(cache_dir=cache_dir(args, "cache clear needs the history cache")) as service:
+    where = cache_dir(args, "cache clear needs the history cache")
+    with client(cache_dir=where, storage_options=storage_options(args)) as service:
         cleared = service.clear_cache(args.curve, args.before)
     if fmt == "json":
         output.write_object(cleared, args)

@@ -4,7 +4,6 @@
 //! refresh after that (see `finality`).
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::io;
 use std::path::Path;
 use std::sync::Arc;
@@ -15,6 +14,7 @@ use arrow_array::{Array, ArrayRef, MapArray, RecordBatch, StringArray};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::files::{Files, Put};
 use super::finality::next_catalogue_refresh;
 use super::noted;
 use domain::records::CurveQuotation;
@@ -40,16 +40,24 @@ impl Fetched {
     }
 }
 
-pub fn write(path: &Path, fetched: &Fetched, curves: &[CurveQuotation]) -> io::Result<()> {
+/// Writes the catalogue, replacing the one it expires.
+pub fn write(
+    files: &Files,
+    path: &Path,
+    fetched: &Fetched,
+    curves: &[CurveQuotation],
+) -> io::Result<()> {
     let batch = to_batch(curves).map_err(io::Error::other)?;
-    noted::write(path, batch.schema(), &[batch], NOTE_KEY, fetched)
+    let rows = (batch.schema(), std::slice::from_ref(&batch));
+    noted::write(files, path, Put::Replace, rows, NOTE_KEY, fetched).map(drop)
 }
 
 /// The catalogue a file holds and when it was fetched; None if there is no
 /// file, Err with the reason if it cannot be trusted.
-pub fn read(path: &Path) -> Result<Option<(Fetched, Vec<CurveQuotation>)>, String> {
-    let file = match File::open(path) {
-        Ok(file) => file,
+pub fn read(files: &Files, path: &Path) -> Result<Option<(Fetched, Vec<CurveQuotation>)>, String> {
+    let file = match files.read(path) {
+        Ok(Some(file)) => file,
+        Ok(None) => return Ok(None),
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot open it: {e}")),
     };

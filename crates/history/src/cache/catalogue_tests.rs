@@ -2,6 +2,14 @@ use std::fs;
 
 use super::*;
 
+fn read(path: &Path) -> Result<Option<(Fetched, Vec<CurveQuotation>)>, String> {
+    super::read(&Files::Folder, path)
+}
+
+fn write(path: &Path, fetched: &Fetched, curves: &[CurveQuotation]) -> io::Result<()> {
+    super::write(&Files::Folder, path, fetched, curves)
+}
+
 fn curves() -> Vec<CurveQuotation> {
     let filters: BTreeMap<String, String> = [
         ("vertical".into(), "Jet".into()),

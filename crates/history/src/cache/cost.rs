@@ -2,7 +2,9 @@
 //! for its request budget (`rest::budget`): only the runs of days the
 //! cache lacks are fetched, so only they are counted, as `through` fetches
 //! them (one request per run of settlements, one per 30-day window of a run
-//! of intraday values). It reads the folders' listings, not the files.
+//! of intraday values), plus, in a cache that accounts share, the one that
+//! confirms the account's licence for the curve where none is remembered.
+//! It reads the listings (a folder's or a store's), not the files.
 
 use chrono::NaiveDate;
 
@@ -44,12 +46,13 @@ impl Through<'_> {
         }
         let dirs: Vec<_> = tenors
             .iter()
-            .map(|t| tenor_dir(self.dir, history, curve_id, t.name()))
+            .map(|t| tenor_dir(&self.dirs.history, history, curve_id, t.name()))
             .collect();
+        let files = self.dirs.files.clone();
         let counting = tokio::task::spawn_blocking(move || {
             let mut needed = 0;
             for dir in dirs {
-                for run in plan(&segments(&dir), start, end) {
+                for run in plan(&segments(&files, &dir), start, end) {
                     if let Run::Missing { first, last } = run {
                         needed += run_requests(history, first, last);
                     }
@@ -57,9 +60,20 @@ impl Through<'_> {
             }
             needed
         });
-        counting
+        let history_requests = counting
             .await
-            .map_err(|e| ClientError::internal("reading the cache failed", e))
+            .map_err(|e| ClientError::internal("reading the cache failed", e))?;
+        Ok(history_requests + self.licence_requests(curve_id))
+    }
+
+    /// The request a cache that accounts share sends to confirm that the
+    /// account may read `curve_id` (`licence`): one, unless the session or
+    /// the machine remembers that it may.
+    fn licence_requests(&self, curve_id: &str) -> u64 {
+        match &self.dirs.licences {
+            Some(licences) => u64::from(!licences.known(curve_id).is_some_and(|a| a.licensed)),
+            None => 0,
+        }
     }
 
     /// Whether the cache serves `query`'s catalogue in `mode` without
@@ -68,9 +82,10 @@ impl Through<'_> {
         match mode {
             CacheMode::Offline => true,
             CacheMode::Use => {
-                let path = catalogue_file(self.dir, &query.cache_key());
+                let path = catalogue_file(&self.dirs.account, &query.cache_key());
                 let offset = self.service.http().service_clock().offset();
-                let reading = tokio::task::spawn_blocking(move || catalogue::read(&path));
+                let files = self.dirs.files.clone();
+                let reading = tokio::task::spawn_blocking(move || catalogue::read(&files, &path));
                 matches!(reading.await, Ok(Ok(Some((fetched, _)))) if !fetched.expired(offset))
             }
             CacheMode::Refresh | CacheMode::Off => false,

@@ -1,14 +1,18 @@
-//! What a cache holds for one service and account, and removing it.
+//! What a cache holds for one service and account, and removing it, from
+//! one listing of its files (`files::Files::walk`), on a folder or a store.
+//! In a store that accounts share, the history is the service's: clearing
+//! it clears it for every account.
 
-use std::fs;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use chrono::NaiveDate;
 
 use super::days::slice_batches;
+use super::files::{Files, Listed, Put};
 use super::layout::{decode, segments, History, Segment};
-use super::segment;
+use super::{segment, Dirs};
 use places::storage::whole_file::is_temporary;
 
 /// The cached days of one curve's history of one kind.
@@ -17,6 +21,9 @@ pub struct CachedCurve {
     pub curve_id: String,
     pub history: History,
     pub tenors: usize,
+    /// Tenor-days held (a day of one tenor counts once, however many
+    /// files hold it while a merge is under way).
+    pub days: u64,
     pub first: NaiveDate,
     pub last: NaiveDate,
     pub files: u64,
@@ -25,7 +32,8 @@ pub struct CachedCurve {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CacheInfo {
-    /// The folder of this service and account.
+    /// The folder of this service and account (a store's: the URL of the
+    /// service's history).
     pub dir: PathBuf,
     /// Every file in it, the catalogue's included.
     pub files: u64,
@@ -40,111 +48,139 @@ pub struct Cleared {
     pub bytes: u64,
 }
 
-fn size(path: &Path) -> u64 {
-    fs::metadata(path).map(|m| m.len()).unwrap_or(0)
-}
+/// The tenors' folders of each curve with history of one kind, by the
+/// curve's id and the tenor's name, in order.
+type Curves = BTreeMap<String, BTreeMap<String, PathBuf>>;
 
-fn subdirs(dir: &Path) -> Vec<(String, PathBuf)> {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut found: Vec<(String, PathBuf)> = entries
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| Some((decode(e.file_name().to_str()?)?, e.path())))
-        .collect();
-    found.sort();
-    found
-}
-
-/// Every file under `dir`, with its size.
-fn all_files(dir: &Path) -> (u64, u64) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return (0, 0);
-    };
-    entries.flatten().fold((0, 0), |(files, bytes), entry| {
-        let path = entry.path();
-        let (f, b) = if path.is_dir() {
-            all_files(&path)
-        } else {
-            (1, size(&path))
+fn curves(files: &Files, dirs: &Dirs, history: History) -> (Curves, Vec<Listed>) {
+    let root = dirs.history.join(history.name());
+    let listed = files.walk(&root);
+    let mut found = Curves::new();
+    for file in &listed {
+        let [curve, tenor, ..] = file.names.as_slice() else {
+            continue;
         };
-        (files + f, bytes + b)
-    })
+        let (Some(curve_id), Some(tenor_name)) = (decode(curve), decode(tenor)) else {
+            continue;
+        };
+        let dir = root.join(curve).join(tenor);
+        found.entry(curve_id).or_default().insert(tenor_name, dir);
+    }
+    (found, listed)
 }
 
-pub fn info(service: &Path) -> CacheInfo {
-    let (files, bytes) = all_files(service);
-    let mut curves = Vec::new();
+fn sizes(listed: &[Listed]) -> BTreeMap<&Path, u64> {
+    listed.iter().map(|f| (f.path.as_path(), f.bytes)).collect()
+}
+
+/// Every file of the service and account, the catalogues' included.
+fn every_file(dirs: &Dirs) -> Vec<Listed> {
+    let mut all = dirs.files.walk(&dirs.account);
+    if dirs.history != dirs.account {
+        all.extend(dirs.files.walk(&dirs.history));
+    }
+    all
+}
+
+pub fn info(dirs: &Dirs) -> CacheInfo {
+    let files = &dirs.files;
+    let all = every_file(dirs);
+    let mut curves_found = Vec::new();
     for history in History::ALL {
-        for (curve_id, curve_dir) in subdirs(&service.join(history.name())) {
-            let tenors = subdirs(&curve_dir);
-            let found: Vec<Segment> = tenors.iter().flat_map(|(_, dir)| segments(dir)).collect();
+        let (found, listed) = curves(files, dirs, history);
+        let size = sizes(&listed);
+        for (curve_id, tenors) in found {
+            let by_tenor: Vec<Vec<Segment>> =
+                tenors.values().map(|dir| segments(files, dir)).collect();
+            let days = by_tenor.iter().map(|s| days_held(s)).sum();
+            let segments: Vec<Segment> = by_tenor.into_iter().flatten().collect();
             let (Some(first), Some(last)) = (
-                found.iter().map(|s| s.first).min(),
-                found.iter().map(|s| s.last).max(),
+                segments.iter().map(|s| s.first).min(),
+                segments.iter().map(|s| s.last).max(),
             ) else {
                 continue;
             };
-            curves.push(CachedCurve {
+            curves_found.push(CachedCurve {
                 curve_id,
                 history,
                 tenors: tenors.len(),
+                days,
                 first,
                 last,
-                files: found.len() as u64,
-                bytes: found.iter().map(|s| size(&s.path)).sum(),
+                files: segments.len() as u64,
+                bytes: segments
+                    .iter()
+                    .map(|s| size.get(s.path.as_path()).copied().unwrap_or(0))
+                    .sum(),
             });
         }
     }
+    let dir = match files {
+        Files::Folder => dirs.history.clone(),
+        Files::Store(_) => PathBuf::from(files.shown(&dirs.history)),
+    };
     CacheInfo {
-        dir: service.to_path_buf(),
-        files,
-        bytes,
-        curves,
+        dir,
+        files: all.len() as u64,
+        bytes: all.iter().map(|f| f.bytes).sum(),
+        curves: curves_found,
     }
 }
 
-fn remove(path: &Path, cleared: &mut Cleared) {
-    let bytes = size(path);
-    if fs::remove_file(path).is_ok() {
+/// The days a tenor's segments cover, each once: two segments may overlap
+/// for a moment (a merge writes the new one before removing the old).
+fn days_held(segments: &[Segment]) -> u64 {
+    let mut runs: Vec<(NaiveDate, NaiveDate)> =
+        segments.iter().map(|s| (s.first, s.last)).collect();
+    runs.sort_unstable();
+    let mut days = 0;
+    let mut counted_through: Option<NaiveDate> = None;
+    for (first, last) in runs {
+        let from = match counted_through {
+            Some(through) if through >= last => continue,
+            Some(through) if through >= first => through.succ_opt().unwrap_or(last),
+            _ => first,
+        };
+        days += (last - from).num_days() as u64 + 1;
+        counted_through = Some(last);
+    }
+    days
+}
+
+fn remove(files: &Files, path: &Path, bytes: u64, cleared: &mut Cleared) {
+    if files.delete(path).is_ok() {
         cleared.files += 1;
         cleared.bytes += bytes;
     }
 }
 
-/// Temporary files left by a writer that died, an hour old or more.
-fn remove_stale_temporaries(dir: &Path, cleared: &mut Cleared) {
-    let Ok(entries) = fs::read_dir(dir) else {
+/// Temporary files left by a writer that died, an hour old or more (a
+/// folder's: a store's writes leave none).
+fn remove_stale_temporaries(dirs: &Dirs, cleared: &mut Cleared) {
+    if dirs.files.is_store() {
         return;
-    };
+    }
     let stale = SystemTime::now() - Duration::from_secs(3600);
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            remove_stale_temporaries(&path, cleared);
-        } else if is_temporary(&entry.file_name().to_string_lossy())
-            && entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t < stale)
-        {
-            remove(&path, cleared);
+    for file in every_file(dirs) {
+        if is_temporary(file.file_name()) && file.written < stale {
+            remove(&dirs.files, &file.path, file.bytes, cleared);
         }
     }
 }
 
 /// Keeps the days from `before` on of a segment that starts earlier.
-fn trim(segment: &Segment, history: History, curve_id: &str, tenor: &str, before: NaiveDate) {
+fn trim(files: &Files, segment: &Segment, of: (History, &str, &str), before: NaiveDate) {
+    let (history, curve_id, tenor) = of;
     let kept = Segment::in_dir(
         segment.path.parent().expect("a segment is in a folder"),
         before,
         segment.last,
     );
-    if let Ok(batches) = segment::read(segment, history, curve_id, tenor) {
+    if let Ok(batches) = segment::read(files, segment, history, curve_id, tenor) {
         let rows = slice_batches(&batches, history, before, segment.last);
-        if let Err(e) = segment::write(&kept, history, curve_id, tenor, &rows) {
-            log::warn!(target: "marketcurves.cache", "cannot write {:?}: {e}", kept.path);
+        if let Err(e) = segment::write(files, &kept, Put::Create, of, &rows) {
+            let path = files.shown(&kept.path);
+            log::warn!(target: "marketcurves.cache", "cannot write {path}: {e}");
         }
     }
 }
@@ -152,38 +188,41 @@ fn trim(segment: &Segment, history: History, curve_id: &str, tenor: &str, before
 /// Removes the cached history of `curve_id` (every curve if None), of the
 /// days before `before` (every day if None); clearing everything removes
 /// the cached catalogues too.
-pub fn clear(service: &Path, curve_id: Option<&str>, before: Option<NaiveDate>) -> Cleared {
+pub fn clear(dirs: &Dirs, curve_id: Option<&str>, before: Option<NaiveDate>) -> Cleared {
+    let files = &dirs.files;
     let mut cleared = Cleared::default();
     for history in History::ALL {
-        for (curve, curve_dir) in subdirs(&service.join(history.name())) {
+        let (found, listed) = curves(files, dirs, history);
+        let size = sizes(&listed);
+        for (curve, tenors) in found {
             if curve_id.is_some_and(|wanted| wanted != curve) {
                 continue;
             }
-            for (tenor, tenor_dir) in subdirs(&curve_dir) {
-                for segment in segments(&tenor_dir) {
+            for (tenor, tenor_dir) in &tenors {
+                for segment in segments(files, tenor_dir) {
                     match before {
                         Some(before) if segment.first >= before => continue,
                         Some(before) if segment.last >= before => {
-                            trim(&segment, history, &curve, &tenor, before);
+                            trim(files, &segment, (history, &curve, tenor), before);
                         }
                         _ => {}
                     }
-                    remove(&segment.path, &mut cleared);
+                    let bytes = size.get(segment.path.as_path()).copied().unwrap_or(0);
+                    remove(files, &segment.path, bytes, &mut cleared);
                 }
-                let _ = fs::remove_dir(&tenor_dir);
+                files.remove_empty_folder(tenor_dir);
             }
-            let _ = fs::remove_dir(&curve_dir);
+            if let Some(curve_dir) = tenors.values().next().and_then(|d| d.parent()) {
+                files.remove_empty_folder(curve_dir);
+            }
         }
     }
     if curve_id.is_none() && before.is_none() {
-        let catalogues = service.join("catalogue");
-        if let Ok(entries) = fs::read_dir(&catalogues) {
-            for entry in entries.flatten() {
-                remove(&entry.path(), &mut cleared);
-            }
+        for file in files.walk(&dirs.account.join("catalogue")) {
+            remove(files, &file.path, file.bytes, &mut cleared);
         }
     }
-    remove_stale_temporaries(service, &mut cleared);
+    remove_stale_temporaries(dirs, &mut cleared);
     cleared
 }
 

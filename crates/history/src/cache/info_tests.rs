@@ -1,27 +1,56 @@
+use std::fs;
+
 use super::*;
+use crate::cache::files::tests::both;
 use crate::cache::layout::tenor_dir;
-use crate::cache::segment::write;
 
 fn day(text: &str) -> NaiveDate {
     text.parse().unwrap()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mc-info-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    dir
+/// The service's and account's files in a folder, as a folder cache has
+/// them, and in a store, as a shared one has them (the history apart from
+/// the account's own).
+fn caches(name: &str) -> Vec<Dirs> {
+    both(name)
+        .into_iter()
+        .map(|(files, root)| {
+            let (history, account) = match files {
+                Files::Folder => (root.clone(), root.clone()),
+                Files::Store(_) => (root.join("services/s"), root.join("accounts/a")),
+            };
+            Dirs {
+                files,
+                history,
+                account,
+                licences: None,
+            }
+        })
+        .collect()
+}
+
+fn remove(service: Dirs) {
+    if let Files::Folder = service.files {
+        fs::remove_dir_all(service.history).unwrap();
+    }
 }
 
 /// Empty segments (days without values): what is kept is their days.
-fn fill(service: &Path, curve: &str, tenor: &str, first: &str, last: &str) {
-    let dir = tenor_dir(service, History::Settlements, curve, tenor);
+fn fill(service: &Dirs, curve: &str, tenor: &str, first: &str, last: &str) {
+    let dir = tenor_dir(&service.history, History::Settlements, curve, tenor);
     let segment = Segment::in_dir(&dir, day(first), day(last));
-    write(&segment, History::Settlements, curve, tenor, &[]).unwrap();
+    let of = (History::Settlements, curve, tenor);
+    segment::write(&service.files, &segment, Put::Create, of, &[]).unwrap();
 }
 
 #[test]
 fn info_names_each_curve_with_its_days() {
-    let service = scratch("info");
+    for service in caches("info") {
+        info_names_each_curve_with_its_days_in(service);
+    }
+}
+
+fn info_names_each_curve_with_its_days_in(service: Dirs) {
     assert_eq!(info(&service).files, 0);
     fill(&service, "c/1", "Jan 25", "2025-01-01", "2025-01-31");
     fill(&service, "c/1", "Feb 25", "2025-02-01", "2025-03-31");
@@ -36,13 +65,21 @@ fn info_names_each_curve_with_its_days() {
         (day("2025-01-01"), day("2025-03-31"))
     );
     assert_eq!((first.tenors, first.files), (2, 2));
+    // January's 31 days of one tenor, February and March's 59 of the other.
+    assert_eq!(first.days, 31 + 59);
+    assert_eq!(found.curves[1].days, 1);
     assert_eq!(found.curves[1].curve_id, "c2");
-    fs::remove_dir_all(service).unwrap();
+    remove(service);
 }
 
 #[test]
 fn clearing_removes_a_curve_or_the_days_before_a_date() {
-    let service = scratch("clear");
+    for service in caches("clear") {
+        clearing_removes_a_curve_or_the_days_before_a_date_in(service);
+    }
+}
+
+fn clearing_removes_a_curve_or_the_days_before_a_date_in(service: Dirs) {
     fill(&service, "c1", "Jan 25", "2025-01-01", "2025-01-31");
     fill(&service, "c1", "Feb 25", "2025-02-01", "2025-03-31");
     fill(&service, "c2", "Jan 25", "2024-01-01", "2024-01-01");
@@ -60,5 +97,20 @@ fn clearing_removes_a_curve_or_the_days_before_a_date() {
 
     clear(&service, None, None);
     assert_eq!(info(&service).curves, vec![]);
-    fs::remove_dir_all(service).unwrap();
+    remove(service);
+}
+
+#[test]
+fn overlapping_segments_count_their_days_once() {
+    let dir = Path::new("t");
+    let segment = |first: &str, last: &str| Segment::in_dir(dir, day(first), day(last));
+    let held = [
+        segment("2025-01-01", "2025-01-10"),
+        // A merge's new segment, written before the ones it covers go.
+        segment("2025-01-01", "2025-01-20"),
+        segment("2025-01-05", "2025-01-06"),
+        segment("2025-02-01", "2025-02-01"),
+    ];
+    assert_eq!(days_held(&held), 20 + 1);
+    assert_eq!(days_held(&[]), 0);
 }

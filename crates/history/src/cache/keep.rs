@@ -2,6 +2,16 @@
 //! fetched run, as a file of their own, or, when a request's days are
 //! spread over many files, one file of them all (see `cache::finality` for
 //! what is final). A failure to write is a warning: the call has its data.
+//!
+//! Many writers, on many machines, may keep the same days at once. Each
+//! file is created whole or not at all, only if its name is free
+//! (`Put::Create`; a refresh replaces it); a writer that loses the race has
+//! its rows for its caller all the same, and drops its copy. A merge
+//! removes the files its own new file covers, and only once that file is
+//! whole: whatever it removes, a whole file holds, so a reader that finds
+//! a listed file gone plans again from the listing and finds the days in
+//! the new one (or, if that too was merged away meanwhile, fetches them:
+//! a miss, never an error; `through::read_cached`).
 
 use std::path::Path;
 
@@ -11,10 +21,12 @@ use chrono::{NaiveDate, TimeDelta};
 use super::days::{
     from_epoch_days, in_day_order, last_day_with_rows, row_days, slice_days, to_epoch_days,
 };
+use super::files::{Files, Put, Written};
 use super::finality::{keep_through, last_final_day};
 use super::layout::{segments, History, Segment};
 use super::segment;
 use super::through::{Call, RunRows, Through};
+use super::CacheMode;
 
 /// More files than this for one request's days are merged into one.
 const MERGE_ABOVE: usize = 4;
@@ -82,8 +94,13 @@ impl Through<'_> {
             tenor.to_owned(),
             dir.to_owned(),
         );
+        let put = match call.mode {
+            CacheMode::Refresh => Put::Replace,
+            _ => Put::Create,
+        };
+        let store = self.dirs.files.clone();
         let writing = tokio::task::spawn_blocking(move || {
-            write_segments(history, &curve_id, &tenor, &dir, files)
+            write_segments(&store, put, (history, &curve_id, &tenor), &dir, files)
         });
         let _ = writing.await;
     }
@@ -127,22 +144,35 @@ fn contiguous(runs: &[(NaiveDate, NaiveDate, Vec<RecordBatch>)]) -> bool {
 }
 
 /// Writes each file, then removes the files it makes needless (those whose
-/// days are all within it).
+/// days are all within it), once it is whole and ours.
 fn write_segments(
-    history: History,
-    curve_id: &str,
-    tenor: &str,
+    store: &Files,
+    put: Put,
+    of: (History, &str, &str),
     dir: &Path,
     files: Vec<(Segment, Vec<RecordBatch>)>,
 ) {
     for (file, rows) in files {
-        if let Err(e) = segment::write(&file, history, curve_id, tenor, &rows) {
-            log::warn!(target: "marketcurves.cache", "cannot write {:?}: {e}", file.path);
-            continue;
+        match segment::write(store, &file, put, of, &rows) {
+            Ok(Written::Whole) => {}
+            Ok(Written::Lost) => {
+                // Another writer kept these very days first: its file
+                // serves, and its writer removes what it covers.
+                log::debug!(
+                    target: "marketcurves.cache",
+                    "{} was kept by another writer first", store.shown(&file.path)
+                );
+                continue;
+            }
+            Err(e) => {
+                let path = store.shown(&file.path);
+                log::warn!(target: "marketcurves.cache", "cannot write {path}: {e}");
+                continue;
+            }
         }
-        for old in segments(dir) {
+        for old in segments(store, dir) {
             if old != file && file.first <= old.first && old.last <= file.last {
-                let _ = std::fs::remove_file(&old.path);
+                let _ = store.delete(&old.path);
             }
         }
     }

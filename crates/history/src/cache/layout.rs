@@ -1,4 +1,4 @@
-//! Where the cache keeps what, on disk:
+//! Where the cache keeps what. In a folder (one person's machine):
 //!
 //! ```text
 //! <cache_dir>/v1/<service>/service.json            base URL and account, for people
@@ -8,10 +8,31 @@
 //! ```
 //!
 //! `<service>` is a digest of the base URL and the account, so that data of
-//! different services or accounts never mix. Curve ids and tenor names are
-//! percent-encoded (`Jan 25` is `Jan%2025`): any text is a safe file name,
-//! and `..` cannot climb out. A segment file holds the final days `first`
-//! to `last` of one tenor, every one of them, rows or none.
+//! different services or accounts never mix.
+//!
+//! In an object store (a desk's cache, shared by many accounts):
+//!
+//! ```text
+//! <prefix>/v1/services/<service>/service.json       base URL, for people
+//! <prefix>/v1/services/<service>/settlements/<curve>/<tenor>/<first>_<last>.parquet
+//! <prefix>/v1/services/<service>/intraday/<curve>/<tenor>/<first>_<last>.parquet
+//! <prefix>/v1/accounts/<account>/catalogue/<query>.parquet
+//! ```
+//!
+//! There the history is keyed by the service alone (a digest of its base
+//! URL), not by account: a settlement is the same whoever fetched it, so
+//! one account's pull serves every other's. Whether an account may be
+//! served a curve is not the layout's to say: the cache asks before serving
+//! one (`licence`). The catalogue stays each account's (`<account>`, the
+//! digest of the base URL and the account), since the service lists to
+//! each account the curves it licenses; no account's name is written in
+//! the store. The folder cache keeps its layout: it is one person's, and a
+//! folder written by an earlier version stays readable.
+//!
+//! Curve ids and tenor names are percent-encoded (`Jan 25` is `Jan%2025`):
+//! any text is a safe file name, and `..` cannot climb out (a store's key
+//! escapes the `%` once more, `Jan%252025`). A segment file holds the final
+//! days `first` to `last` of one tenor, every one of them, rows or none.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -19,6 +40,7 @@ use std::time::SystemTime;
 use chrono::{NaiveDate, TimeDelta};
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
+use super::files::Files;
 use super::finality::{INTRADAY_MARGIN, SETTLEMENT_MARGIN};
 use domain::arrow::TableKind;
 use places::digest::digest;
@@ -81,6 +103,19 @@ pub fn service_dir(root: &Path, base_url: &str, account: &str) -> PathBuf {
     root.join(FORMAT).join(&key[..16])
 }
 
+/// In a shared store, the history of one service, whatever the account.
+pub fn shared_service_dir(root: &Path, base_url: &str) -> PathBuf {
+    root.join(FORMAT)
+        .join("services")
+        .join(&digest(base_url)[..16])
+}
+
+/// In a shared store, what is one account's own (its catalogues).
+pub fn shared_account_dir(root: &Path, base_url: &str, account: &str) -> PathBuf {
+    let key = digest(&format!("{base_url}\n{account}"));
+    root.join(FORMAT).join("accounts").join(&key[..16])
+}
+
 pub fn curve_dir(service: &Path, history: History, curve_id: &str) -> PathBuf {
     service.join(history.name()).join(encode(curve_id))
 }
@@ -123,18 +158,17 @@ impl Segment {
 /// The segments of a tenor's folder, the last written first (where files
 /// overlap, the newest holds what the service last said); none if the
 /// folder is missing.
-pub fn segments(dir: &Path) -> Vec<Segment> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut found: Vec<(SystemTime, Segment)> = entries
-        .flatten()
-        .filter_map(|entry| {
-            let segment = Segment::from_name(dir, entry.file_name().to_str()?)?;
-            let written = entry.metadata().and_then(|m| m.modified()).ok()?;
-            Some((written, segment))
-        })
+pub fn segments(files: &Files, dir: &Path) -> Vec<Segment> {
+    let found = files
+        .list(dir)
+        .into_iter()
+        .filter_map(|file| Some((file.written, Segment::from_name(dir, file.file_name())?)))
         .collect();
+    newest_first(found)
+}
+
+/// Segments found with the time each was written, the last written first.
+pub fn newest_first(mut found: Vec<(SystemTime, Segment)>) -> Vec<Segment> {
     found.sort_by(|(a, x), (b, y)| {
         b.cmp(a)
             .then_with(|| (y.first, y.last).cmp(&(x.first, x.last)))

@@ -4,13 +4,14 @@
 //! with its name: anything else (cut short, damaged, another version's) is
 //! corrupt, and its days are fetched again.
 
-use std::fs::File;
 use std::io;
 
 use arrow_array::RecordBatch;
+use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 use super::days::{in_day_order, row_days, to_epoch_days};
+use super::files::{Files, Put, Written};
 use super::layout::{History, Segment};
 use super::noted;
 use domain::arrow::{compact_dictionaries, schema};
@@ -52,35 +53,62 @@ pub enum ReadError {
     Gone,
     /// Unreadable, or not what it says: the reason.
     Corrupt(String),
+    /// A store that did not answer: its days are fetched, the object left
+    /// alone (it may well be whole).
+    Unanswered(String),
 }
 
 /// Writes the rows of `batches` (which must all be within the segment's
-/// days, in day order) as the segment's file.
+/// days, in day order) as the segment's file: `Put::Create` unless the
+/// caller means to replace what the service said before (a refresh).
 pub fn write(
+    files: &Files,
     segment: &Segment,
-    history: History,
-    curve_id: &str,
-    tenor: &str,
+    put: Put,
+    (history, curve_id, tenor): (History, &str, &str),
     batches: &[RecordBatch],
-) -> io::Result<()> {
+) -> io::Result<Written> {
     let rows = batches.iter().map(RecordBatch::num_rows).sum();
     let note = Note::of(history, curve_id, tenor, segment, rows);
     let schema = schema(history.table_kind());
-    noted::write(&segment.path, schema, batches, NOTE_KEY, &note)
+    noted::write(
+        files,
+        &segment.path,
+        put,
+        (schema, batches),
+        NOTE_KEY,
+        &note,
+    )
 }
 
 /// Reads a segment whole, one batch per row group (joining them would
 /// copy every buffer), checked against its note and its name.
 pub fn read(
+    files: &Files,
     segment: &Segment,
     history: History,
     curve_id: &str,
     tenor: &str,
 ) -> Result<Vec<RecordBatch>, ReadError> {
-    let file = File::open(&segment.path).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => ReadError::Gone,
-        _ => ReadError::Corrupt(format!("cannot open it: {e}")),
-    })?;
+    let file = files.read(&segment.path);
+    from_file(file, files.is_store(), segment, (history, curve_id, tenor))
+}
+
+/// A segment from what reading its file gave (`Files::read`), checked as
+/// [`read`] checks it; `store` if it came from a store.
+pub fn from_file(
+    file: io::Result<Option<Bytes>>,
+    store: bool,
+    segment: &Segment,
+    (history, curve_id, tenor): (History, &str, &str),
+) -> Result<Vec<RecordBatch>, ReadError> {
+    let file = match file {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Err(ReadError::Gone),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(ReadError::Gone),
+        Err(e) if store => return Err(ReadError::Unanswered(e.to_string())),
+        Err(e) => return Err(ReadError::Corrupt(format!("cannot open it: {e}"))),
+    };
     let corrupt = |why: String| ReadError::Corrupt(why);
     let (builder, note): (_, Note) = noted::open(file, NOTE_KEY).map_err(corrupt)?;
     let expected_schema = schema(history.table_kind());

@@ -6,12 +6,39 @@ use chrono::NaiveDate;
 
 use super::*;
 use crate::cache::days::slice_batches;
+use crate::cache::files::{Files, Put, Written};
 use domain::arrow::build_batch;
 use domain::records::Dependency;
 use domain::rows::PriceRow;
 use domain::tenor::Tenor;
 
 const DAY_MICROS: i64 = 86_400_000_000;
+
+/// A segment written in a folder, as a cache in a folder writes it.
+fn write(
+    segment: &Segment,
+    history: History,
+    curve_id: &str,
+    tenor: &str,
+    batches: &[RecordBatch],
+) -> io::Result<Written> {
+    super::write(
+        &Files::Folder,
+        segment,
+        Put::Create,
+        (history, curve_id, tenor),
+        batches,
+    )
+}
+
+fn read(
+    segment: &Segment,
+    history: History,
+    curve_id: &str,
+    tenor: &str,
+) -> Result<Vec<RecordBatch>, ReadError> {
+    super::read(&Files::Folder, segment, history, curve_id, tenor)
+}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mc-segment-{name}-{}", std::process::id()));
@@ -129,4 +156,48 @@ fn damaged_files_are_corrupt_and_missing_ones_gone() {
     ));
     assert!(read(&segment, History::Intraday, "c1", "Jan 25").is_ok());
     fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn in_a_store_a_segment_is_created_once_and_checked_when_read() {
+    for (files, root) in crate::cache::files::tests::both("segment") {
+        let dir = root.join("Jan%2025");
+        let segment = Segment::in_dir(&dir, day("2025-01-01"), day("2025-01-02"));
+        let of = (History::Intraday, "c1", "Jan 25");
+        let read = |segment: &Segment| super::read(&files, segment, of.0, of.1, of.2);
+        assert!(matches!(read(&segment), Err(ReadError::Gone)));
+        let batch = intraday(&[day("2025-01-01"), day("2025-01-02")], 3);
+        let wrote = super::write(
+            &files,
+            &segment,
+            Put::Create,
+            of,
+            std::slice::from_ref(&batch),
+        );
+        assert_eq!(wrote.unwrap(), Written::Whole);
+        assert_eq!(read(&segment).unwrap(), vec![batch.clone()]);
+        // A second writer of the same days: on a store, it loses the race.
+        let again = super::write(
+            &files,
+            &segment,
+            Put::Create,
+            of,
+            std::slice::from_ref(&batch),
+        )
+        .unwrap();
+        let expected = if files.is_store() {
+            Written::Lost
+        } else {
+            Written::Whole
+        };
+        assert_eq!(again, expected);
+        // Planted bytes are not a segment.
+        let planted = Segment::in_dir(&dir, day("2025-02-01"), day("2025-02-01"));
+        files
+            .write(&planted.path, Put::Create, |out| {
+                out.write_all(b"PAR1 planted")
+            })
+            .unwrap();
+        assert!(matches!(read(&planted), Err(ReadError::Corrupt(_))));
+    }
 }

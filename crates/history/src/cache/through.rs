@@ -7,16 +7,19 @@
 //! its rows. The catalogue goes through it too (`through_catalogue`).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use chrono::{NaiveDate, TimeDelta};
 use futures_util::stream::{self, StreamExt, TryStreamExt};
 
 use super::days::slice_batches;
-use super::layout::{segments, tenor_dir, History};
+use super::files::Files;
+use super::layout::{curve_dir, segments, tenor_dir, History, Segment};
 use super::plan::{plan, Run};
+use super::prefetch::Prefetched;
 use super::segment::{self, ReadError};
-use super::CacheMode;
+use super::{CacheMode, Dirs};
 use crate::rest::expired::Skipped;
 use crate::rest::progress::Progress;
 use crate::rest::query::{Contracts, HistoryQuery};
@@ -30,8 +33,8 @@ use places::ClientError;
 /// The service seen through the cache of one service and account.
 pub(crate) struct Through<'a> {
     pub(crate) service: &'a Service,
-    /// The folder of the service and account (`Cache::service_dir`).
-    pub(crate) dir: &'a Path,
+    /// Where the service's and account's files are (`Cache::dirs`).
+    pub(crate) dirs: &'a Dirs,
 }
 
 /// Days of one tenor: rows in hand, or days to fetch.
@@ -67,9 +70,9 @@ fn days_between(first: NaiveDate, last: NaiveDate) -> i64 {
 pub(super) struct Call<'a> {
     pub(super) history: History,
     pub(super) curve_id: &'a str,
-    start: NaiveDate,
-    end: NaiveDate,
-    mode: CacheMode,
+    pub(super) start: NaiveDate,
+    pub(super) end: NaiveDate,
+    pub(super) mode: CacheMode,
     progress: &'a Progress,
 }
 
@@ -93,11 +96,19 @@ impl Through<'_> {
             progress,
         };
         let call = &call;
+        if mode.reads() {
+            self.may_serve(call, &tenors).await?;
+        }
+        let prefetched = match mode.reads() && self.dirs.files.is_store() {
+            true => Some(self.prefetch(call, &tenors).await?),
+            false => None,
+        };
+        let prefetched = &prefetched;
         let skippable = query.contracts() != Contracts::Listed;
         let skipped = &Skipped::default();
-        let results: Vec<(Tenor, TenorResult)> = stream::iter(tenors)
+        let results: Result<Vec<(Tenor, TenorResult)>, ClientError> = stream::iter(tenors)
             .map(|tenor| async move {
-                let result = match self.tenor_history(call, &tenor).await {
+                let result = match self.tenor_history(call, &tenor, prefetched).await {
                     Err(e) if skippable && skipped.skip(&tenor, &e) => TenorResult::default(),
                     result => result?,
                 };
@@ -105,7 +116,11 @@ impl Through<'_> {
             })
             .buffered(self.service.concurrency())
             .try_collect()
-            .await?;
+            .await;
+        let fetched_any =
+            |results: &Vec<(Tenor, TenorResult)>| results.iter().any(|(_, r)| r.fetched_days > 0);
+        self.heard(call.curve_id, results.as_ref().map(fetched_any));
+        let results = results?;
         let missing: Vec<(String, Vec<(NaiveDate, NaiveDate)>)> = results
             .iter()
             .filter(|(_, r)| !r.missing.is_empty())
@@ -130,23 +145,65 @@ impl Through<'_> {
             schema: schema(history.table_kind()),
             batches,
         };
-        Ok(skipped.mark(call.curve_id, table))
+        let table = skipped.mark(call.curve_id, table);
+        Ok(super::counted::counted(table, cached, fetched))
+    }
+
+    /// A store's files of the call's curve: one listing, the files the
+    /// tenors' plans need read at once (`prefetch`).
+    async fn prefetch(
+        &self,
+        call: &Call<'_>,
+        tenors: &[Tenor],
+    ) -> Result<Arc<Prefetched>, ClientError> {
+        let files = self.dirs.files.clone();
+        let curve = curve_dir(&self.dirs.history, call.history, call.curve_id);
+        let tenor_dirs: Vec<PathBuf> = tenors
+            .iter()
+            .map(|t| tenor_dir(&self.dirs.history, call.history, call.curve_id, t.name()))
+            .collect();
+        let days = (call.start, call.end);
+        tokio::task::spawn_blocking(move || {
+            Arc::new(Prefetched::read(&files, &curve, &tenor_dirs, days))
+        })
+        .await
+        .map_err(|e| ClientError::internal("reading the cache", e))
     }
 
     async fn tenor_history(
         &self,
         call: &Call<'_>,
         tenor: &Tenor,
+        prefetched: &Option<Arc<Prefetched>>,
     ) -> Result<TenorResult, ClientError> {
-        let dir = tenor_dir(self.dir, call.history, call.curve_id, tenor.name());
+        let dir = tenor_dir(
+            &self.dirs.history,
+            call.history,
+            call.curve_id,
+            tenor.name(),
+        );
         let mut runs = if call.mode.reads() {
-            read_cached(call, tenor.name(), &dir).await?
+            read_cached(
+                &self.dirs.files,
+                call,
+                tenor.name(),
+                &dir,
+                prefetched.clone(),
+            )
+            .await?
         } else {
             vec![RunRows::Missing {
                 first: call.start,
                 last: call.end,
             }]
         };
+        // A shared cache is looked at again just before the fetch, and what
+        // is left to fetch claimed (`through_claim`).
+        let mut claim = None;
+        let fetching = call.mode != CacheMode::Offline;
+        if fetching && call.mode.reads() && self.dirs.files.is_store() {
+            (runs, claim) = self.before_fetch(call, tenor, &dir, runs).await?;
+        }
         let cached_days: i64 = runs
             .iter()
             .map(|run| match run {
@@ -186,6 +243,9 @@ impl Through<'_> {
             }
         });
         let fetched = futures_util::future::join_all(fetches).await;
+        if fetched.iter().any(|r| matches!(r, Some(Err(_)))) {
+            super::through_claim::release(claim.take()).await?;
+        }
         let mut fetched_days = 0;
         for (run, result) in runs.iter_mut().zip(fetched) {
             if let Some(result) = result {
@@ -202,6 +262,7 @@ impl Through<'_> {
         if fetched_days > 0 {
             self.keep(call, tenor.name(), &dir, &runs).await;
         }
+        super::through_claim::release(claim).await?;
         Ok(TenorResult {
             batches: take_batches(runs),
             cached_days,
@@ -242,29 +303,43 @@ impl Through<'_> {
 
 /// The runs of a tenor's request from its files: each cached part read
 /// and cut to its days. A file that another writer merged away meanwhile
-/// sends the plan back to the folder once; a corrupt one is removed, with
-/// a warning, and its days fetched again.
-async fn read_cached(
+/// sends the plan back to the folder once (then its days are fetched: a
+/// miss, never an error); a corrupt one is removed, with a warning, and its
+/// days fetched again (and kept anew). In a store, the first plan is made
+/// from the call's one listing and its files taken as read (`prefetch`).
+pub(super) async fn read_cached(
+    files: &Files,
     call: &Call<'_>,
     tenor: &str,
     dir: &Path,
+    prefetched: Option<Arc<Prefetched>>,
 ) -> Result<Vec<RunRows>, ClientError> {
     let (history, curve_id, start, end) =
         (call.history, call.curve_id.to_owned(), call.start, call.end);
     let (tenor, dir): (String, PathBuf) = (tenor.to_owned(), dir.to_owned());
+    let files = files.clone();
     let reading = tokio::task::spawn_blocking(move || {
         let mut runs = Vec::new();
         for attempt in 0..2 {
             runs.clear();
             let mut gone = false;
-            for run in plan(&segments(&dir), start, end) {
+            let listed = match (&prefetched, attempt) {
+                (Some(prefetched), 0) => prefetched.segments(&dir),
+                _ => segments(&files, &dir),
+            };
+            for run in plan(&listed, start, end) {
                 match run {
                     Run::Missing { first, last } => push_missing(&mut runs, first, last),
                     Run::Cached {
                         segment,
                         first,
                         last,
-                    } => match segment::read(&segment, history, &curve_id, &tenor) {
+                    } => match read_segment(
+                        &files,
+                        prefetched.as_deref(),
+                        &segment,
+                        (history, &curve_id, &tenor),
+                    ) {
                         Ok(batches) => {
                             let batches = slice_batches(&batches, history, first, last);
                             runs.push(RunRows::Have {
@@ -281,10 +356,18 @@ async fn read_cached(
                         Err(ReadError::Corrupt(why)) => {
                             log::warn!(
                                 target: "marketcurves.cache",
-                                "{:?} is corrupt ({why}); removed, and its days fetched again",
-                                segment.path
+                                "{} is corrupt ({why}); removed, and its days fetched again",
+                                files.shown(&segment.path)
                             );
-                            let _ = std::fs::remove_file(&segment.path);
+                            let _ = files.delete(&segment.path);
+                            push_missing(&mut runs, first, last);
+                        }
+                        Err(ReadError::Unanswered(why)) => {
+                            log::warn!(
+                                target: "marketcurves.cache",
+                                "cannot read {} ({why}); its days are fetched",
+                                files.shown(&segment.path)
+                            );
                             push_missing(&mut runs, first, last);
                         }
                     },
@@ -298,7 +381,20 @@ async fn read_cached(
     });
     reading
         .await
-        .map_err(|e| ClientError::internal("reading the cache failed", e))
+        .map_err(|e| ClientError::internal("reading the cache", e))
+}
+
+/// A segment, from what the call's prefetch read, else from its file.
+fn read_segment(
+    files: &Files,
+    prefetched: Option<&Prefetched>,
+    segment: &Segment,
+    what: (History, &str, &str),
+) -> Result<Vec<RecordBatch>, ReadError> {
+    match prefetched.and_then(|p| p.take(&segment.path)) {
+        Some(file) => segment::from_file(file, files.is_store(), segment, what),
+        None => segment::read(files, segment, what.0, what.1, what.2),
+    }
 }
 
 /// Adds missing days, joined to the missing run before if they touch.

@@ -21,10 +21,11 @@ impl Through<'_> {
         mode: CacheMode,
     ) -> Result<Vec<CurveQuotation>, ClientError> {
         let key = query.cache_key();
-        let path = catalogue_file(self.dir, &key);
+        let path = catalogue_file(&self.dirs.account, &key);
+        let files = &self.dirs.files;
         if mode.reads() {
-            let file = path.clone();
-            let read = tokio::task::spawn_blocking(move || catalogue::read(&file))
+            let (store, file) = (files.clone(), path.clone());
+            let read = tokio::task::spawn_blocking(move || catalogue::read(&store, &file))
                 .await
                 .unwrap_or_else(|e| Err(e.to_string()));
             match read {
@@ -46,9 +47,11 @@ impl Through<'_> {
                 Err(why) => {
                     log::warn!(
                         target: "marketcurves.cache",
-                        "{path:?} is corrupt ({why}); removed, and fetched again"
+                        "{} is corrupt ({why}); removed, and fetched again",
+                        files.shown(&path)
                     );
-                    let _ = std::fs::remove_file(&path);
+                    let (store, file) = (files.clone(), path.clone());
+                    let _ = tokio::task::spawn_blocking(move || store.delete(&file)).await;
                 }
             }
             if mode == CacheMode::Offline {
@@ -70,7 +73,9 @@ impl Through<'_> {
             local_time: Utc::now(),
         };
         let kept = curves.clone();
-        let writing = tokio::task::spawn_blocking(move || catalogue::write(&path, &fetched, &kept));
+        let store = files.clone();
+        let writing =
+            tokio::task::spawn_blocking(move || catalogue::write(&store, &path, &fetched, &kept));
         if let Ok(Err(e)) = writing.await {
             log::warn!(target: "marketcurves.cache", "cannot keep the catalogue: {e}");
         }
