@@ -86,6 +86,7 @@ def serve_http(server: Any, host: str, port: int, token: str | None) -> None:
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    sock.listen(128)  # connections wait in the backlog until uvicorn serves them
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     # Logs go to stderr through the root logger (redacted); no access log.
