@@ -12,6 +12,7 @@ from mcp_helpers import STORE_SECRET, Session, server_env
 import marketcurves as mc
 from marketcurves.testing import Emulator
 
+
 @pytest.fixture(scope="module")
 def server_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The server's temporary folder (its TMPDIR) and cache, and its stderr."""

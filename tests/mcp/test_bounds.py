@@ -11,8 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cache"))
 
-from cache_helpers import count_requests  # noqa: E402
-from mcp_helpers import STORE_SECRET  # noqa: E402
+from cache_helpers import count_requests
+from mcp_helpers import STORE_SECRET
 
 JET = "Jet Fob AG"
 

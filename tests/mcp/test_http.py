@@ -56,7 +56,9 @@ def http_server(em, tmp_path_factory) -> Iterator[tuple[str, Path, list[str]]]:
         text=True,
     )
     lines: queue.Queue[str] = queue.Queue()
-    reader = threading.Thread(target=lambda: [lines.put(line) for line in process.stderr], daemon=True)
+    reader = threading.Thread(
+        target=lambda: [lines.put(line) for line in process.stderr], daemon=True
+    )
     reader.start()
     seen: list[str] = []
     try:
@@ -120,7 +122,12 @@ def test_a_slow_service_is_a_tool_error_within_the_timeout(http_server, em):
     _call(http_server[0], "describe_curve", {"curve": "Jet Fob AG"})  # the catalogue, kept
     em.set_latency(10)
     try:
-        args = {"curve": "Jet Fob AG", "start": "2025-05-01", "end": "2025-05-02", "tenors": ["Oct 25"]}
+        args = {
+            "curve": "Jet Fob AG",
+            "start": "2025-05-01",
+            "end": "2025-05-02",
+            "tenors": ["Oct 25"],
+        }
         _, result = _call(http_server[0], "price_history", args)
     finally:
         em.clear_faults()

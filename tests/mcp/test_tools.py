@@ -24,7 +24,9 @@ def jet(library: mc.Client) -> mc.Curve:
 @pytest.fixture(scope="module")
 def crude(library: mc.Client) -> mc.Curve:
     return next(
-        c for c in library.catalogue(vertical="Crude") if c.units == "$/bbl" and "Aug 25" in c.contracts
+        c
+        for c in library.catalogue(vertical="Crude")
+        if c.units == "$/bbl" and "Aug 25" in c.contracts
     )
 
 
@@ -47,7 +49,9 @@ def test_find_curves_ranks_the_curve_named_first(session, library, jet):
     assert found["curves"][0]["id"] == jet.id
     assert found["curves"][0]["units"] == jet.units
     assert len(found["curves"]) == 3 and found["matches"] >= 3
-    only = session.ok("find_curves", {"query": "", "vertical": "jet", "quotation": "FOB", "limit": 50})
+    only = session.ok(
+        "find_curves", {"query": "", "vertical": "jet", "quotation": "FOB", "limit": 50}
+    )
     expected = library.catalogue(vertical="Jet", quotation="Fob")
     assert {c["id"] for c in only["curves"]} == {c.id for c in expected}
 
@@ -66,22 +70,33 @@ def test_forward_curve_is_todays_settlement_by_default(session, library, jet):
     today = library.last_settlement(jet)
     months = today.filter(pc.equal(today["tenor_kind"].cast(pa.string()), "month"))
     expected = dict(zip(months["tenor"].to_pylist(), months["price"].to_pylist(), strict=True))
-    assert dict(zip(column(shown["rows"], "tenor"), column(shown["rows"], "price"), strict=True)) == expected
+    assert (
+        dict(zip(column(shown["rows"], "tenor"), column(shown["rows"], "price"), strict=True))
+        == expected
+    )
     assert shown["units"] == jet.units and shown["date"] == "2025-06-13"
     assert shown["rows"][0]["generated_on"].endswith("Z")
 
 
 def test_forward_curve_on_a_date_with_kinds(session, library, jet):
     shown = session.ok("forward_curve", {"curve": JET, "date": DAY, "kinds": ["quarter", "month"]})
-    wanted = [t for t in jet.contracts if mc.Tenor.parse(t, strict=False).kind in ("month", "quarter")]
+    wanted = [
+        t for t in jet.contracts if mc.Tenor.parse(t, strict=False).kind in ("month", "quarter")
+    ]
     table = library.settlements(jet, DAY, DAY, wanted)
     expected = dict(zip(table["tenor"].to_pylist(), table["price"].to_pylist(), strict=True))
-    assert dict(zip(column(shown["rows"], "tenor"), column(shown["rows"], "price"), strict=True)) == expected
+    assert (
+        dict(zip(column(shown["rows"], "tenor"), column(shown["rows"], "price"), strict=True))
+        == expected
+    )
     assert column(shown["rows"], "tenor") == [t.name for t in sorted(map(mc.Tenor, expected))]
 
 
 def test_price_history_settlements_equal_the_librarys(session, library, jet):
-    shown = session.ok("price_history", {"curve": JET, "start": WEEK[0], "end": WEEK[1], "tenors": ["Jul 25", "Q3 25"]})
+    shown = session.ok(
+        "price_history",
+        {"curve": JET, "start": WEEK[0], "end": WEEK[1], "tenors": ["Jul 25", "Q3 25"]},
+    )
     table = library.settlements(jet, *WEEK, ["Jul 25", "Q3 25"])
     assert column(shown["rows"], "price") == table["price"].to_pylist()
     assert column(shown["rows"], "tenor") == table["tenor"].to_pylist()
@@ -90,7 +105,10 @@ def test_price_history_settlements_equal_the_librarys(session, library, jet):
 
 
 def test_a_rolling_front_month_equals_curves_rolling(session, library, jet):
-    shown = session.ok("price_history", {"curve": JET, "start": "2025-05-01", "end": DAY, "nearby": [1, 2], "roll_days": 2})
+    shown = session.ok(
+        "price_history",
+        {"curve": JET, "start": "2025-05-01", "end": DAY, "nearby": [1, 2], "roll_days": 2},
+    )
     history = library.settlements(jet, "2025-05-01", DAY, "all")
     expected = mc.curves.rolling(history, nearby=[1, 2], roll_days=2)
     assert column(shown["rows"], "M1") == expected["M1"].to_pylist()
@@ -99,14 +117,22 @@ def test_a_rolling_front_month_equals_curves_rolling(session, library, jet):
 
 
 def test_a_calendar_spread_equals_curves_spread(session, library, jet):
-    shown = session.ok("spread", {"curve": JET, "start": WEEK[0], "end": WEEK[1], "near": "M1", "far": "M2"})
+    shown = session.ok(
+        "spread", {"curve": JET, "start": WEEK[0], "end": WEEK[1], "near": "M1", "far": "M2"}
+    )
     expected = mc.curves.spread(library.settlements(jet, *WEEK, "all"), "M1", "M2")
     assert column(shown["rows"], "spread") == expected["spread"].to_pylist()
     assert column(shown["rows"], "near") == expected["near"].to_pylist()
 
 
 def test_a_crack_converts_units_as_curves_crack(session, library, jet, crude):
-    args = {"curve": JET, "against": crude.id, "start": WEEK[0], "end": WEEK[1], "tenors": ["Aug 25"]}
+    args = {
+        "curve": JET,
+        "against": crude.id,
+        "start": WEEK[0],
+        "end": WEEK[1],
+        "tenors": ["Aug 25"],
+    }
     shown = session.ok("spread", args)
     legs = [library.settlements(c, *WEEK, ["Aug 25"]) for c in (jet, crude)]
     expected = mc.curves.crack(*legs, units="$/bbl", factor=jet, crude_factor=crude)
@@ -115,10 +141,14 @@ def test_a_crack_converts_units_as_curves_crack(session, library, jet, crude):
     assert shown["units"] == "$/bbl"
 
 
-def test_build_curve_above_max_rows_is_a_summary_and_a_parquet_resource(session, library, jet, server_dir):
+def test_build_curve_above_max_rows_is_a_summary_and_a_parquet_resource(
+    session, library, jet, server_dir
+):
     shown = session.ok("build_curve", {"curve": JET, "date": DAY})
     tenors = [t for t in jet.contracts if mc.Tenor.parse(t, strict=False).kind != "continuous"]
-    expected = mc.curves.build(library.settlements(jet, DAY, DAY, tenors)).select(["delivery", "forward"])
+    expected = mc.curves.build(library.settlements(jet, DAY, DAY, tenors)).select(
+        ["delivery", "forward"]
+    )
     assert expected.num_rows > 500  # the server's default --max-rows
     assert "rows" not in shown and shown["row_count"] == expected.num_rows
     summary = shown["summary"]
@@ -136,7 +166,13 @@ def test_build_curve_above_max_rows_is_a_summary_and_a_parquet_resource(session,
 
 
 def test_intraday_above_max_rows_summarizes_each_tenor(session, library, jet):
-    args = {"curve": JET, "start": WEEK[0], "end": WEEK[1], "tenors": ["Jul 25", "Aug 25"], "intraday": True}
+    args = {
+        "curve": JET,
+        "start": WEEK[0],
+        "end": WEEK[1],
+        "tenors": ["Jul 25", "Aug 25"],
+        "intraday": True,
+    }
     shown = session.ok("price_history", args)
     table = library.intraday_history(jet, *WEEK, ["Jul 25", "Aug 25"])
     assert shown["row_count"] == table.num_rows > 500

@@ -78,8 +78,12 @@ class Catalog:
 def _is(value: str | None, wanted: str | None) -> bool:
     if wanted is None or not wanted.strip():
         return True
-    fold = lambda text: text.casefold().replace("_", " ")  # noqa: E731
-    return value is not None and fold(value) == fold(wanted)
+    return value is not None and _fold(value) == _fold(wanted)
+
+
+def _fold(text: str) -> str:
+    """``FUEL_OIL`` is ``Fuel Oil``."""
+    return text.casefold().replace("_", " ")
 
 
 def _score(curve: Curve, words: str) -> float:

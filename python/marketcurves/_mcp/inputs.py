@@ -50,9 +50,13 @@ def _check(name: str, spec: dict[str, Any], value: Any) -> None:
         raise ToolProblem(f"{name}={value!r} is not one of {allowed}")
     kind = spec.get("type")
     if kind in _TYPES:
-        wrong = not isinstance(value, _TYPES[kind]) or (kind == "integer" and isinstance(value, bool))
+        wrong = not isinstance(value, _TYPES[kind]) or (
+            kind == "integer" and isinstance(value, bool)
+        )
         if wrong:
-            raise ToolProblem(f"{name} must be {'an' if kind[0] in 'aei' else 'a'} {kind}, not {value!r}")
+            raise ToolProblem(
+                f"{name} must be {'an' if kind[0] in 'aei' else 'a'} {kind}, not {value!r}"
+            )
     if kind == "integer":
         if "minimum" in spec and value < spec["minimum"]:
             raise ToolProblem(f"{name} must be {spec['minimum']} or more, not {value}")
@@ -77,7 +81,7 @@ def days(start: str, end: str) -> tuple[dt.date, dt.date]:
     first, last = day(start, "start"), day(end, "end")
     if last < first:
         raise ToolProblem(f"impossible range: end {last} is before start {first}")
-    today = dt.datetime.now(dt.timezone.utc).date()
+    today = dt.datetime.now(dt.UTC).date()
     if first > today:
         raise ToolProblem(f"impossible range: start {first} is after today ({today}, UTC)")
     return first, last

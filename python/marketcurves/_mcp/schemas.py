@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-_CURVE = {"type": "string", "description": "a curve id, or its exact name (any case), as find_curves gives them"}
+_CURVE = {
+    "type": "string",
+    "description": "a curve id, or its exact name (any case), as find_curves gives them",
+}
 _DAY = {"type": "string", "format": "date", "description": "a day, YYYY-MM-DD (UTC)"}
 _TENORS = {
     "type": "array",
@@ -25,7 +28,11 @@ _UNITS = {"enum": ["c/gal", "$/gal", "$/bbl", "$/mt"]}
 _TABLE = {
     "row_count": {"type": "integer"},
     "columns": {"type": "array", "items": {"type": "string"}},
-    "rows": {"type": "array", "items": {"type": "object"}, "description": "inline rows, up to max_rows"},
+    "rows": {
+        "type": "array",
+        "items": {"type": "object"},
+        "description": "inline rows, up to max_rows",
+    },
     "summary": {
         "type": "object",
         "description": "above max_rows: first and last rows, min, max, last value per series",
@@ -55,8 +62,14 @@ TOOLS: dict[str, dict[str, Any]] = {
         "units), ranked by how many words each curve holds. Gives ids for the other tools.",
         "input": _obj(
             {
-                "query": {"type": "string", "description": "words, e.g. 'jet fob ag'; '' lists all"},
-                "vertical": {"type": "string", "description": "Gasoline, ULSD, Jet, Naphtha, Crude, Fuel Oil"},
+                "query": {
+                    "type": "string",
+                    "description": "words, e.g. 'jet fob ag'; '' lists all",
+                },
+                "vertical": {
+                    "type": "string",
+                    "description": "Gasoline, ULSD, Jet, Naphtha, Crude, Fuel Oil",
+                },
                 "quotation": {"type": "string", "description": "Fob, Price, Margin..."},
                 "region": {"type": "string"},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
@@ -88,7 +101,14 @@ TOOLS: dict[str, dict[str, Any]] = {
         "description": "A curve's settlement prices on one day, one row per contract: the "
         "latest published settlement by default, or a given date.",
         "input": _obj({"curve": _CURVE, "date": _DAY, "kinds": _KINDS}, ["curve"]),
-        "output": _out({"curve": {"type": "object"}, "units": {"type": "string"}, "date": {"type": "string"}, **_TABLE}),
+        "output": _out(
+            {
+                "curve": {"type": "object"},
+                "units": {"type": "string"},
+                "date": {"type": "string"},
+                **_TABLE,
+            }
+        ),
     },
     "price_history": {
         "description": "Settlements (or intraday values) of given tenors from start to end, "
@@ -99,13 +119,22 @@ TOOLS: dict[str, dict[str, Any]] = {
                 "start": _DAY,
                 "end": {**_DAY, "description": "the last day, included (YYYY-MM-DD, UTC)"},
                 "tenors": _TENORS,
-                "intraday": {"type": "boolean", "default": False, "description": "intraday values, not settlements"},
+                "intraday": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "intraday values, not settlements",
+                },
                 "nearby": {
                     "type": "array",
                     "items": {"type": "integer", "minimum": 1},
                     "description": "rolling month positions instead of tenors: [1] is the front month",
                 },
-                "roll_days": {"type": "integer", "minimum": 0, "default": 0, "description": "business days before delivery a position rolls"},
+                "roll_days": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "default": 0,
+                    "description": "business days before delivery a position rolls",
+                },
             },
             ["curve", "start", "end"],
         ),
@@ -143,6 +172,13 @@ TOOLS: dict[str, dict[str, Any]] = {
             },
             ["curve", "date"],
         ),
-        "output": _out({"curve": {"type": "object"}, "units": {"type": "string"}, "date": {"type": "string"}, **_TABLE}),
+        "output": _out(
+            {
+                "curve": {"type": "object"},
+                "units": {"type": "string"},
+                "date": {"type": "string"},
+                **_TABLE,
+            }
+        ),
     },
 }

@@ -21,7 +21,7 @@ def iso(value: Any) -> Any:
     NaN as null."""
     if isinstance(value, dt.datetime):
         if value.tzinfo is not None:
-            value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+            value = value.astimezone(dt.UTC).replace(tzinfo=None)
         return value.isoformat() + "Z"
     if isinstance(value, dt.date):
         return value.isoformat()

@@ -49,9 +49,16 @@ class Desk:
         self.budget.check(self.catalog.requests(), "reading the catalogue")
         return self.catalog.curve(given)
 
-    def table(self, table: pyarrow.Table, values: list[str], series: str | None, what: str) -> dict[str, Any]:
+    def table(
+        self, table: pyarrow.Table, values: list[str], series: str | None, what: str
+    ) -> dict[str, Any]:
         return shaped(
-            table, values=values, series=series, max_rows=self.max_rows, results=self.results, description=what
+            table,
+            values=values,
+            series=series,
+            max_rows=self.max_rows,
+            results=self.results,
+            description=what,
         )
 
 
@@ -87,7 +94,9 @@ def find_curves(desk: Desk, args: dict[str, Any]) -> Answer:
         for score, c in found[: args["limit"]]
     ]
     text = f"{len(found)} curves match {args['query']!r}" + (
-        "; best: " + "; ".join(f"{c['name']} ({c['units']}, id {c['id']})" for c in shown[:5]) if shown else ""
+        "; best: " + "; ".join(f"{c['name']} ({c['units']}, id {c['id']})" for c in shown[:5])
+        if shown
+        else ""
     )
     return {"matches": len(found), "curves": shown}, text
 
@@ -107,7 +116,10 @@ def describe_curve(desk: Desk, args: dict[str, Any]) -> Answer:
         "contracts": contracts,
     }
     listed = ", ".join(f"{n} {k}" + ("" if n == 1 else "s") for k, n in kinds.items())
-    return out, f"{curve.name} ({curve.units}), id {curve.id}: {len(contracts)} contracts ({listed})"
+    return (
+        out,
+        f"{curve.name} ({curve.units}), id {curve.id}: {len(contracts)} contracts ({listed})",
+    )
 
 
 _FORWARD = ["tenor", "tenor_kind", "tenor_start", "tenor_end", "generated_on", "price"]
@@ -126,19 +138,33 @@ def forward_curve(desk: Desk, args: dict[str, Any]) -> Answer:
             raise ToolProblem(
                 f"today's settlement of {curve.name} is not published yet: give date= an earlier day"
             )
-        table = table.filter(pc.is_in(table["tenor_kind"].cast(pyarrow.string()), pyarrow.array(kinds)))
+        table = table.filter(
+            pc.is_in(table["tenor_kind"].cast(pyarrow.string()), pyarrow.array(kinds))
+        )
     else:
         on = inputs.day(args["date"], "date")
         inputs.days(args["date"], args["date"])
         pull = functools.partial(_settlements, desk.client, curve, on, on, wanted)
         (table,) = desk.budget.run([pull], what=f"the settlements of {len(wanted)} tenors")
     if table.num_rows == 0:
-        raise ToolProblem(f"{curve.name} has no settlement on {args['date']} (a weekend or holiday?)")
-    sorted_rows = sorted(range(table.num_rows), key=lambda i: Tenor.parse(table["tenor"][i].as_py(), strict=False))
+        raise ToolProblem(
+            f"{curve.name} has no settlement on {args['date']} (a weekend or holiday?)"
+        )
+    sorted_rows = sorted(
+        range(table.num_rows), key=lambda i: Tenor.parse(table["tenor"][i].as_py(), strict=False)
+    )
     table = table.take(sorted_rows).select(_FORWARD)
     on_day = table["generated_on"][0].as_py().date().isoformat()
-    out = {"curve": _brief(curve), "units": curve.units, "date": on_day, **desk.table(table, ["price"], "tenor", "forward curve")}
-    first, last = table.slice(0, 1).to_pylist()[0], table.slice(table.num_rows - 1, 1).to_pylist()[0]
+    out = {
+        "curve": _brief(curve),
+        "units": curve.units,
+        "date": on_day,
+        **desk.table(table, ["price"], "tenor", "forward curve"),
+    }
+    first, last = (
+        table.slice(0, 1).to_pylist()[0],
+        table.slice(table.num_rows - 1, 1).to_pylist()[0],
+    )
     text = (
         f"{curve.name} settlement of {on_day}, {table.num_rows} contracts in {curve.units}: "
         f"{first['tenor']} {number(first['price'])} ... {last['tenor']} {number(last['price'])}"
@@ -146,11 +172,15 @@ def forward_curve(desk: Desk, args: dict[str, Any]) -> Answer:
     return out, text
 
 
-def _settlements(client: Client, curve: Curve, start: Any, end: Any, tenors: Any, budget: int) -> pyarrow.Table:
+def _settlements(
+    client: Client, curve: Curve, start: Any, end: Any, tenors: Any, budget: int
+) -> pyarrow.Table:
     return client.settlements(curve, start, end, tenors, max_requests=budget)
 
 
-def _intraday(client: Client, curve: Curve, start: Any, end: Any, tenors: Any, budget: int) -> pyarrow.Table:
+def _intraday(
+    client: Client, curve: Curve, start: Any, end: Any, tenors: Any, budget: int
+) -> pyarrow.Table:
     return client.intraday_history(curve, start, end, tenors, max_requests=budget)
 
 
@@ -164,25 +194,48 @@ def price_history(desk: Desk, args: dict[str, Any]) -> Answer:
         pull = functools.partial(_settlements, desk.client, curve, start, end, "all")
         (history,) = desk.budget.run([pull], what="a rolling series (every contract of the range)")
         nearby = sorted(set(args["nearby"]))
-        table = analytics.rolling(history, nearby=nearby, roll_days=args["roll_days"]).drop_columns(["curve_id"])
+        table = analytics.rolling(history, nearby=nearby, roll_days=args["roll_days"]).drop_columns(
+            ["curve_id"]
+        )
         names = [c for c in table.column_names if c != "date"]
-        out = {"curve": _brief(curve), "units": curve.units, **desk.table(table, names, None, "rolling series")}
+        out = {
+            "curve": _brief(curve),
+            "units": curve.units,
+            **desk.table(table, names, None, "rolling series"),
+        }
         last = table.slice(table.num_rows - 1, 1).to_pylist()[0] if table.num_rows else {}
-        text = f"{curve.name} rolling {', '.join(names)} ({curve.units}), {span}: {table.num_rows} days" + (
-            f"; last {last['date']}: " + ", ".join(f"{n} {number(last[n])}" for n in names) if last else ""
+        text = (
+            f"{curve.name} rolling {', '.join(names)} ({curve.units}), {span}: {table.num_rows} days"
+            + (
+                f"; last {last['date']}: " + ", ".join(f"{n} {number(last[n])}" for n in names)
+                if last
+                else ""
+            )
         )
         return out, text
     if not args["tenors"]:
-        raise ToolProblem("give tenors= (describe_curve lists them) or nearby=[1] for the front month")
+        raise ToolProblem(
+            "give tenors= (describe_curve lists them) or nearby=[1] for the front month"
+        )
     tenors = [inputs.tenor(curve, t) for t in args["tenors"]]
     fetch = _intraday if args["intraday"] else _settlements
     kind = "intraday values" if args["intraday"] else "settlements"
     pull = functools.partial(fetch, desk.client, curve, start, end, tenors)
     (history,) = desk.budget.run([pull], what=f"the {kind} of {len(tenors)} tenors from {span}")
-    keyed = ["tenor", "generated_on", "price"] if args["intraday"] else ["tenor", "date", "generated_on", "price"]
+    keyed = (
+        ["tenor", "generated_on", "price"]
+        if args["intraday"]
+        else ["tenor", "date", "generated_on", "price"]
+    )
     table = history.select(keyed)
-    out = {"curve": _brief(curve), "units": curve.units, **desk.table(table, ["price"], "tenor", kind)}
-    return out, _series_text(table, "tenor", "price", f"{curve.name} {kind} ({curve.units}), {span}")
+    out = {
+        "curve": _brief(curve),
+        "units": curve.units,
+        **desk.table(table, ["price"], "tenor", kind),
+    }
+    return out, _series_text(
+        table, "tenor", "price", f"{curve.name} {kind} ({curve.units}), {span}"
+    )
 
 
 def _series_text(table: pyarrow.Table, series: str, value: str, title: str) -> str:
@@ -202,7 +255,9 @@ def spread(desk: Desk, args: dict[str, Any]) -> Answer:
         return _crack(desk, curve, start, end, args)
     near, far = args["near"], args["far"]
     if near is None or far is None:
-        raise ToolProblem("give near= and far= (tenors or positions M1, M2), or against= and tenors=")
+        raise ToolProblem(
+            "give near= and far= (tenors or positions M1, M2), or against= and tenors="
+        )
     legs = [leg if inputs.position(leg) else inputs.tenor(curve, leg) for leg in (near, far)]
     tenors: Any = "all" if any(inputs.position(leg) for leg in legs) else legs
     pull = functools.partial(_settlements, desk.client, curve, start, end, tenors)
@@ -211,26 +266,37 @@ def spread(desk: Desk, args: dict[str, Any]) -> Answer:
     if args["units"] is not None:
         history = analytics.convert(history, to=args["units"], factor=curve)
         units = args["units"]
-    table = analytics.spread(history, legs[0], legs[1], roll_days=args["roll_days"]).drop_columns(["curve_id"])
+    table = analytics.spread(history, legs[0], legs[1], roll_days=args["roll_days"]).drop_columns(
+        ["curve_id"]
+    )
     out = {"curve": _brief(curve), "units": units, **desk.table(table, ["spread"], None, "spread")}
     title = f"{curve.name} {near} - {far} ({units}), {start} to {end}"
     if table.num_rows == 0:
         return out, f"{title}: no rows (weekends and holidays have none)"
     last = table.slice(table.num_rows - 1, 1).to_pylist()[0]
     held = f"{last['near']} - {last['far']}"
-    return out, f"{title}: {table.num_rows} days; last {last['date']} ({held}) {number(last['spread'])}"
+    return (
+        out,
+        f"{title}: {table.num_rows} days; last {last['date']} ({held}) {number(last['spread'])}",
+    )
 
 
 def _crack(desk: Desk, curve: Curve, start: Any, end: Any, args: dict[str, Any]) -> Answer:
     other = desk.catalog.curve(args["against"])
     if not args["tenors"] or args["near"] is not None or args["far"] is not None:
-        raise ToolProblem("against= takes tenors= (the same tenors of both curves), not near= or far=")
+        raise ToolProblem(
+            "against= takes tenors= (the same tenors of both curves), not near= or far="
+        )
     tenors = [inputs.tenor(curve, t) for t in args["tenors"]]
-    pulls = [functools.partial(_settlements, desk.client, c, start, end, tenors) for c in (curve, other)]
+    pulls = [
+        functools.partial(_settlements, desk.client, c, start, end, tenors) for c in (curve, other)
+    ]
     legs = desk.budget.run(pulls, what=f"the settlements of {len(tenors)} tenors of both curves")
     units = args["units"] or "$/bbl"
     crack = analytics.crack(legs[0], legs[1], units=units, factor=curve, crude_factor=other)
-    table = crack.rename_columns(["tenor", "date", "curve", "against", "spread", "units"]).drop_columns(["units"])
+    table = crack.rename_columns(
+        ["tenor", "date", "curve", "against", "spread", "units"]
+    ).drop_columns(["units"])
     title = f"{curve.name} - {other.name} ({units}), {start} to {end}"
     out = {
         "curve": _brief(curve),
@@ -258,7 +324,10 @@ def build_curve(desk: Desk, args: dict[str, Any]) -> Answer:
         "date": on.isoformat(),
         **desk.table(table, ["forward"], None, "daily forward curve"),
     }
-    first, last = table.slice(0, 1).to_pylist()[0], table.slice(table.num_rows - 1, 1).to_pylist()[0]
+    first, last = (
+        table.slice(0, 1).to_pylist()[0],
+        table.slice(table.num_rows - 1, 1).to_pylist()[0],
+    )
     text = (
         f"{curve.name} daily forward curve ({args['method']}) of {on}, {table.num_rows} days in {curve.units}: "
         f"{first['delivery']} {number(first['forward'])} ... {last['delivery']} {number(last['forward'])}"

@@ -61,7 +61,12 @@ class BearerGuard:
                         ],
                     }
                 )
-                await send({"type": "http.response.body", "body": b"unauthorized: a bearer token is required\n"})
+                await send(
+                    {
+                        "type": "http.response.body",
+                        "body": b"unauthorized: a bearer token is required\n",
+                    }
+                )
                 return
         await self._app(scope, receive, send)
 
@@ -90,6 +95,8 @@ def serve_http(server: Any, host: str, port: int, token: str | None) -> None:
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     # Logs go to stderr through the root logger (redacted); no access log.
-    config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=5)
+    config = uvicorn.Config(
+        app, log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=5
+    )
     print(f"marketcurves mcp: serving http://{shown}:{bound}{PATH}", file=sys.stderr, flush=True)
     uvicorn.Server(config).run(sockets=[sock])
