@@ -31,7 +31,18 @@ def iso(value: Any) -> Any:
 
 
 def rows(table: pyarrow.Table) -> list[dict[str, Any]]:
-    return [{key: iso(value) for key, value in row.items()} for row in table.to_pylist()]
+    # Times and dates become text in Arrow, column by column: much quicker
+    # than a Python datetime a cell.
+    columns = []
+    for field, column in zip(table.schema, table.columns, strict=True):
+        if pyarrow.types.is_timestamp(field.type):
+            utc = column.cast(pyarrow.timestamp("us", tz="UTC"))
+            column = pc.strftime(utc, format="%Y-%m-%dT%H:%M:%SZ")
+        elif pyarrow.types.is_date(field.type):
+            column = column.cast(pyarrow.string())
+        columns.append(column)
+    plain = pyarrow.table(columns, names=table.column_names)
+    return [{key: iso(value) for key, value in row.items()} for row in plain.to_pylist()]
 
 
 def shaped(
