@@ -10,6 +10,7 @@ NAMES = [
     "NotFound",
     "InvalidRequest",
     "InvalidType",
+    "BudgetExceeded",
     "RateLimited",
     "ServiceError",
     "BulkJobFailed",
@@ -37,6 +38,13 @@ def test_the_tree_is_exactly_the_designs():
 
 def test_invalid_request_is_also_a_value_error():
     assert issubclass(mc.InvalidRequest, ValueError)
+
+
+def test_a_budget_exceeded_is_an_invalid_request_naming_its_counts():
+    assert issubclass(mc.BudgetExceeded, mc.InvalidRequest)
+    assert issubclass(mc.BudgetExceeded, ValueError)
+    error = mc.BudgetExceeded("too many", needed=7, allowed=2)
+    assert (error.needed, error.allowed) == (7, 2)
 
 
 def test_a_workers_missing_credentials_are_an_auth_error():

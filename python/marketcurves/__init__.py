@@ -15,6 +15,7 @@ from marketcurves.client import Client
 from marketcurves.exceptions import (
     AccessDenied,
     AuthError,
+    BudgetExceeded,
     BulkJobFailed,
     CacheMiss,
     ClientClosed,
@@ -38,6 +39,7 @@ __all__ = [
     "AccessDenied",
     "AuthError",
     "BackfillSummary",
+    "BudgetExceeded",
     "BulkJob",
     "BulkJobFailed",
     "BulkResult",

@@ -183,6 +183,12 @@ def positive_int(value: Any, name: str, minimum: int = 1, maximum: int = 1_000) 
     return value
 
 
+def budget(value: Any) -> int | None:
+    """A request budget, ``max_requests``: None (no limit) or an int >= 0
+    (0: a call that must be served whole by the cache)."""
+    return None if value is None else count(value, "max_requests")
+
+
 def seconds(value: Any, name: str, allow_zero: bool = False) -> float:
     """A finite number of seconds, > 0 (or >= 0 with ``allow_zero``)."""
     number = isinstance(value, (int, float)) and not isinstance(value, bool)

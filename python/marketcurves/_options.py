@@ -64,6 +64,8 @@ class HistoryRequest(TypedDict):
     contracts: str
     #: None for the client's mode.
     cache: str | None
+    #: The most requests the call may send; None for no limit.
+    max_requests: int | None
 
 
 class LiveSettings(TypedDict):
@@ -124,6 +126,8 @@ class BackfillOptions(TypedDict):
     start: _dt.date
     end: _dt.date
     tenors: str
+    #: The most requests the plan may need; None for no limit.
+    max_requests: int | None
 
 
 class ReplayOptions(TypedDict):

@@ -148,6 +148,7 @@ def _checked(
     end: Any,
     tenors: Any,
     storage_options: Any,
+    max_requests: int | None,
 ) -> BackfillOptions:
     """The arguments' types checked, in the binding's form; the core checks values."""
     first, last = _args.date_range(start, end)
@@ -158,6 +159,7 @@ def _checked(
         "start": first,
         "end": last,
         "tenors": _args.choice(tenors, "tenors", ("listed", "expired", "all")),
+        "max_requests": _args.budget(max_requests),
     }
 
 
@@ -173,8 +175,9 @@ def backfill(
     storage_options: dict[str, str] | None = None,
     cluster: Any = None,
     progress: bool = False,
+    max_requests: int | None = None,
 ) -> BackfillSummary:
-    checked = _checked(dest, subscriptions, start, end, tenors, storage_options)
+    checked = _checked(dest, subscriptions, start, end, tenors, storage_options, max_requests)
     show = _args.flag(progress, "progress")
     if cluster is None:
         bar = _progress.progress_bar(show, "backfill")
@@ -208,6 +211,7 @@ async def backfill_async(
     tenors: str = "listed",
     storage_options: dict[str, str] | None = None,
     cluster: Any = None,
+    max_requests: int | None = None,
 ) -> BackfillSummary:
     if cluster is not None:
         # Imported here, not with the package (tests/test_import.py).
@@ -225,8 +229,9 @@ async def backfill_async(
             tenors=tenors,
             storage_options=storage_options,
             cluster=cluster,
+            max_requests=max_requests,
         )
-    checked = _checked(dest, subscriptions, start, end, tenors, storage_options)
+    checked = _checked(dest, subscriptions, start, end, tenors, storage_options, max_requests)
     return _warn(_summary(await _core.backfill(core, checked)))
 
 

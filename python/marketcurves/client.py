@@ -112,6 +112,14 @@ class Client:
             longer one raises :class:`~marketcurves.ServiceError` as soon as
             its length is known or read, within ``timeout``, and is not
             retried.
+        max_requests: the request budget of the history calls
+            (:meth:`settlements`, :meth:`intraday_history`, :meth:`intraday`,
+            their twins) and :meth:`backfill` that do not give their own:
+            a call whose plan needs more requests raises
+            :class:`~marketcurves.BudgetExceeded` before sending them;
+            cached days cost nothing, and 0 allows only what the cache
+            serves. None, no budget (see
+            [The request budget](../history.md#the-request-budget)).
 
     Explicit arguments win over the environment; among credentials,
     ``token_provider`` wins over ``token``, which wins over a login.
@@ -163,6 +171,7 @@ class Client:
         cache: CacheMode = "use",
         max_response_bytes: int = _core.MAX_RESPONSE_BYTES,
         storage_options: dict[str, str] | None = None,
+        max_requests: int | None = None,
     ) -> None:
         base = base_url if base_url is not None else _env("MARKETCURVES_BASE_URL")
         if base is None:
@@ -190,6 +199,7 @@ class Client:
                 max_response_bytes, "max_response_bytes", minimum=1024, maximum=2**63 - 1
             ),
         }
+        self._max_requests = _args.budget(max_requests)
         self._core = _core.CoreClient(self.base_url, options)
         # What a backfill's workers make their own clients from: no secret
         # but a token provider's (marketcurves.backfill).
@@ -460,7 +470,12 @@ class Client:
         return self._core.last_assessments(_args.curve_id(curve_id), _args.optional_tenor(tenor))
 
     def intraday(
-        self, curve_id: str | Curve, tenor: str, *, progress: bool = False
+        self,
+        curve_id: str | Curve,
+        tenor: str,
+        *,
+        progress: bool = False,
+        max_requests: int | None = None,
     ) -> pyarrow.Table:
         """Today's intraday values of one tenor (the current UTC day), every page.
 
@@ -468,6 +483,10 @@ class Client:
             curve_id: the curve, by id or as a :class:`~marketcurves.Curve`.
             tenor: a tenor name.
             progress: show a progress bar of the pages (with tqdm installed).
+            max_requests: the call's request budget (None for the
+                client's): it costs one request, and one for the
+                catalogue that names the table if the client does not
+                keep it already.
 
         Returns:
             One row per value, oldest first; empty for a tenor without
@@ -475,6 +494,7 @@ class Client:
 
         Raises:
             InvalidRequest: a malformed curve id or tenor name.
+            BudgetExceeded: the call needs more requests than ``max_requests``.
             NotFound: the service does not know the curve.
             AccessDenied: the account's licence does not cover the curve.
 
@@ -486,16 +506,23 @@ class Client:
             1  Feb 26 2026-01-15 00:02:28.398897+00:00  777.048
             2  Feb 26 2026-01-15 00:04:37.080000+00:00  776.903
         """
-        return _progress.wait(
-            functools.partial(self._intraday, curve_id, tenor), progress, "intraday"
-        )
+        run = functools.partial(self._intraday, curve_id, tenor, max_requests)
+        return _progress.wait(run, progress, "intraday")
 
-    async def intraday_async(self, curve_id: str | Curve, tenor: str) -> pyarrow.Table:
+    async def intraday_async(
+        self, curve_id: str | Curve, tenor: str, *, max_requests: int | None = None
+    ) -> pyarrow.Table:
         """The awaitable form of :meth:`intraday`."""
-        return await self._intraday(curve_id, tenor)
+        return await self._intraday(curve_id, tenor, max_requests)
 
-    def _intraday(self, curve_id: Any, tenor: Any) -> _core.Call[pyarrow.Table]:
-        return self._core.intraday(_args.curve_id(curve_id), _args.tenor(tenor))
+    def _intraday(self, curve_id: Any, tenor: Any, max_requests: Any) -> _core.Call[pyarrow.Table]:
+        budget = self._budget(max_requests)
+        return self._core.intraday(_args.curve_id(curve_id), _args.tenor(tenor), budget)
+
+    def _budget(self, max_requests: Any) -> int | None:
+        """A call's request budget: its own, else the client's."""
+        chosen = _args.budget(max_requests)
+        return chosen if chosen is not None else self._max_requests
 
     # History.
 
@@ -508,6 +535,7 @@ class Client:
         *,
         progress: bool = False,
         cache: CacheMode | None = None,
+        max_requests: int | None = None,
     ) -> pyarrow.Table:
         """End-of-day snapshots (settlements) from ``start`` to ``end``.
 
@@ -533,6 +561,10 @@ class Client:
             cache: how this call uses the history cache
                 (:data:`~marketcurves.cache.CacheMode`); None for the
                 client's mode.
+            max_requests: the call's request budget (None for the
+                client's): the most requests its plan may need, counted
+                before any is sent; cached days cost nothing (see
+                [The request budget](../history.md#the-request-budget)).
 
         Returns:
             One row per tenor and day with a settlement, sorted by tenor (in
@@ -544,6 +576,7 @@ class Client:
             NotFound: the service does not know the curve or a named tenor.
             AccessDenied: the account's licence does not cover the curve.
             CacheMiss: ``cache="offline"`` and the cache lacks some of the days.
+            BudgetExceeded: the call needs more requests than ``max_requests``.
 
         Warns:
             UserWarning: a tenor named that the catalogue does not list
@@ -561,10 +594,9 @@ class Client:
             4  Mar 26  2026-01-13  772.881
             5  Mar 26  2026-01-14  774.477
         """
-        request = _history(curve_id, start, end, tenors, cache)
-        table = _progress.wait(
-            functools.partial(self._core.settlements, request), progress, "settlements"
-        )
+        request = _history(curve_id, start, end, tenors, cache, self._budget(max_requests))
+        run = functools.partial(self._core.settlements, request)
+        table = _progress.wait(run, progress, "settlements")
         return _warn_skipped(self._stats_taken(table))
 
     async def settlements_async(
@@ -575,9 +607,10 @@ class Client:
         tenors: str | list[str] | None = None,
         *,
         cache: CacheMode | None = None,
+        max_requests: int | None = None,
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`settlements`."""
-        request = _history(curve_id, start, end, tenors, cache)
+        request = _history(curve_id, start, end, tenors, cache, self._budget(max_requests))
         return _warn_skipped(self._stats_taken(await self._core.settlements(request)))
 
     def intraday_history(
@@ -589,6 +622,7 @@ class Client:
         *,
         progress: bool = False,
         cache: CacheMode | None = None,
+        max_requests: int | None = None,
     ) -> pyarrow.Table:
         """Intraday values from ``start`` to ``end`` (inclusive UTC days), split
         into windows of at most 30 days, every page of each, run concurrently.
@@ -613,6 +647,10 @@ class Client:
             cache: how this call uses the history cache
                 (:data:`~marketcurves.cache.CacheMode`); None for the
                 client's mode.
+            max_requests: the call's request budget (None for the
+                client's): the most requests its plan may need, counted
+                before any is sent; cached days cost nothing (see
+                [The request budget](../history.md#the-request-budget)).
 
         Returns:
             One row per value, with its ``generated_on`` time, sorted by
@@ -627,6 +665,7 @@ class Client:
             NotFound: the service does not know the curve or a named tenor.
             AccessDenied: the account's licence does not cover the curve.
             CacheMiss: ``cache="offline"`` and the cache lacks some of the days.
+            BudgetExceeded: the call needs more requests than ``max_requests``.
 
         Warns:
             UserWarning: a tenor named that the catalogue does not list
@@ -643,7 +682,7 @@ class Client:
             1438  Feb 26 2026-01-13 23:56:20.000000+00:00  772.334
             1439  Feb 26 2026-01-13 23:58:11.090703+00:00  772.722
         """
-        request = _history(curve_id, start, end, tenors, cache)
+        request = _history(curve_id, start, end, tenors, cache, self._budget(max_requests))
         run = functools.partial(self._core.intraday_history, request)
         table = _progress.wait(run, progress, "intraday history")
         return _warn_skipped(self._stats_taken(table))
@@ -656,9 +695,10 @@ class Client:
         tenors: str | list[str] | None = None,
         *,
         cache: CacheMode | None = None,
+        max_requests: int | None = None,
     ) -> pyarrow.Table:
         """The awaitable form of :meth:`intraday_history`."""
-        request = _history(curve_id, start, end, tenors, cache)
+        request = _history(curve_id, start, end, tenors, cache, self._budget(max_requests))
         return _warn_skipped(self._stats_taken(await self._core.intraday_history(request)))
 
     def name_curves(self, table: pyarrow.Table) -> pyarrow.Table:
@@ -1113,6 +1153,7 @@ class Client:
         storage_options: dict[str, str] | None = None,
         cluster: Any = None,
         progress: bool = False,
+        max_requests: int | None = None,
     ) -> backfill_.BackfillSummary:
         """Fetches the intraday values of ``subscriptions`` from the
         historical endpoint into ``dest``, in the recorder's layout: a tick
@@ -1145,6 +1186,10 @@ class Client:
                 secret is sent in the task graph). None runs them here.
             progress: show a bar (requests here, tasks on a cluster) when
                 tqdm is installed.
+            max_requests: the backfill's request budget (None for the
+                client's): its plan, one request per tenor of each task and
+                one for the catalogue if it must be fetched, is checked on
+                this machine before any task starts.
 
         Returns:
             The tasks run, requests sent, values written and days complete.
@@ -1154,6 +1199,7 @@ class Client:
                 not list, a tenor the curve does not offer, or a start after
                 the service's today; before any intraday request.
             DestinationError: ``dest`` refused a write.
+            BudgetExceeded: the plan needs more requests than ``max_requests``.
 
         Examples:
             >>> client.backfill("ticks", [(curve, "Feb 26")], "2026-01-12", "2026-01-13")
@@ -1172,6 +1218,7 @@ class Client:
             storage_options=storage_options,
             cluster=cluster,
             progress=progress,
+            max_requests=self._budget(max_requests),
         )
 
     async def backfill_async(
@@ -1184,6 +1231,7 @@ class Client:
         tenors: str = "listed",
         storage_options: dict[str, str] | None = None,
         cluster: Any = None,
+        max_requests: int | None = None,
     ) -> backfill_.BackfillSummary:
         """The awaitable form of :meth:`backfill` (with a cluster, the
         driver waits in a thread)."""
@@ -1197,6 +1245,7 @@ class Client:
             tenors=tenors,
             storage_options=storage_options,
             cluster=cluster,
+            max_requests=self._budget(max_requests),
         )
 
     def _worker_settings(self) -> dict[str, Any]:
@@ -1331,7 +1380,9 @@ class Client:
         )
 
 
-def _history(curve_id: Any, start: Any, end: Any, tenors: Any, cache: Any) -> HistoryRequest:
+def _history(
+    curve_id: Any, start: Any, end: Any, tenors: Any, cache: Any, max_requests: int | None
+) -> HistoryRequest:
     """The one preparing step of the history calls (:meth:`Client.settlements`,
     :meth:`Client.intraday_history` and their twins)."""
     first, last = _args.date_range(start, end)
@@ -1343,6 +1394,7 @@ def _history(curve_id: Any, start: Any, end: Any, tenors: Any, cache: Any) -> Hi
         "tenors": named,
         "contracts": contracts,
         "cache": _args.optional_str(cache, "cache"),
+        "max_requests": max_requests,
     }
 
 

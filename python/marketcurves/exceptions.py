@@ -18,6 +18,7 @@ import datetime as _dt
 __all__ = [
     "AccessDenied",
     "AuthError",
+    "BudgetExceeded",
     "BulkJobFailed",
     "CacheMiss",
     "ClientClosed",
@@ -72,6 +73,34 @@ class InvalidType(InvalidRequest, TypeError):
     still catches it (as numpy's ``AxisError`` is both a ``ValueError`` and
     an ``IndexError``). A wrong value of the right type stays an
     :class:`InvalidRequest`, a ``ValueError``."""
+
+
+class BudgetExceeded(InvalidRequest):
+    """A call whose plan needs more requests than its budget allows
+    (``max_requests=``, or the client's): refused before its requests are
+    sent. The message names the count, the budget and how to narrow the
+    call; see [The request budget](../history.md#the-request-budget).
+
+    Args:
+        message: the count, the budget and the advice, in words.
+        needed: the requests the call's plan needs.
+        allowed: the requests its budget allows.
+    """
+
+    def __init__(self, message: str, *, needed: int = 0, allowed: int = 0):
+        super().__init__(message)
+        self._needed = needed
+        self._allowed = allowed
+
+    @property
+    def needed(self) -> int:
+        """The requests the call's plan needs."""
+        return self._needed
+
+    @property
+    def allowed(self) -> int:
+        """The requests its budget allows (``max_requests``)."""
+        return self._allowed
 
 
 class RateLimited(MarketCurvesError):

@@ -15,7 +15,7 @@ use super::errors::CoreResult;
 use super::place_arg::PlaceArg;
 use super::results;
 use super::runtime::wait_interruptibly;
-use history::rest::Progress;
+use history::rest::{Budget, Progress};
 use lake::backfill::{plan, run_all, run_task, BackfillRequest, BackfillSummary, BackfillTask};
 use lake::record::lock::{Writer, WriterLock};
 use places::storage::Place;
@@ -32,13 +32,17 @@ pub(crate) struct BackfillOptions {
     start: NaiveDate,
     end: NaiveDate,
     tenors: String,
+    /// Absent from a dict made before budgets: no budget.
+    #[pyo3(default)]
+    max_requests: Option<u64>,
 }
 
 impl BackfillOptions {
     /// The place and the request, checked before anything is sent.
     fn request(self) -> CoreResult<(Place, BackfillRequest)> {
         let request =
-            BackfillRequest::new(&self.subscriptions, self.start, self.end, &self.tenors)?;
+            BackfillRequest::new(&self.subscriptions, self.start, self.end, &self.tenors)?
+                .with_budget(Budget(self.max_requests));
         let place = self
             .dest
             .into_place_to_write("dest", &options(self.storage_options))?;

@@ -26,7 +26,7 @@ use super::runtime::wait_interruptibly;
 use domain::redact::redact_text;
 use history::cache::{Cache, CacheMode};
 use history::rest::{
-    CatalogueQuery, Contracts, Credentials, HistoryQuery, HttpConfig, PriceQuery, Progress,
+    Budget, CatalogueQuery, Contracts, Credentials, HistoryQuery, HttpConfig, PriceQuery, Progress,
     TenorQuery, TokenProvider,
 };
 use history::RestClient;
@@ -267,8 +267,14 @@ impl PyCoreClient {
         }))
     }
 
-    fn intraday(&self, curve_id: String, tenor: String) -> CoreResult<PyCall> {
-        let query = TenorQuery::new(&curve_id, &tenor)?;
+    #[pyo3(signature = (curve_id, tenor, max_requests = None))]
+    fn intraday(
+        &self,
+        curve_id: String,
+        tenor: String,
+        max_requests: Option<u64>,
+    ) -> CoreResult<PyCall> {
+        let query = TenorQuery::new(&curve_id, &tenor)?.with_budget(Budget(max_requests));
         let inner = self.rest()?;
         let counts = Arc::new(Progress::default());
         let shared = Arc::clone(&counts);
@@ -346,6 +352,7 @@ pub(crate) struct HistoryRequest {
     tenors: Option<Vec<String>>,
     contracts: String,
     cache: Option<String>,
+    max_requests: Option<u64>,
 }
 
 impl HistoryRequest {
@@ -355,7 +362,8 @@ impl HistoryRequest {
         client: &PyCoreClient,
     ) -> CoreResult<(HistoryQuery, Option<CacheMode>, Arc<RestClient>)> {
         let query = HistoryQuery::new(&self.curve_id, self.start, self.end, self.tenors)?
-            .with_contracts(Contracts::parse(&self.contracts)?)?;
+            .with_contracts(Contracts::parse(&self.contracts)?)?
+            .with_budget(Budget(self.max_requests));
         let mode = call_mode(self.cache.as_deref())?;
         let inner = client.rest()?;
         inner.cache_mode(mode)?;

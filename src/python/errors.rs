@@ -12,7 +12,7 @@ use domain::decode::DecodeError;
 use domain::tenor::TenorError;
 use domain::tenor_range::RangeError;
 use emulator::ControlError;
-use places::{Advice, Argument, ClientError, Invalid, Lead};
+use places::{Advice, Argument, ClientError, Invalid, Lead, Rule};
 
 pyo3::import_exception!(marketcurves.exceptions, InvalidRequest);
 
@@ -129,6 +129,7 @@ fn parameter(argument: &Argument) -> &str {
         Argument::BatchRows => "max_rows",
         Argument::Concurrency => "max_concurrency",
         Argument::HoldLimit => "hold_limit",
+        Argument::Budget => "max_requests",
         other => other.words(),
     }
 }
@@ -151,6 +152,10 @@ fn advice(advice: Advice) -> &'static str {
              curve's tenors, unless tenors= names them)"
         }
         Advice::ResponseLimit => "; max_response_bytes raises the limit",
+        Advice::Narrow => {
+            "; narrow it: fewer tenors, a shorter range from start to end, or a cache_dir= \
+             that holds its days (cached days cost no request)"
+        }
         _ => "",
     }
 }
@@ -172,6 +177,14 @@ fn curve_term(term: Term) -> String {
 /// lead with the argument, then the advice in Python's terms.
 pub(crate) fn python_words(invalid: &Invalid) -> String {
     let name = parameter(&invalid.argument);
+    if let Rule::Budget { needed, allowed } = invalid.rule {
+        let plural = if needed == 1 { "" } else { "s" };
+        let advice = invalid.advice.map_or("", advice);
+        return format!(
+            "the call needs {needed} request{plural}, more than {name}={allowed} \
+             (marketcurves: --max-requests) allows{advice}"
+        );
+    }
     let mut words = match (&invalid.lead, invalid.rest()) {
         // `tenors='expired' and tenors='all'`: the keyword given each value.
         (Lead::Values(values), Some(rest)) => {
@@ -204,6 +217,10 @@ fn python_message(error: &ClientError) -> String {
 pub(crate) fn client_error(py: Python<'_>, error: ClientError) -> PyErr {
     let message = python_message(&error);
     match error {
+        ClientError::InvalidRequest(Invalid {
+            rule: Rule::Budget { needed, allowed },
+            ..
+        }) => budget_exceeded(py, message, needed, allowed),
         ClientError::InvalidRequest(_) => InvalidRequest::new_err(message),
         ClientError::Auth(_) => AuthError::new_err(message),
         ClientError::TokenProvider { cause, .. } => {
@@ -245,6 +262,22 @@ fn cache_miss(
             by_tenor.set_item(tenor, runs)?;
         }
         kwargs.set_item("missing", by_tenor)?;
+        let instance = class.call((message,), Some(&kwargs))?;
+        Ok(PyErr::from_value(instance))
+    };
+    build().unwrap_or_else(|import_failure| import_failure)
+}
+
+/// A `BudgetExceeded` carrying the requests the call needs and those its
+/// budget allows.
+fn budget_exceeded(py: Python<'_>, message: String, needed: u32, allowed: u32) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let class = py
+            .import("marketcurves.exceptions")?
+            .getattr("BudgetExceeded")?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("needed", needed)?;
+        kwargs.set_item("allowed", allowed)?;
         let instance = class.call((message,), Some(&kwargs))?;
         Ok(PyErr::from_value(instance))
     };

@@ -161,3 +161,25 @@ def test_offline_serves_only_curves_this_account_was_confirmed_for(em, curves, u
         got, sent = count_requests(em, lambda: offline.settlements(fob, *DAYS, SUMMER))
     assert sent.total == 0
     assert_same_table(got, filled)
+
+
+def test_the_budget_counts_the_confirmation_a_shared_cache_needs(
+    em, curves, url, s3_options, monkeypatch, tmp_path
+):
+    # Every day cached by another account: what a call of this account still
+    # sends is the confirmation of its licence, once, and the budget says so.
+    fob, _ = curves
+    with _client(em, url, s3_options, FULL) as filler:
+        filler.settlements(fob, *DAYS, SUMMER)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-machine-of-its-own"))
+    with _client(em, url, s3_options) as demo:
+        demo.catalogue()  # kept: the catalogue costs the calls below nothing
+        with pytest.raises(mc.BudgetExceeded) as caught:
+            demo.settlements(fob, *DAYS, SUMMER, max_requests=0)
+        assert (caught.value.needed, caught.value.allowed) == (1, 0)
+        table, sent = count_requests(
+            em, lambda: demo.settlements(fob, *DAYS, SUMMER, max_requests=1)
+        )
+        assert table.num_rows > 0 and sent.total == 1, sent
+        _, sent = count_requests(em, lambda: demo.settlements(fob, *DAYS, SUMMER, max_requests=0))
+        assert sent.total == 0, "confirmed for the session: nothing more to send"

@@ -34,6 +34,10 @@ use domain::timestamp::Micros;
 use places::Closing;
 use places::{Advice, Argument, ClientError, Invalid, Rule};
 
+// A call's plan checked against its request budget.
+#[path = "client_budget.rs"]
+mod budget;
+
 /// How long a fetched catalogue serves tenor look-ups.
 const CATALOGUE_TTL: Duration = Duration::from_secs(600);
 
@@ -275,6 +279,16 @@ impl RestClient {
         query: &TenorQuery,
         progress: &Progress,
     ) -> Result<Table, ClientError> {
+        if query.budget().is_limited() {
+            // One request (its first page), and the catalogue that names the table.
+            let mode = match self.cache_mode(None).unwrap_or(CacheMode::Off) {
+                CacheMode::Refresh => CacheMode::Use,
+                mode => mode,
+            };
+            query
+                .budget()
+                .check(1 + self.catalogue_requests(mode).await?)?;
+        }
         let table = self.service.intraday(query, progress).await?;
         Ok(self.named(table, query.curve_id(), None).await)
     }
@@ -332,7 +346,9 @@ impl RestClient {
         mode: Option<CacheMode>,
     ) -> Result<Table, ClientError> {
         let mode = self.cache_mode(mode)?;
-        let tenors = self.tenors_of(query, mode).await?;
+        let tenors = self
+            .planned_tenors(History::Settlements, query, mode)
+            .await?;
         let table = match mode {
             CacheMode::Off => self.service.settlements(query, tenors, progress).await?,
             mode => {
@@ -402,7 +418,7 @@ impl RestClient {
         };
         validate::intraday_span(query.start(), query.end())?;
         let mode = self.cache_mode(mode)?;
-        let tenors = self.tenors_of(query, mode).await?;
+        let tenors = self.planned_tenors(History::Intraday, query, mode).await?;
         let table = match mode {
             CacheMode::Off => {
                 let service = &self.service;

@@ -58,6 +58,8 @@ pub enum Argument {
     Concurrency,
     /// The most ticks a recorder holds before it writes.
     HoldLimit,
+    /// The most requests a call may send (its request budget).
+    Budget,
     /// An argument named by whoever gave it.
     Named(String),
     /// The request as a whole: several arguments together, or the service's
@@ -92,6 +94,7 @@ impl Argument {
             Argument::BatchRows => "batch row limit",
             Argument::Concurrency => "concurrency limit",
             Argument::HoldLimit => "hold limit",
+            Argument::Budget => "request budget",
             Argument::Named(name) => name,
             Argument::Request => "request",
         }
@@ -120,6 +123,10 @@ pub enum Rule {
     Refused,
     /// A thing that cannot be set up from it (a TLS configuration, a client).
     Unusable,
+    /// A call whose plan needs more requests than its budget allows: it
+    /// was refused before sending them. (Counts of 32 bits, saturated, keep
+    /// every `ClientError` small.)
+    Budget { needed: u32, allowed: u32 },
 }
 
 /// What the caller can do about it, as data: a binding words it in its own
@@ -141,6 +148,9 @@ pub enum Advice {
     FetchCatalogue,
     /// A response longer than the client takes in: its limit can be raised.
     ResponseLimit,
+    /// A call over its request budget: ask for fewer tenors or a shorter
+    /// range, or let a cache serve the days it holds.
+    Narrow,
 }
 
 impl Advice {
@@ -159,6 +169,10 @@ impl Advice {
                  curve's tenors, unless the call names them)"
             }
             Advice::ResponseLimit => "the client's response size limit can be raised",
+            Advice::Narrow => {
+                "narrow the call: fewer tenors, a shorter range, or a cache that holds its \
+                 days (cached days cost no request)"
+            }
         }
     }
 

@@ -14,6 +14,7 @@ from marketcurves._commands import (
     history,
     lake,
     live,
+    mcp,
     record,
     replay,
 )
@@ -31,4 +32,5 @@ COMMANDS = (
     compact,
     cache,
     emulator,
+    mcp,
 )

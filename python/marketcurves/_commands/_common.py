@@ -175,6 +175,26 @@ def positive_int(text: str) -> int:
     return value
 
 
+def add_max_requests(parser: argparse.ArgumentParser, counted: str) -> None:
+    parser.add_argument(
+        "--max-requests",
+        type=requests_budget,
+        metavar="N",
+        help=f"refuse, before sending anything, a pull whose plan needs more than N requests "
+        f"({counted}; cached days cost none, and 0 serves only from the cache); default no limit",
+    )
+
+
+def requests_budget(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     try:
         value = float(text)

@@ -13,6 +13,7 @@ from marketcurves._commands._common import (
     TENOR,
     VERTICAL,
     Commands,
+    add_max_requests,
     add_storage_options,
     client,
     command,
@@ -82,6 +83,9 @@ def add(commands: Commands) -> None:
         "--scheduler", metavar="ADDR", help="a Dask scheduler's address (tcp://host:8786)"
     )
     add_storage_options(parser)
+    add_max_requests(
+        parser, "one per tenor and 30 days, and the catalogue's; with --vertical, per quotation"
+    )
     parser.set_defaults(run=run)
 
 
@@ -113,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
             "tenors": args.contracts,
             "storage_options": storage_options(args),
             "progress": progress(),
+            "max_requests": args.max_requests,
         }
         if args.scheduler is not None:
             arguments["cluster"] = stack.enter_context(_dask_client(args.scheduler))

@@ -10,6 +10,7 @@ from marketcurves._commands._common import (
     TENOR,
     Commands,
     add_cache_dir,
+    add_max_requests,
     cache_dir,
     client,
     command,
@@ -62,6 +63,9 @@ def add(commands: Commands) -> None:
         help="send no request: serve everything from the cache (--cache-dir or "
         "$MARKETCURVES_CACHE_DIR), failing with CacheMiss if it lacks any day",
     )
+    add_max_requests(
+        parser, "one per tenor, or per tenor and 30 days with --intraday, and the catalogue's"
+    )
     parser.set_defaults(run=run)
 
 
@@ -72,7 +76,14 @@ def run(args: argparse.Namespace) -> int:
     )
     with client(cache_dir=folder, cache="offline" if args.offline else "use") as service:
         pull = service.intraday_history if args.intraday else service.settlements
-        table = pull(args.curve_id, args.start, args.end, tenors=args.tenors, progress=progress())
+        table = pull(
+            args.curve_id,
+            args.start,
+            args.end,
+            tenors=args.tenors,
+            progress=progress(),
+            max_requests=args.max_requests,
+        )
     output.write(table, fmt, args, brief=BRIEF)
     say(plural(table.num_rows, "row"))
     return 0

@@ -25,10 +25,12 @@
 //! - `days`: the day of each row, and the rows of some days;
 //! - `info`: what the cache holds, and clearing it;
 //! - `counted`: a call's tenor-days from the cache and from the service,
-//!   in its table's metadata.
+//!   in its table's metadata;
+//! - `cost`: the requests a call through it will send, for its budget.
 
 pub mod catalogue;
 mod claim;
+pub(crate) mod cost;
 pub mod counted;
 pub mod days;
 pub mod files;

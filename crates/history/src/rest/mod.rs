@@ -3,6 +3,7 @@
 //! the cache is [`crate::client`], a layer above.
 
 pub mod auth;
+pub mod budget;
 pub mod expired;
 mod history;
 pub mod http;
@@ -24,6 +25,7 @@ pub mod values_since;
 pub mod windows;
 
 pub use auth::{Credentials, TokenProvider};
+pub use budget::Budget;
 pub use expired::SKIPPED_TENORS;
 pub use http::{HttpConfig, DEFAULT_MAX_RESPONSE_BYTES};
 pub use progress::Progress;

@@ -6,6 +6,7 @@
 
 use chrono::NaiveDate;
 
+use super::budget::Budget;
 use super::validate;
 use domain::price_page::Detail;
 use domain::tenor::Tenor;
@@ -44,6 +45,7 @@ impl PriceQuery {
 pub struct TenorQuery {
     curve_id: String,
     tenor: Tenor,
+    budget: Budget,
 }
 
 impl TenorQuery {
@@ -51,7 +53,19 @@ impl TenorQuery {
         Ok(TenorQuery {
             curve_id: validate::curve_id(curve_id)?,
             tenor: validate::tenor(tenor)?,
+            budget: Budget::default(),
         })
+    }
+
+    /// The query refused, before anything is sent, if it needs more
+    /// requests than `budget` allows (`rest::budget`).
+    pub fn with_budget(mut self, budget: Budget) -> TenorQuery {
+        self.budget = budget;
+        self
+    }
+
+    pub fn budget(&self) -> Budget {
+        self.budget
     }
 
     /// The curve id, without surrounding blanks.
@@ -75,6 +89,7 @@ pub struct HistoryQuery {
     tenors: Option<Vec<Tenor>>,
     contracts: Contracts,
     detail: Detail,
+    budget: Budget,
 }
 
 /// Which of a curve's contracts a history pulls when no tenors are named.
@@ -134,6 +149,7 @@ impl HistoryQuery {
             tenors,
             contracts: Contracts::Listed,
             detail: Detail::Full,
+            budget: Budget::default(),
         })
     }
 
@@ -147,6 +163,17 @@ impl HistoryQuery {
 
     pub fn detail(&self) -> Detail {
         self.detail
+    }
+
+    /// The query refused, before anything is sent, if its plan needs more
+    /// requests than `budget` allows (`rest::budget`).
+    pub fn with_budget(mut self, budget: Budget) -> HistoryQuery {
+        self.budget = budget;
+        self
+    }
+
+    pub fn budget(&self) -> Budget {
+        self.budget
     }
 
     /// The query with its end no later than `last`; None if nothing is left.

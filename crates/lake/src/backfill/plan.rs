@@ -12,7 +12,7 @@ use domain::live::Subscription;
 use domain::tenor::{Tenor, TenorKind};
 use history::rest::validate;
 use history::rest::windows::{split, MAX_INTRADAY_DAYS};
-use history::rest::{Contracts, HistoryQuery};
+use history::rest::{Budget, Contracts, HistoryQuery};
 use history::RestClient;
 use live::checked_subscription;
 use places::storage::Place;
@@ -35,6 +35,7 @@ pub struct BackfillRequest {
     start: NaiveDate,
     end: NaiveDate,
     contracts: Contracts,
+    budget: Budget,
 }
 
 impl BackfillRequest {
@@ -78,7 +79,15 @@ impl BackfillRequest {
             start,
             end,
             contracts,
+            budget: Budget::default(),
         })
+    }
+
+    /// The request refused, before any task starts, if its plan needs more
+    /// requests than `budget` allows.
+    pub fn with_budget(mut self, budget: Budget) -> BackfillRequest {
+        self.budget = budget;
+        self
     }
 }
 
@@ -93,6 +102,11 @@ pub struct Plan {
 /// Plans `request` into `dest`: refuses a curve the catalogue does not
 /// list, a tenor it does not offer, a `*` that finds no contract, and a
 /// range that begins after the service's today; ends the range there.
+/// A plan over the request's budget is refused before any task starts:
+/// it costs the catalogue's request where the catalogue must be fetched
+/// (checked before it is), and one request per tenor of each task (a
+/// task spans at most one 30-day window; its pages after the first are
+/// known only from the first answer).
 pub async fn plan(
     rest: &RestClient,
     dest: &Place,
@@ -100,6 +114,8 @@ pub async fn plan(
 ) -> Result<Plan, ClientError> {
     // Before anything is sent: a link in the range is refused.
     super::held::refuse_links(dest, request.start, request.end).await?;
+    let catalogue = rest.tenors_requests().await?;
+    request.budget.check(catalogue)?;
     let curves = tenors_of(rest, request).await?;
     // After the catalogue's answer, which dated the service's clock.
     let today = rest.http().service_clock().now().date_naive();
@@ -121,6 +137,8 @@ pub async fn plan(
             plan_window(&held, curve_id, tenors, (first, window_last), &mut plan);
         }
     }
+    let tasks: u64 = plan.tasks.iter().map(|t| t.tenors.len() as u64).sum();
+    request.budget.check(catalogue + tasks)?;
     Ok(plan)
 }
 
