@@ -47,6 +47,7 @@ MARKS_BY_PATH = {
     "tests/record/test_record_faults.py": ("slow",),
     "tests/record/test_record_process.py": ("subprocess", "slow"),
     "tests/cli/": ("subprocess",),
+    "tests/browser/": ("browser", "slow"),
     "tests/test_process_state.py": ("subprocess",),
 }
 

@@ -43,7 +43,17 @@ griffe = pytest.importorskip("griffe")
 
 #: The modules whose ``__all__`` is public API besides ``marketcurves``
 #: (as tests/docs/test_site.py reads them).
-PUBLIC_MODULES = ("cache", "curves", "exceptions", "lake", "live", "plot", "record", "testing")
+PUBLIC_MODULES = (
+    "cache",
+    "curves",
+    "exceptions",
+    "lake",
+    "live",
+    "plot",
+    "record",
+    "testing",
+    "widgets",
+)
 
 #: The public classes whose methods do I/O.
 IO_CLASSES = {"Client", "BulkJob", "LiveFeed"}
@@ -54,6 +64,8 @@ WITHOUT_IO = {
     "LakeReport": "a result",
     "Tenor": "a tenor's name, parsed",
     "Emulator": "a test tool: the service in this process, its controls answered at once",
+    "LiveCurve": "a notebook widget: its feed is read by a thread of its own",
+    "LiveBoard": "a notebook widget: its feed is read by a thread of its own",
 }
 
 #: Where public functions are defined, and whether they do I/O (and why not).
@@ -75,6 +87,7 @@ NOT_BLOCKING = {
     "Client.live": "opens the feed, which connects in the background",
     "Client.replay": "opens the replay, which reads in the background",
     "LiveFeed.stats": "reads the feed's counters",
+    "LiveFeed.widget": "makes a widget, which reads the feed in the background",
 }
 
 #: What only the blocking form takes.

@@ -798,6 +798,15 @@ def polled_batches(
         if batch is not None:
             yield batch
             continue
+        if core.stats()["queued"]:
+            # Ticks are waiting: the core's own batch, returned within
+            # `poll` of its first row (its wait for a first row is unbounded).
+            ready = core.next_batch(max_rows, poll).wait()
+            feed._dispatch_events()
+            if ready is None:
+                return
+            yield ready
+            continue
         ticks = core.take(max_rows, timeout=poll).wait()
         feed._dispatch_events()
         if not ticks:

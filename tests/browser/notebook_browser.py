@@ -31,12 +31,37 @@ STARTUP = 90.0
 WAIT = 60.0
 
 
+#: A notebook watching the emulator's feed at 600x (ten minutes a second:
+#: a curve's tenors tick every second or so): the feed and both widgets,
+#: then the feed's close and the end. The test and the docs' pictures run it.
+WATCH_CELLS = [
+    """\
+import marketcurves as mc
+from marketcurves.testing import Emulator
+
+emulator = Emulator(seed=0, time_scale=600, start="2025-06-11T09:00:00Z")
+client = emulator.client()
+curve = next(c for c in client.catalogue() if c.quotation != "Sales")
+feed = client.live(**emulator.keepalive())
+feed.subscribe(curve)
+print(curve.name)""",
+    "feed.widget(curve)",
+    "mc.widgets.LiveBoard(feed)",
+    "feed.close()",
+    "client.close()\nemulator.stop()",
+]
+
+
 def why_not() -> str | None:
     """Why the browser suite cannot run here, or None if it can."""
     for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
         if not (os.path.exists(path) or shutil.which(os.path.basename(path))):
             return f"{path} is missing: apt-get install chromium chromium-driver ({package})"
-    for module, dist in (("selenium", "selenium"), ("notebook", "notebook"), ("anywidget", "anywidget")):
+    for module, dist in (
+        ("selenium", "selenium"),
+        ("notebook", "notebook"),
+        ("anywidget", "anywidget"),
+    ):
         try:
             __import__(module)
         except ImportError:
@@ -114,7 +139,9 @@ def jupyter_server(root: Path, env: dict[str, str] | None = None) -> Iterator[st
 
         def up() -> bool:
             if server.poll() is not None:
-                raise RuntimeError(f"the Jupyter server exited: {(home / 'server.log').read_text()}")
+                raise RuntimeError(
+                    f"the Jupyter server exited: {(home / 'server.log').read_text()}"
+                )
             try:
                 with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
                     return True

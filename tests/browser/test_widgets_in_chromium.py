@@ -9,31 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from notebook_browser import Page, chromium, jupyter_server, notebook, wait_for
-
-#: The notebook: the emulator's feed at 600x (ten minutes a second: a
-#: curve's tenors tick every second or so), both widgets, then the close.
-CELLS = [
-    """\
-import marketcurves as mc
-from marketcurves.testing import Emulator
-
-emulator = Emulator(seed=0, time_scale=600, start="2025-06-11T09:00:00Z")
-client = emulator.client()
-curve = next(c for c in client.catalogue() if c.quotation != "Sales")
-feed = client.live(**emulator.keepalive())
-feed.subscribe(curve)
-print(curve.name)""",
-    "feed.widget(curve)",
-    "mc.widgets.LiveBoard(feed)",
-    "feed.close()",
-    "client.close()\nemulator.stop()",
-]
+from notebook_browser import WATCH_CELLS, Page, chromium, jupyter_server, notebook, wait_for
 
 
 @pytest.mark.usefixtures("browser_ready")
 def test_both_widgets_tick_then_close_in_chromium(tmp_path: Path) -> None:
-    (tmp_path / "watch.ipynb").write_text(notebook(CELLS), encoding="utf-8")
+    (tmp_path / "watch.ipynb").write_text(notebook(WATCH_CELLS), encoding="utf-8")
     with jupyter_server(tmp_path) as base, chromium() as driver:
         page = Page(driver, base, "watch.ipynb")
         page.run_cell(timeout=120)

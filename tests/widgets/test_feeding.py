@@ -110,9 +110,7 @@ def test_the_live_feed_shows_each_tenors_last_published_value(em: Emulator) -> N
         start = dt.datetime.fromisoformat(LIVE_START) - dt.timedelta(days=30)
 
         def published() -> dict[str, float]:
-            return {
-                t: em.published(curve.id, t, start=start)[-1].price for t in chart.tenors
-            }
+            return {t: em.published(curve.id, t, start=start)[-1].price for t in chart.tenors}
 
         wait_for(lambda: chart.latest == published(), "each tenor's last published value")
         assert chart.ticks > snapshots
@@ -121,13 +119,15 @@ def test_the_live_feed_shows_each_tenors_last_published_value(em: Emulator) -> N
         assert chart.latest == published()
 
 
-def test_closing_the_widget_stops_its_reader_and_leaves_the_feed(em: Emulator, lake: dict[str, Any]) -> None:
+def test_closing_the_widget_stops_its_reader_and_leaves_the_feed(
+    em: Emulator, lake: dict[str, Any]
+) -> None:
     with em.client() as client, replay(client, lake, speed=60) as feed:
         curve = curve_of(client)
         feed.subscribe(curve)
         chart = feed.widget(curve)
         wait_for(lambda: chart.ticks, "a tick")
-        reader = chart._feed_reader  # noqa: SLF001 - the thread the test checks
+        reader = chart._feed_reader
         assert reader is not None and reader.thread.is_alive()
         chart.close()
         assert not reader.thread.is_alive()
@@ -173,7 +173,11 @@ def test_closing_the_client_ends_the_widget(em: Emulator) -> None:
     ],
 )
 def test_bad_arguments_are_refused(
-    em: Emulator, lake: dict[str, Any], arguments: dict[str, Any], error: type[Exception], words: str
+    em: Emulator,
+    lake: dict[str, Any],
+    arguments: dict[str, Any],
+    error: type[Exception],
+    words: str,
 ) -> None:
     with em.client() as client, replay(client, lake) as feed:
         curve = curve_of(client)

@@ -25,15 +25,14 @@ except ImportError as missing:  # pragma: no cover - the message is the point
     ) from missing
 
 if TYPE_CHECKING:
-    import pyarrow
-
     from marketcurves.live import LiveFeed
+    from marketcurves.widgets._latest import Rows
 
 #: The front end, shipped in the wheel: nothing is loaded from the network.
 STATIC = Path(__file__).with_name("static")
 
 
-class FeedWidget(anywidget.AnyWidget):  # type: ignore[misc]
+class FeedWidget(anywidget.AnyWidget):
     """A widget drawing a feed as it ticks (the base of LiveCurve and LiveBoard)."""
 
     _css = STATIC / "widgets.css"
@@ -79,14 +78,14 @@ class FeedWidget(anywidget.AnyWidget):  # type: ignore[misc]
 
     # What the reader calls, on its thread.
 
-    def on_batch(self, batch: pyarrow.RecordBatch | None) -> None:
+    def _on_batch(self, rows: Rows | None) -> None:
         with self._feed_lock:
-            if batch is not None and self._take(batch):
+            if rows is not None and self._take(rows):
                 self._feed_dirty = True
             if self._feed_dirty and self._throttle.due():
                 self._flush()
 
-    def on_end(self, how: str) -> None:
+    def _on_end(self, how: str) -> None:
         with self._feed_lock:
             self._feed_reader = None
             # The last values, and the end, at once.
@@ -105,7 +104,7 @@ class FeedWidget(anywidget.AnyWidget):  # type: ignore[misc]
 
     # What each widget does.
 
-    def _take(self, batch: pyarrow.RecordBatch) -> bool:
+    def _take(self, rows: Rows) -> bool:
         """Takes a batch's ticks; True if the widget shows any."""
         raise NotImplementedError
 

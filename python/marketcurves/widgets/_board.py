@@ -9,11 +9,9 @@ import traitlets
 from marketcurves import _named
 from marketcurves.plot import _input
 from marketcurves.widgets._base import STATIC, FeedWidget
-from marketcurves.widgets._latest import Book
+from marketcurves.widgets._latest import Book, Rows
 
 if TYPE_CHECKING:
-    import pyarrow
-
     from marketcurves.live import LiveFeed
 
 
@@ -65,11 +63,12 @@ class LiveBoard(FeedWidget):
         self._order: list[tuple[str, str]] = []
         super().__init__(feed, max_fps)
 
-    def _take(self, batch: pyarrow.RecordBatch) -> bool:
-        if self._book.add(batch) == 0:
+    def _take(self, rows: Rows) -> bool:
+        if self._book.add(rows) == 0:
             return False
-        if len(self._curves) < len({c for c, _ in self._book.values}):
-            for named in _named.curves_of(batch):
+        # A new tenor may be of a curve not named yet.
+        if self._book.added and len(self._curves) < len({c for c, _ in self._book.values}):
+            for named in _named.curves_of(rows.batch):
                 self._curves.setdefault(named["id"], named)
         return True
 

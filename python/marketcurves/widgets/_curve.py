@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import traitlets
 
@@ -14,11 +14,9 @@ from marketcurves.exceptions import InvalidRequest
 from marketcurves.plot import _input
 from marketcurves.widgets import _kinds
 from marketcurves.widgets._base import STATIC, FeedWidget
-from marketcurves.widgets._latest import Book
+from marketcurves.widgets._latest import Book, Rows
 
 if TYPE_CHECKING:
-    import pyarrow
-
     from marketcurves.catalogue import Curve
     from marketcurves.live import LiveFeed
 
@@ -122,13 +120,13 @@ class LiveCurve(FeedWidget):
             kinds=list(chosen),
         )
 
-    def _take(self, batch: pyarrow.RecordBatch) -> bool:
+    def _take(self, rows: Rows) -> bool:
         if not self._named:
-            named = _named.curve_of(batch, self.curve_id)
+            named = _named.curve_of(rows.batch, self.curve_id)
             if named is not None and named["name"]:
                 self._named = True
                 self._names = (named["name"], named["units"] or self.units)
-        return self._book.add(batch) > 0
+        return self._book.add(rows) > 0
 
     def _update(self) -> None:
         book = self._book
@@ -138,9 +136,7 @@ class LiveCurve(FeedWidget):
             self.title, self.units = names
             self._names = None
         by_tenor = {tenor: value for (_, tenor), value in book.values.items()}
-        order = [
-            t for t in _input.calendar_order(by_tenor) if _kinds.kind_of(t) in self._chosen
-        ]
+        order = [t for t in _input.calendar_order(by_tenor) if _kinds.kind_of(t) in self._chosen]
         shown = [by_tenor[t] for t in order]
         self.tenors = order
         self.tenor_kinds = [_kinds.kind_of(t) for t in order]

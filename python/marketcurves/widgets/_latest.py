@@ -12,6 +12,20 @@ if TYPE_CHECKING:
     import pyarrow
 
 
+class Rows:
+    """A batch's columns as Python lists, made once for every widget of
+    the feed."""
+
+    __slots__ = ("batch", "curves", "prices", "tenors", "times")
+
+    def __init__(self, batch: pyarrow.RecordBatch) -> None:
+        self.batch = batch
+        self.curves = batch.column("curve_id").to_pylist()
+        self.tenors = batch.column("tenor").to_pylist()
+        self.prices = batch.column("price").to_pylist()
+        self.times = batch.column("generated_on").to_pylist()
+
+
 @dataclass(slots=True)
 class Latest:
     """One tenor's latest value, and what the widgets show beside it."""
@@ -40,15 +54,10 @@ class Book:
         #: New keys since :meth:`take_changed` (the order to show may change).
         self.added = False
 
-    def add(self, batch: pyarrow.RecordBatch) -> int:
+    def add(self, rows: Rows) -> int:
         """Takes a batch's rows; returns how many were of this book."""
-        if batch.num_rows == 0:
-            return 0
         received = time.time() * 1000.0
-        curves = batch.column("curve_id").to_pylist()
-        tenors = batch.column("tenor").to_pylist()
-        prices = batch.column("price").to_pylist()
-        times = batch.column("generated_on").to_pylist()
+        curves, tenors, prices, times = rows.curves, rows.tenors, rows.prices, rows.times
         mine = self.curve_id
         values, changed = self.values, self.changed
         taken = 0

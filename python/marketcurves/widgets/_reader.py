@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from marketcurves import live
 from marketcurves.exceptions import ClientClosed, MarketCurvesError
+from marketcurves.widgets._latest import Rows
 
 if TYPE_CHECKING:
-    import pyarrow
-
     from marketcurves.live import LiveFeed
 
 log = logging.getLogger("marketcurves.widgets")
@@ -35,10 +34,10 @@ ROWS = 10_000
 class Listener(Protocol):
     """What a widget does with what its reader reads, on the reader's thread."""
 
-    def on_batch(self, batch: pyarrow.RecordBatch | None) -> None:
+    def _on_batch(self, rows: Rows | None) -> None:
         """A batch of ticks, or None after ``POLL`` seconds without one."""
 
-    def on_end(self, how: str) -> None:
+    def _on_end(self, how: str) -> None:
         """The feed ended: ``"closed"``, ``"end of replay"`` or ``"stopped: ..."``."""
 
 
@@ -82,8 +81,9 @@ class FeedReader:
             for batch in live.polled_batches(self._feed, max_rows=ROWS, poll=POLL):
                 if self._stop.is_set():
                     return
+                rows = Rows(batch) if batch is not None and batch.num_rows else None
                 for listener in self._each():
-                    listener.on_batch(batch)
+                    listener._on_batch(rows)
             how = live.ending(self._feed)
         except ClientClosed:
             how = "closed"
@@ -97,7 +97,7 @@ class FeedReader:
         finally:
             self.ended = how
         for listener in self._each():
-            listener.on_end(how)
+            listener._on_end(how)
 
 
 _readers: weakref.WeakKeyDictionary[LiveFeed, FeedReader] = weakref.WeakKeyDictionary()
