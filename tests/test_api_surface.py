@@ -64,8 +64,6 @@ WITHOUT_IO = {
     "LakeReport": "a result",
     "Tenor": "a tenor's name, parsed",
     "Emulator": "a test tool: the service in this process, its controls answered at once",
-    "LiveCurve": "a notebook widget: its feed is read by a thread of its own",
-    "LiveBoard": "a notebook widget: its feed is read by a thread of its own",
 }
 
 #: Where public functions are defined, and whether they do I/O (and why not).
@@ -383,6 +381,8 @@ def test_the_rules_catch_what_they_are_for(sources: Any) -> None:
 #: its tenors, the range, the destination or source, the tables.
 DATA = {
     "base_url",
+    "feed",
+    "curve",
     "curve_id",
     "tenor",
     "tenors",

@@ -11,21 +11,7 @@ import comm
 import pytest
 from comm.base_comm import BaseComm
 from support import LIVE_START
-
-
-class Recorded:
-    """Every message the widgets' comms published, by widget model id."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[str, dict[str, Any]]] = []
-
-    def updates(self, widget: Any) -> list[dict[str, Any]]:
-        """The state updates sent for ``widget`` after it was opened."""
-        return [
-            data["state"]
-            for comm_id, data in self.messages
-            if comm_id == widget.model_id and data.get("method") == "update"
-        ]
+from widget_helpers import Recorded
 
 
 class RecordingComm(BaseComm):  # type: ignore[misc]

@@ -8,8 +8,7 @@ import math
 import time
 from typing import Any
 
-from conftest import Recorded
-from widget_helpers import wait_ended
+from widget_helpers import Recorded, wait_ended
 
 import marketcurves as mc
 from marketcurves.testing import Emulator

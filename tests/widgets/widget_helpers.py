@@ -26,3 +26,18 @@ def wait_for(check: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
 def wait_ended(widget: Any) -> str:
     wait_for(lambda: widget.state in ENDED or widget.state.startswith("stopped"), "the end")
     return str(widget.state)
+
+
+class Recorded:
+    """Every message the widgets' comms published, by widget model id."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, dict[str, Any]]] = []
+
+    def updates(self, widget: Any) -> list[dict[str, Any]]:
+        """The state updates sent for ``widget`` after it was opened."""
+        return [
+            data["state"]
+            for comm_id, data in self.messages
+            if comm_id == widget.model_id and data.get("method") == "update"
+        ]
