@@ -48,6 +48,7 @@ MARKS_BY_PATH = {
     "tests/record/test_record_process.py": ("subprocess", "slow"),
     "tests/cli/": ("subprocess",),
     "tests/mcp/": ("subprocess",),
+    "tests/browser/": ("browser", "slow"),
     "tests/test_process_state.py": ("subprocess",),
 }
 

@@ -43,7 +43,17 @@ griffe = pytest.importorskip("griffe")
 
 #: The modules whose ``__all__`` is public API besides ``marketcurves``
 #: (as tests/docs/test_site.py reads them).
-PUBLIC_MODULES = ("cache", "curves", "exceptions", "lake", "live", "plot", "record", "testing")
+PUBLIC_MODULES = (
+    "cache",
+    "curves",
+    "exceptions",
+    "lake",
+    "live",
+    "plot",
+    "record",
+    "testing",
+    "widgets",
+)
 
 #: The public classes whose methods do I/O.
 IO_CLASSES = {"Client", "BulkJob", "LiveFeed"}
@@ -75,6 +85,7 @@ NOT_BLOCKING = {
     "Client.live": "opens the feed, which connects in the background",
     "Client.replay": "opens the replay, which reads in the background",
     "LiveFeed.stats": "reads the feed's counters",
+    "LiveFeed.widget": "makes a widget, which reads the feed in the background",
 }
 
 #: What only the blocking form takes.
@@ -370,6 +381,8 @@ def test_the_rules_catch_what_they_are_for(sources: Any) -> None:
 #: its tenors, the range, the destination or source, the tables.
 DATA = {
     "base_url",
+    "feed",
+    "curve",
     "curve_id",
     "tenor",
     "tenors",

@@ -5,7 +5,7 @@
 [Tenor('C 00', kind='continuous'), Tenor('Jan 25', kind='month', start=2025-01-01, end=2025-01-31), Tenor('Q1 25', kind='quarter', start=2025-01-01, end=2025-03-31), Tenor('Feb 25', kind='month', start=2025-02-01, end=2025-02-28)]
 """
 
-from marketcurves import curves, exceptions, plot
+from marketcurves import curves, exceptions, plot, widgets
 from marketcurves._core import Tenor, Tick, __version__
 from marketcurves._polars import to_polars
 from marketcurves.backfill import BackfillSummary
@@ -76,4 +76,5 @@ __all__ = [
     "read_ticks_async",
     "to_pandas",
     "to_polars",
+    "widgets",
 ]

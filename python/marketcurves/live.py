@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from marketcurves._core import Tick
     from marketcurves.catalogue import Curve
+    from marketcurves.widgets import LiveCurve
 
 __all__ = [
     "CallbackErrorEvent",
@@ -152,6 +153,9 @@ class LiveFeed:
         self._curve_names: dict[str, str] = {}
         self._failure: BaseException | None = None
         self._failure_reported = False
+        # Closed here (close(), the end of a `with`) before it ended by
+        # itself: a widget then says "closed", not "end of replay".
+        self._closed_here = False
         self._thread: threading.Thread | None = None
         if on_price is not None:
             self._thread = threading.Thread(
@@ -682,6 +686,7 @@ class LiveFeed:
             MarketCurvesError: in callback mode, the error that stopped the
                 feed, if any (raised once).
         """
+        self._note_closing()
         self._core.close()
         self._join_callback_thread()
         self._dispatch_events()
@@ -689,10 +694,45 @@ class LiveFeed:
 
     async def close_async(self) -> None:
         """The awaitable form of :meth:`close` (without a callback thread)."""
+        self._note_closing()
         await self._core.close_async()
         if self._thread is not None:
             self.close()
         self._dispatch_events()
+
+    def _note_closing(self) -> None:
+        if not self._core.closed:
+            self._closed_here = True
+
+    # Widgets.
+
+    def widget(self, curve: str | Curve, *, kinds: str | Iterable[str] = "months") -> LiveCurve:
+        """A notebook widget drawing ``curve``'s forward curve as the feed
+        ticks: :class:`marketcurves.widgets.LiveCurve` on this feed (it needs
+        ``pip install 'marketcurves[jupyter]'``).
+
+        The widget reads the feed in the background from then on: read it
+        through widgets only (every widget of one feed shares one reader).
+
+        Args:
+            curve: a subscribed curve, by id or as a :class:`~marketcurves.Curve`.
+            kinds: the tenor kinds drawn: ``"months"`` (the default),
+                ``"quarters"``, ``"windows"``, ``"continuous"``, a list of
+                them, or ``"all"``.
+
+        Raises:
+            InvalidRequest: the curve is not subscribed to, a kind is not
+                one, or the feed delivers its ticks to ``on_price``.
+            ImportError: anywidget is not installed.
+
+        Examples:
+            >>> feed = client.replay("2026-01-14T09:00", "2026-01-14T12:00", speed=60)
+            >>> feed.subscribe(curve)
+            >>> feed.widget(curve)  # in a notebook: the curve, moving  # doctest: +SKIP
+        """
+        from marketcurves.widgets import LiveCurve
+
+        return LiveCurve(self, curve, kinds=kinds)
 
     def __enter__(self) -> LiveFeed:
         return self
@@ -737,3 +777,56 @@ async def join_callbacks_async(feeds: Iterable[LiveFeed]) -> None:
     """The awaitable form of :func:`join_callbacks` (``Client.close_async``)."""
     for feed in list(feeds):
         await feed._join_callback_thread_async()
+
+
+# The module's front for the widgets (marketcurves.widgets), which read a
+# feed in the background and must be able to stop while it is quiet.
+
+
+def polled_batches(
+    feed: LiveFeed, *, max_rows: int, poll: float
+) -> Iterator[pyarrow.RecordBatch | None]:
+    """The feed's ticks as :meth:`LiveFeed.batches` yields them (naming the
+    feed's curves), or None after ``poll`` seconds without a tick, so that
+    the reader can look up and stop; ends once the feed is closed and read.
+    Raises what reading the feed raises (``ClientClosed``, ...)."""
+    feed._check_readable()
+    core = feed._core
+    while True:
+        with feed._held_lock:
+            batch = feed._held_batch(max_rows) if feed._held else None
+        if batch is not None:
+            yield batch
+            continue
+        if core.stats()["queued"]:
+            # Ticks are waiting: the core's own batch, returned within
+            # `poll` of its first row (its wait for a first row is unbounded).
+            ready = core.next_batch(max_rows, poll).wait()
+            feed._dispatch_events()
+            if ready is None:
+                return
+            yield ready
+            continue
+        ticks = core.take(max_rows, timeout=poll).wait()
+        feed._dispatch_events()
+        if not ticks:
+            if not core.closed:
+                yield None
+                continue
+            # Closed: whatever is still queued, then the end.
+            ticks = core.take(max_rows, timeout=0).wait()
+            if not ticks:
+                return
+        yield core.ticks_batch(ticks)
+
+
+def ending(feed: LiveFeed) -> str:
+    """How a feed read to its end ended: ``"end of replay"`` for a replay
+    that reached its end by itself, else ``"closed"``."""
+    return "end of replay" if feed._replayed and not feed._closed_here else "closed"
+
+
+def on_price_mode(feed: LiveFeed) -> bool:
+    """Whether the feed hands its ticks to ``on_price`` (nothing else can
+    read it)."""
+    return feed._on_price is not None

@@ -63,6 +63,15 @@ def test_the_notebook_runs(tmp_path: Path) -> None:
     )
     for title in titles:
         assert title in views, f"no {title!r} view in the tour"
+    # The replay's LiveCurve is shown as a widget.
+    widgets = [
+        output
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+    ]
+    assert widgets, "no widget in the tour"
     # The live section lasts long enough for updates after the snapshots.
     printed = " ".join(
         output.get("text", "")

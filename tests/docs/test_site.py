@@ -15,7 +15,7 @@ from docs_helpers import REPO
 import marketcurves
 
 #: The modules whose ``__all__`` is public API besides ``marketcurves`` itself.
-PUBLIC_MODULES = ("cache", "curves", "exceptions", "live", "plot", "record", "testing")
+PUBLIC_MODULES = ("cache", "curves", "exceptions", "live", "plot", "record", "testing", "widgets")
 
 
 def anchors(site: Path) -> set[str]:

@@ -1,0 +1,119 @@
+"""One background reader per feed, handing its batches to every widget
+that shows it: the feed is read once, however many widgets draw it.
+
+The reader is a daemon thread waiting on the feed at most :data:`POLL`
+seconds at a time (the wait releases the GIL: the kernel runs cells
+meanwhile). It stops within that time of its last widget leaving, and
+ends, telling its widgets how, once the feed is closed and read, or an
+error stops it."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from typing import TYPE_CHECKING, Protocol
+
+from marketcurves import live
+from marketcurves.exceptions import ClientClosed, MarketCurvesError
+from marketcurves.widgets._latest import Rows
+
+if TYPE_CHECKING:
+    from marketcurves.live import LiveFeed
+
+log = logging.getLogger("marketcurves.widgets")
+
+#: The longest the reader waits on the feed before looking up: how soon it
+#: stops once its widgets are closed, and sends an update held back by the
+#: throttle when the feed goes quiet.
+POLL = 0.05
+#: The most ticks taken from the feed at once.
+ROWS = 10_000
+
+
+class Listener(Protocol):
+    """What a widget does with what its reader reads, on the reader's thread."""
+
+    def _on_batch(self, rows: Rows | None) -> None:
+        """A batch of ticks, or None after ``POLL`` seconds without one."""
+
+    def _on_end(self, how: str) -> None:
+        """The feed ended: ``"closed"``, ``"end of replay"`` or ``"stopped: ..."``."""
+
+
+class FeedReader:
+    def __init__(self, feed: LiveFeed) -> None:
+        self._feed = feed
+        self._listeners: list[Listener] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self.ended: str | None = None
+        self.thread = threading.Thread(
+            target=self._run, name="marketcurves-widget-reader", daemon=True
+        )
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set() or self.ended is not None
+
+    def _attach(self, listener: Listener) -> None:
+        with self._lock:
+            self._listeners.append(listener)
+        if self.thread.ident is None:
+            self.thread.start()
+
+    def detach(self, listener: Listener) -> None:
+        """Stops handing batches to ``listener``; the last one to leave stops
+        the reader (within ``POLL`` seconds)."""
+        with _readers_lock, self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+            if not self._listeners:
+                self._stop.set()
+
+    def _each(self) -> list[Listener]:
+        with self._lock:
+            return list(self._listeners)
+
+    def _run(self) -> None:
+        how = "closed"
+        try:
+            for batch in live.polled_batches(self._feed, max_rows=ROWS, poll=POLL):
+                if self._stop.is_set():
+                    return
+                rows = Rows(batch) if batch is not None and batch.num_rows else None
+                for listener in self._each():
+                    listener._on_batch(rows)
+            how = live.ending(self._feed)
+        except ClientClosed:
+            how = "closed"
+        except MarketCurvesError as error:
+            log.error("widget: the feed stopped: %s", error)
+            how = f"stopped: {error}"
+        except Exception:
+            # A widget's own failure: logged, not lost in a thread.
+            log.exception("widget: reading the feed failed")
+            how = "stopped: the widget failed (see the marketcurves.widgets log)"
+        finally:
+            self.ended = how
+        for listener in self._each():
+            listener._on_end(how)
+
+
+_readers: weakref.WeakKeyDictionary[LiveFeed, FeedReader] = weakref.WeakKeyDictionary()
+_readers_lock = threading.Lock()
+
+
+def attach(feed: LiveFeed, listener: Listener) -> FeedReader:
+    """Hands the feed's batches to ``listener`` from the feed's reader: the
+    running one, or a new one once the last has stopped (waited for, so
+    that two never read the feed at once)."""
+    with _readers_lock:
+        reader = _readers.get(feed)
+        if reader is None or reader.stopping:
+            if reader is not None and reader.thread.is_alive():
+                # Stopping: gone within one poll of the feed.
+                reader.thread.join(timeout=10 * POLL + 1.0)
+            reader = _readers[feed] = FeedReader(feed)
+        reader._attach(listener)
+        return reader
