@@ -80,6 +80,34 @@ def test_a_replay_ends_with_each_tenors_last_value(em: Emulator, lake: dict[str,
         feed.close()
 
 
+def test_a_widget_shown_after_the_replay_ended_shows_what_it_delivered(
+    em: Emulator, lake: dict[str, Any]
+) -> None:
+    # The feed was read to its end by the first widget: the second, shown
+    # only then, is handed what that reading gave, not an empty board.
+    with em.client() as client:
+        curve = curve_of(client)
+        ticks = replayed(client, lake, curve)
+        feed = replay(client, lake)
+        feed.subscribe(curve)
+        chart = mc.widgets.LiveCurve(feed, curve, kinds="all")
+        assert wait_ended(chart) == "end of replay"
+        board = mc.widgets.LiveBoard(feed)
+        later = mc.widgets.LiveCurve(feed, curve, kinds="all")
+        assert wait_ended(board) == "end of replay"
+        assert wait_ended(later) == "end of replay"
+        last, first = last_per_tenor(ticks, curve.id), first_per_tenor(ticks, curve.id)
+        assert board.latest == {(curve.id, t): p for t, p in last.items()}
+        assert sum(r["ticks"] for r in board.rows) == len(ticks)
+        assert all(r["curve"] == curve.name for r in board.rows)
+        assert later.latest == chart.latest == last
+        assert dict(zip(later.tenors, later.snapshot, strict=True)) == first
+        assert later.title == curve.name
+        for widget in (chart, board, later):
+            widget.close()
+        feed.close()
+
+
 def test_the_kinds_drawn(em: Emulator, lake: dict[str, Any]) -> None:
     with em.client() as client:
         curve = curve_of(client)

@@ -26,7 +26,7 @@ except ImportError as missing:  # pragma: no cover - the message is the point
 
 if TYPE_CHECKING:
     from marketcurves.live import LiveFeed
-    from marketcurves.widgets._latest import Rows
+    from marketcurves.widgets._latest import Latest, Rows
 
 #: The front end, shipped in the wheel: nothing is loaded from the network.
 STATIC = Path(__file__).with_name("static")
@@ -85,6 +85,11 @@ class FeedWidget(anywidget.AnyWidget):
             if self._feed_dirty and self._throttle.due():
                 self._flush()
 
+    def _catch_up(self, values: dict[tuple[str, str], Latest], last: Rows | None) -> None:
+        with self._feed_lock:
+            if self._seed(values, last):
+                self._flush()
+
     def _on_end(self, how: str) -> None:
         with self._feed_lock:
             self._feed_reader = None
@@ -106,6 +111,11 @@ class FeedWidget(anywidget.AnyWidget):
 
     def _take(self, rows: Rows) -> bool:
         """Takes a batch's ticks; True if the widget shows any."""
+        raise NotImplementedError
+
+    def _seed(self, values: dict[tuple[str, str], Latest], last: Rows | None) -> bool:
+        """Takes what the feed's reader read before the widget came; True
+        if the widget shows any of it."""
         raise NotImplementedError
 
     def _update(self) -> None:

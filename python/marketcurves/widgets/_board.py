@@ -9,7 +9,7 @@ import traitlets
 from marketcurves import _named
 from marketcurves.plot import _input
 from marketcurves.widgets._base import STATIC, FeedWidget
-from marketcurves.widgets._latest import Book, Rows
+from marketcurves.widgets._latest import Book, Latest, Rows
 
 if TYPE_CHECKING:
     from marketcurves.live import LiveFeed
@@ -66,11 +66,21 @@ class LiveBoard(FeedWidget):
     def _take(self, rows: Rows) -> bool:
         if self._book.add(rows) == 0:
             return False
-        # A new tenor may be of a curve not named yet.
+        self._name_from(rows)
+        return True
+
+    def _seed(self, values: dict[tuple[str, str], Latest], last: Rows | None) -> bool:
+        if self._book.seed(values) == 0:
+            return False
+        if last is not None:
+            self._name_from(last)
+        return True
+
+    def _name_from(self, rows: Rows) -> None:
+        """Names the curves of new tenors, from a batch that names them."""
         if self._book.added and len(self._curves) < len({c for c, _ in self._book.values}):
             for named in _named.curves_of(rows.batch):
                 self._curves.setdefault(named["id"], named)
-        return True
 
     def _update(self) -> None:
         book = self._book

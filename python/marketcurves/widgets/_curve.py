@@ -14,7 +14,7 @@ from marketcurves.exceptions import InvalidRequest
 from marketcurves.plot import _input
 from marketcurves.widgets import _kinds
 from marketcurves.widgets._base import STATIC, FeedWidget
-from marketcurves.widgets._latest import Book, Rows
+from marketcurves.widgets._latest import Book, Latest, Rows
 
 if TYPE_CHECKING:
     from marketcurves.catalogue import Curve
@@ -121,12 +121,21 @@ class LiveCurve(FeedWidget):
         )
 
     def _take(self, rows: Rows) -> bool:
+        self._name_from(rows)
+        return self._book.add(rows) > 0
+
+    def _seed(self, values: dict[tuple[str, str], Latest], last: Rows | None) -> bool:
+        if last is not None:
+            self._name_from(last)
+        return self._book.seed(values) > 0
+
+    def _name_from(self, rows: Rows) -> None:
+        """The curve's name and units, from a batch that names them."""
         if not self._named:
             named = _named.curve_of(rows.batch, self.curve_id)
             if named is not None and named["name"]:
                 self._named = True
                 self._names = (named["name"], named["units"] or self.units)
-        return self._book.add(rows) > 0
 
     def _update(self) -> None:
         book = self._book

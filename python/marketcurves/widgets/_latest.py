@@ -4,6 +4,7 @@ feed's rate."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -35,7 +36,8 @@ class Latest:
     time: float
     #: The first value seen (the subscription's snapshot), for the day's move.
     first: float
-    #: Values received since the widget started reading.
+    #: Values received since the feed's reader began (the first widget of
+    #: the feed).
     ticks: int
     #: When the reader took it from the feed (this machine's clock, epoch
     #: milliseconds): the front end measures a tick's way to the screen.
@@ -75,6 +77,21 @@ class Book:
                 kept.price, kept.time, kept.received = price, millis, received
                 kept.ticks += 1
             changed.add(key)
+        return taken
+
+    def seed(self, values: dict[tuple[str, str], Latest]) -> int:
+        """Takes the values read before this book was made (another book's
+        of the same feed: a widget shown after the feed began); returns how
+        many were of this book."""
+        mine = self.curve_id
+        taken = 0
+        for key, value in values.items():
+            if mine is not None and key[0] != mine:
+                continue
+            taken += 1
+            self.values[key] = dataclasses.replace(value)
+            self.changed.add(key)
+            self.added = True
         return taken
 
     def take_changed(self) -> set[tuple[str, str]]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from marketcurves import live
 from marketcurves.exceptions import ClientClosed, MarketCurvesError
-from marketcurves.widgets._latest import Rows
+from marketcurves.widgets._latest import Book, Latest, Rows
 
 if TYPE_CHECKING:
     from marketcurves.live import LiveFeed
@@ -40,11 +40,22 @@ class Listener(Protocol):
     def _on_end(self, how: str) -> None:
         """The feed ended: ``"closed"``, ``"end of replay"`` or ``"stopped: ..."``."""
 
+    def _catch_up(self, values: dict[tuple[str, str], Latest], last: Rows | None) -> None:
+        """What the feed's reader read before this listener came: each
+        tenor's latest value, and the last batch (which names the curves)."""
+
 
 class FeedReader:
-    def __init__(self, feed: LiveFeed) -> None:
+    def __init__(self, feed: LiveFeed, before: FeedReader | None = None) -> None:
         self._feed = feed
         self._listeners: list[Listener] = []
+        # Each tenor's latest value read so far, for a widget shown later
+        # (one entry per tenor: bounded), and the batch that last named the
+        # feed's curves; carried on from a reader that stopped before.
+        self.book = before.book if before is not None else Book()
+        self.last = before.last if before is not None else None
+        # Held while a batch is taken and handed on: a listener that comes
+        # meanwhile catches up after it, never before and again with it.
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self.ended: str | None = None
@@ -58,6 +69,8 @@ class FeedReader:
 
     def _attach(self, listener: Listener) -> None:
         with self._lock:
+            if self.book.values:
+                listener._catch_up(self.book.values, self.last)
             self._listeners.append(listener)
         if self.thread.ident is None:
             self.thread.start()
@@ -82,8 +95,12 @@ class FeedReader:
                 if self._stop.is_set():
                     return
                 rows = Rows(batch) if batch is not None and batch.num_rows else None
-                for listener in self._each():
-                    listener._on_batch(rows)
+                with self._lock:
+                    if rows is not None:
+                        self.book.add(rows)
+                        self.last = rows
+                    for listener in self._listeners:
+                        listener._on_batch(rows)
             how = live.ending(self._feed)
         except ClientClosed:
             how = "closed"
@@ -107,13 +124,15 @@ _readers_lock = threading.Lock()
 def attach(feed: LiveFeed, listener: Listener) -> FeedReader:
     """Hands the feed's batches to ``listener`` from the feed's reader: the
     running one, or a new one once the last has stopped (waited for, so
-    that two never read the feed at once)."""
+    that two never read the feed at once), after what was read before it
+    came: a widget shown after another, or after the feed ended, shows
+    every tenor's latest value all the same."""
     with _readers_lock:
         reader = _readers.get(feed)
         if reader is None or reader.stopping:
             if reader is not None and reader.thread.is_alive():
                 # Stopping: gone within one poll of the feed.
                 reader.thread.join(timeout=10 * POLL + 1.0)
-            reader = _readers[feed] = FeedReader(feed)
+            reader = _readers[feed] = FeedReader(feed, before=reader)
         reader._attach(listener)
         return reader
