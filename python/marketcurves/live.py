@@ -720,6 +720,9 @@ class LiveFeed:
                 ``"quarters"``, ``"windows"``, ``"continuous"``, a list of
                 them, or ``"all"``.
 
+        Returns:
+            The widget, shown when it is a cell's last value.
+
         Raises:
             InvalidRequest: the curve is not subscribed to, a kind is not
                 one, or the feed delivers its ticks to ``on_price``.
