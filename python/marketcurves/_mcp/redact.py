@@ -5,6 +5,7 @@ through :meth:`Redactor.text` first."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -54,13 +55,30 @@ class Redactor:
         return _JWT.sub(HIDDEN, text)
 
     def value(self, value: Any) -> Any:
-        """``value`` with every string in it redacted (dicts, lists)."""
+        """``value`` with every string in it redacted (dicts, lists). A
+        tool's output is thousands of strings, nearly always clean: it is
+        searched once, as JSON, and taken apart only if something shows."""
+        try:
+            whole = json.dumps(value, ensure_ascii=False, default=str)
+        except (TypeError, ValueError):
+            return self._each(value)
+        return self._each(value) if self._shows(whole) else value
+
+    def _shows(self, text: str) -> bool:
+        """Whether ``text`` (JSON) shows a secret or a pattern ``text`` hides."""
+        for secret in self._secrets:
+            # In JSON, a secret's quotes and backslashes are escaped.
+            if secret in text or json.dumps(secret, ensure_ascii=False)[1:-1] in text:
+                return True
+        return any(p.search(text) for p in (_URL_QUERY, _BEARER, _JWT))
+
+    def _each(self, value: Any) -> Any:
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, dict):
-            return {key: self.value(item) for key, item in value.items()}
+            return {key: self._each(item) for key, item in value.items()}
         if isinstance(value, list):
-            return [self.value(item) for item in value]
+            return [self._each(item) for item in value]
         return value
 
 
