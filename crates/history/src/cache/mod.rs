@@ -17,8 +17,11 @@
 //!   the machine for a bounded time (`licence_memory`);
 //! - `finality`: when a day is final, and when the catalogue expires;
 //! - `plan`: which days a file holds and which must be fetched;
-//! - `prefetch`: in a store, a call's curve listed once and the files its
-//!   plans need read at once;
+//! - `prefetch`: in a store, a call's curve listed once, its packs and
+//!   the files its plans need read at once; `cached_days`, the days each
+//!   tenor has in the cache;
+//! - `pack`, `through_pack`: in a store, a curve's tenors' final days in
+//!   one file, written after a call from its rows, read in one request;
 //! - `segment`, `catalogue`: one file each, Parquet with a note in its
 //!   footer (`noted`), written whole (`files`), read back only if
 //!   whole and what they say they are;
@@ -40,12 +43,14 @@ mod licence;
 mod licence_memory;
 mod mode;
 mod noted;
+pub mod pack;
 pub mod plan;
-mod prefetch;
+pub mod prefetch;
 pub mod segment;
 pub mod through;
 mod through_catalogue;
 mod through_claim;
+mod through_pack;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

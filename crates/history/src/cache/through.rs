@@ -54,12 +54,14 @@ pub(super) enum RunRows {
 
 /// One tenor's share of a call.
 #[derive(Default)]
-struct TenorResult {
-    batches: Vec<RecordBatch>,
+pub(super) struct TenorResult {
+    pub(super) batches: Vec<RecordBatch>,
     cached_days: i64,
     fetched_days: i64,
     /// Offline: the runs of days the cache lacks.
     missing: Vec<(NaiveDate, NaiveDate)>,
+    /// The runs of days the cache holds now (read, or kept by the call).
+    pub(super) held: Vec<(NaiveDate, NaiveDate)>,
 }
 
 fn days_between(first: NaiveDate, last: NaiveDate) -> i64 {
@@ -96,14 +98,24 @@ impl Through<'_> {
             progress,
         };
         let call = &call;
-        if mode.reads() {
-            self.may_serve(call, &tenors).await?;
-        }
-        let prefetched = match mode.reads() && self.dirs.files.is_store() {
-            true => Some(self.prefetch(call, &tenors).await?),
-            false => None,
+        // A store's files are read while the licence is confirmed (one
+        // request, at most, and not after the read); no row is served
+        // unless it is.
+        let licence = async {
+            match mode.reads() {
+                true => self.may_serve(call, &tenors).await,
+                false => Ok(()),
+            }
         };
-        let prefetched = &prefetched;
+        let prefetch = async {
+            match mode.reads() && self.dirs.files.is_store() {
+                true => self.prefetch(call, &tenors).await.map(Some),
+                false => Ok(None),
+            }
+        };
+        let (licence, prefetched) = tokio::join!(licence, prefetch);
+        licence?;
+        let prefetched = &prefetched?;
         let skippable = query.contracts() != Contracts::Listed;
         let skipped = &Skipped::default();
         let results: Result<Vec<(Tenor, TenorResult)>, ClientError> = stream::iter(tenors)
@@ -131,6 +143,9 @@ impl Through<'_> {
         }
         let cached: i64 = results.iter().map(|(_, r)| r.cached_days).sum();
         let fetched: i64 = results.iter().map(|(_, r)| r.fetched_days).sum();
+        if mode != CacheMode::Offline && self.dirs.files.is_store() {
+            self.keep_pack(call, &results, prefetched.as_deref()).await;
+        }
         log::debug!(
             target: "marketcurves.cache",
             "{} of {} from {} to {}: {} tenors, {cached} tenor-days from the cache, {fetched} fetched",
@@ -163,8 +178,10 @@ impl Through<'_> {
             .map(|t| tenor_dir(&self.dirs.history, call.history, call.curve_id, t.name()))
             .collect();
         let days = (call.start, call.end);
+        let (history, curve_id) = (call.history, call.curve_id.to_owned());
         tokio::task::spawn_blocking(move || {
-            Arc::new(Prefetched::read(&files, &curve, &tenor_dirs, days))
+            let of = (history, curve_id.as_str());
+            Arc::new(Prefetched::read(&files, &curve, &tenor_dirs, days, of))
         })
         .await
         .map_err(|e| ClientError::internal("reading the cache", e))
@@ -223,12 +240,14 @@ impl Through<'_> {
                     RunRows::Have { .. } => None,
                 })
                 .collect();
+            let held = cached_spans(&runs);
             let batches = take_batches(runs);
             return Ok(TenorResult {
                 batches,
                 cached_days,
                 fetched_days: 0,
                 missing,
+                held,
             });
         }
         // Every run of missing days at once (the HTTP layer bounds them).
@@ -259,15 +278,17 @@ impl Through<'_> {
                 };
             }
         }
-        if fetched_days > 0 {
-            self.keep(call, tenor.name(), &dir, &runs).await;
-        }
+        let held = match fetched_days > 0 {
+            true => self.keep(call, tenor.name(), &dir, &runs).await,
+            false => cached_spans(&runs),
+        };
         super::through_claim::release(claim).await?;
         Ok(TenorResult {
             batches: take_batches(runs),
             cached_days,
             fetched_days,
             missing: Vec::new(),
+            held,
         })
     }
 
@@ -384,13 +405,17 @@ pub(super) async fn read_cached(
         .map_err(|e| ClientError::internal("reading the cache", e))
 }
 
-/// A segment, from what the call's prefetch read, else from its file.
+/// A segment, from what the call's prefetch read (a pack's share of the
+/// tenor, or a segment's file), else from its file.
 fn read_segment(
     files: &Files,
     prefetched: Option<&Prefetched>,
     segment: &Segment,
     what: (History, &str, &str),
 ) -> Result<Vec<RecordBatch>, ReadError> {
+    if let Some(pack) = prefetched.and_then(|p| p.pack(&segment.path)) {
+        return pack.rows(what.2).ok_or(ReadError::Gone);
+    }
     match prefetched.and_then(|p| p.take(&segment.path)) {
         Some(file) => segment::from_file(file, files.is_store(), segment, what),
         None => segment::read(files, segment, what.0, what.1, what.2),
@@ -406,6 +431,21 @@ fn push_missing(runs: &mut Vec<RunRows>, first: NaiveDate, last: NaiveDate) {
         }
     }
     runs.push(RunRows::Missing { first, last });
+}
+
+/// The runs of days read from the cache.
+fn cached_spans(runs: &[RunRows]) -> Vec<(NaiveDate, NaiveDate)> {
+    runs.iter()
+        .filter_map(|run| match run {
+            RunRows::Have {
+                first,
+                last,
+                cached: true,
+                ..
+            } => Some((*first, *last)),
+            _ => None,
+        })
+        .collect()
 }
 
 fn take_batches(runs: Vec<RunRows>) -> Vec<RecordBatch> {
