@@ -37,7 +37,8 @@ use super::segment::ReadError;
 use domain::arrow::{compact_dictionaries, schema};
 use places::digest::digest;
 
-const NOTE_KEY: &str = "marketcurves.cache.pack";
+/// The key of every cache file's note (a pack's says more: its tenors).
+const NOTE_KEY: &str = "marketcurves.cache";
 const NOTE_VERSION: u32 = 1;
 const SUFFIX: &str = ".pack.parquet";
 
@@ -188,7 +189,6 @@ pub fn from_file(
         batches.push(batch);
     }
     let all = arrow_select::concat::concat_batches(&expected, &batches)
-        .and_then(compact_dictionaries)
         .map_err(|e| corrupt(format!("cannot read it: {e}")))?;
     if note.version != NOTE_VERSION || note.history != history.name() || note.curve_id != curve_id
     {
@@ -211,7 +211,9 @@ pub fn from_file(
     let mut offset = 0;
     for noted in note.tenors {
         let days = tenor_days(&noted).ok_or_else(|| corrupt("its note's days do not read".into()))?;
-        let rows = all.slice(offset, noted.rows);
+        // Each tenor's rows as a fetch gives them: their own dictionaries.
+        let rows = compact_dictionaries(all.slice(offset, noted.rows))
+            .map_err(|e| corrupt(format!("cannot read it: {e}")))?;
         offset += noted.rows;
         check_rows(&rows, &days, history).map_err(corrupt)?;
         let (within_name, tenor) = (file.first <= days.first && days.last <= file.last, &noted.tenor);

@@ -131,7 +131,10 @@ fn a_call_whose_days_a_pack_holds_reads_the_pack_and_no_segment() {
         let tenors = two_tenors();
         let file = PackFile::of(&curve, &spans(&tenors)).unwrap();
         write(&files, &file, Put::Create, OF, &tenors).unwrap();
-        let dirs = [jan.clone(), feb.clone()];
+        // A call of more tenors than one round of reads: packs are read.
+        let mut dirs = vec![jan.clone(), feb.clone()];
+        let others = (0..15).map(|i| tenor_dir(&root, History::Settlements, "c1", &format!("T{i}")));
+        dirs.extend(others);
         let got = Prefetched::read(&files, &curve, &dirs, (day("2025-01-05"), day("2025-01-25")), OF);
         assert!(got.pack(&file.path).is_some());
         // The pack, written last, is each tenor's first source.

@@ -13,14 +13,17 @@ use super::days::slice_batches;
 use super::files::{Put, Written};
 use super::layout::curve_dir;
 use super::pack::{self, Pack, PackFile, TenorDays};
-use super::prefetch::{joined, Prefetched};
+use super::prefetch::{joined, Prefetched, READS_AT_ONCE};
 use super::through::{Call, TenorResult, Through};
 use super::CacheMode;
 use domain::tenor::Tenor;
 
 /// Tenors a call must have for its days to be packed, or its packs read:
-/// a tenor alone reads one segment as fast as a pack.
-pub(super) const PACK_TENORS: usize = 2;
+/// more than one round of a store's concurrent reads
+/// (`prefetch::READS_AT_ONCE`). Fewer tenors' segments are read in one
+/// round, about as fast as one pack, and a pack would only keep their
+/// bytes twice.
+pub(super) const PACK_TENORS: usize = READS_AT_ONCE + 1;
 
 impl Through<'_> {
     /// Packs the days each tenor of the call holds in the cache now (its
