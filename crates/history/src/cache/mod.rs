@@ -149,15 +149,20 @@ impl Cache {
     ) -> Result<&Dirs, ClientError> {
         self.dirs
             .get_or_try_init(|| async {
-                let account = account.await?;
                 let (dirs, note) = match &self.files {
                     Files::Folder => {
+                        let account = account.await?;
                         let dir = layout::service_dir(&self.root, base_url, &account);
                         let note = serde_json::json!({ "base_url": base_url, "account": account });
                         (self.dirs_of(dir.clone(), dir, None), note)
                     }
                     Files::Store(location) => {
-                        location.check().await?;
+                        // The store is checked while the account is
+                        // learnt (a login, the first time): two round
+                        // trips at once.
+                        let (account, checked) = tokio::join!(account, location.check());
+                        let account = account?;
+                        checked?;
                         let history = layout::shared_service_dir(&self.root, base_url);
                         let licences = Arc::new(Licences::of(base_url, &account));
                         let account = layout::shared_account_dir(&self.root, base_url, &account);
@@ -167,6 +172,7 @@ impl Cache {
                     }
                 };
                 let (files, path) = (dirs.files.clone(), dirs.history.join("service.json"));
+                let store = files.is_store();
                 let writing = tokio::task::spawn_blocking(move || {
                     let there = match &files {
                         Files::Folder => path.exists(),
@@ -183,7 +189,11 @@ impl Cache {
                         log::warn!(target: "marketcurves.cache", "cannot write {path}: {e}");
                     }
                 });
-                let _ = writing.await;
+                // A store's note (for people, created once) is not waited
+                // for: its request would delay every session's first call.
+                if !store {
+                    let _ = writing.await;
+                }
                 Ok::<_, ClientError>(dirs)
             })
             .await
