@@ -161,7 +161,9 @@ pub fn info(dirs: &Dirs) -> CacheInfo {
 fn is_held(root: &Path, file: &Listed, curve: &CurveFiles) -> bool {
     match file.names.as_slice() {
         [_, _] => curve.packs.iter().any(|p| p.path == file.path),
-        [_, tenor, name] => Segment::from_name(&root.join(&file.names[0]).join(tenor), name).is_some(),
+        [_, tenor, name] => {
+            Segment::from_name(&root.join(&file.names[0]).join(tenor), name).is_some()
+        }
         _ => false,
     }
 }

@@ -24,6 +24,7 @@ fn caches(name: &str) -> Vec<Dirs> {
                 history,
                 account,
                 licences: None,
+                checked: Default::default(),
             }
         })
         .collect()

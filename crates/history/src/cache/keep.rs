@@ -75,7 +75,10 @@ impl Through<'_> {
             written.push(Segment::in_dir(dir, rows.0, rows.1));
             kept.push(rows);
         }
-        let held = kept.iter().map(|(first, last, _)| (*first, *last)).collect();
+        let held = kept
+            .iter()
+            .map(|(first, last, _)| (*first, *last))
+            .collect();
         let merge = kept.len() > MERGE_ABOVE && contiguous(&kept);
         let files: Vec<(Segment, Vec<RecordBatch>)> = if merge {
             let (first, last) = (kept[0].0, kept[kept.len() - 1].1);

@@ -86,6 +86,8 @@ pub struct Dirs {
     /// In a shared cache, what the account was confirmed for (`licence`);
     /// None in a folder, whose history is the account's own.
     pub licences: Option<Arc<Licences>>,
+    /// Set once a store has answered its check (`check`).
+    pub(crate) checked: Arc<OnceCell<()>>,
 }
 
 impl Dirs {
@@ -93,6 +95,23 @@ impl Dirs {
     /// then served only once the account may read it (`licence`).
     pub fn shared(&self) -> bool {
         self.files.is_store()
+    }
+
+    /// Ok once the store is there and takes the credentials (a folder
+    /// always is): a missing bucket is an `InvalidRequest`, refused
+    /// credentials an `AuthError`, at each call until it answers. A cached
+    /// call runs it alongside its first reads of the store, which it does
+    /// not serve unless the check passes, so that the check's round trip is
+    /// not one more before them.
+    pub async fn check(&self) -> Result<(), ClientError> {
+        match &self.files {
+            Files::Folder => Ok(()),
+            Files::Store(location) => self
+                .checked
+                .get_or_try_init(|| location.check())
+                .await
+                .map(drop),
+        }
     }
 }
 
@@ -134,14 +153,19 @@ impl Cache {
         &self.root
     }
 
+    /// Whether it is in an object store.
+    pub fn is_store(&self) -> bool {
+        self.files.is_store()
+    }
+
     /// The mode of calls that do not choose one.
     pub fn mode(&self) -> CacheMode {
         self.mode
     }
 
-    /// Where the files of a service and account are, found on first use
-    /// (a store checked then, as the error of the design: a missing bucket
-    /// or refused credentials), with a note saying whose they are.
+    /// Where the files of a service and account are, found on first use,
+    /// with a note saying whose they are. A store is not checked here: see
+    /// [`Dirs::check`].
     pub(crate) async fn dirs(
         &self,
         base_url: &str,
@@ -156,13 +180,9 @@ impl Cache {
                         let note = serde_json::json!({ "base_url": base_url, "account": account });
                         (self.dirs_of(dir.clone(), dir, None), note)
                     }
-                    Files::Store(location) => {
-                        // The store is checked while the account is
-                        // learnt (a login, the first time): two round
-                        // trips at once.
-                        let (account, checked) = tokio::join!(account, location.check());
-                        let account = account?;
-                        checked?;
+                    Files::Store(_) => {
+                        // The store is checked by each call (`Dirs::check`).
+                        let account = account.await?;
                         let history = layout::shared_service_dir(&self.root, base_url);
                         let licences = Arc::new(Licences::of(base_url, &account));
                         let account = layout::shared_account_dir(&self.root, base_url, &account);
@@ -205,6 +225,7 @@ impl Cache {
             history,
             account,
             licences,
+            checked: Arc::new(OnceCell::new()),
         }
     }
 }

@@ -190,8 +190,7 @@ pub fn from_file(
     }
     let all = arrow_select::concat::concat_batches(&expected, &batches)
         .map_err(|e| corrupt(format!("cannot read it: {e}")))?;
-    if note.version != NOTE_VERSION || note.history != history.name() || note.curve_id != curve_id
-    {
+    if note.version != NOTE_VERSION || note.history != history.name() || note.curve_id != curve_id {
         return Err(corrupt(format!(
             "it says it holds {} of {} (version {}), not {} of {curve_id}",
             note.history,
@@ -210,15 +209,21 @@ pub fn from_file(
     let mut tenors = HashMap::new();
     let mut offset = 0;
     for noted in note.tenors {
-        let days = tenor_days(&noted).ok_or_else(|| corrupt("its note's days do not read".into()))?;
+        let days =
+            tenor_days(&noted).ok_or_else(|| corrupt("its note's days do not read".into()))?;
         // Each tenor's rows as a fetch gives them: their own dictionaries.
         let rows = compact_dictionaries(all.slice(offset, noted.rows))
             .map_err(|e| corrupt(format!("cannot read it: {e}")))?;
         offset += noted.rows;
         check_rows(&rows, &days, history).map_err(corrupt)?;
-        let (within_name, tenor) = (file.first <= days.first && days.last <= file.last, &noted.tenor);
+        let (within_name, tenor) = (
+            file.first <= days.first && days.last <= file.last,
+            &noted.tenor,
+        );
         if !within_name || tenors.contains_key(tenor) {
-            return Err(corrupt(format!("its note's {tenor} is not what its name says")));
+            return Err(corrupt(format!(
+                "its note's {tenor} is not what its name says"
+            )));
         }
         tenors.insert(noted.tenor.clone(), (days, rows));
     }
@@ -244,11 +249,17 @@ fn check_rows(rows: &RecordBatch, days: &TenorDays, history: History) -> Result<
         .and_then(|c| c.as_string_opt::<i32>())
         .ok_or("it has no tenor column")?;
     if (0..names.len()).any(|i| names.is_null(i) || names.value(i) != days.tenor) {
-        return Err(format!("rows noted as {}'s are another tenor's", days.tenor));
+        return Err(format!(
+            "rows noted as {}'s are another tenor's",
+            days.tenor
+        ));
     }
     let row_days = row_days(rows, history);
     let (first, last) = (to_epoch_days(days.first), to_epoch_days(days.last));
-    let inside = row_days.iter().flatten().all(|d| (first..=last).contains(d));
+    let inside = row_days
+        .iter()
+        .flatten()
+        .all(|d| (first..=last).contains(d));
     if !in_day_order(&row_days) || !inside {
         return Err(format!("{}'s rows are not its days, in order", days.tenor));
     }

@@ -70,11 +70,17 @@ fn a_pack_reads_back_each_tenors_days_and_rows() {
         let curve = curve_dir(&root, History::Settlements, "c1");
         let tenors = two_tenors();
         let file = PackFile::of(&curve, &spans(&tenors)).unwrap();
-        assert_eq!((file.first, file.last), (day("2025-01-01"), day("2025-01-31")));
+        assert_eq!(
+            (file.first, file.last),
+            (day("2025-01-01"), day("2025-01-31"))
+        );
         let name = file.path.file_name().unwrap().to_str().unwrap();
         assert_eq!(PackFile::from_name(&curve, name), Some(file.clone()));
         // A segment's name is not a pack's, nor a pack's a segment's.
-        assert_eq!(PackFile::from_name(&curve, "2025-01-01_2025-01-31.parquet"), None);
+        assert_eq!(
+            PackFile::from_name(&curve, "2025-01-01_2025-01-31.parquet"),
+            None
+        );
         assert_eq!(Segment::from_name(&curve, name), None);
         let written = write(&files, &file, Put::Create, OF, &tenors).unwrap();
         assert_eq!(written, Written::Whole);
@@ -87,7 +93,12 @@ fn a_pack_reads_back_each_tenors_days_and_rows() {
         }
         assert_eq!(pack.rows("Mar 26"), None);
         // Another curve's pack is not this one's.
-        let other = from_file(files.read(&file.path), files.is_store(), &file, (History::Settlements, "c2"));
+        let other = from_file(
+            files.read(&file.path),
+            files.is_store(),
+            &file,
+            (History::Settlements, "c2"),
+        );
         assert!(matches!(other, Err(ReadError::Corrupt(_))));
     }
 }
@@ -107,7 +118,9 @@ fn a_pack_whose_rows_are_not_what_its_note_says_is_corrupt() {
         let read = from_file(files.read(&file.path), files.is_store(), &file, OF);
         assert!(matches!(read, Err(ReadError::Corrupt(_))), "{read:?}");
         // Not Parquet at all.
-        files.write(&file.path, Put::Replace, |out| out.write_all(b"junk")).unwrap();
+        files
+            .write(&file.path, Put::Replace, |out| out.write_all(b"junk"))
+            .unwrap();
         let read = from_file(files.read(&file.path), files.is_store(), &file, OF);
         assert!(matches!(read, Err(ReadError::Corrupt(_))));
         // Gone.
@@ -126,16 +139,29 @@ fn a_call_whose_days_a_pack_holds_reads_the_pack_and_no_segment() {
         // The segments a cold pull keeps, then its pack.
         let seg = Segment::in_dir(&jan, day("2025-01-01"), day("2025-01-31"));
         let rows = [settlements("Jan 26", "2025-01-01", "2025-01-31")];
-        segment::write(&files, &seg, Put::Create, (History::Settlements, "c1", "Jan 26"), &rows)
-            .unwrap();
+        segment::write(
+            &files,
+            &seg,
+            Put::Create,
+            (History::Settlements, "c1", "Jan 26"),
+            &rows,
+        )
+        .unwrap();
         let tenors = two_tenors();
         let file = PackFile::of(&curve, &spans(&tenors)).unwrap();
         write(&files, &file, Put::Create, OF, &tenors).unwrap();
         // A call of more tenors than one round of reads: packs are read.
         let mut dirs = vec![jan.clone(), feb.clone()];
-        let others = (0..15).map(|i| tenor_dir(&root, History::Settlements, "c1", &format!("T{i}")));
+        let others =
+            (0..15).map(|i| tenor_dir(&root, History::Settlements, "c1", &format!("T{i}")));
         dirs.extend(others);
-        let got = Prefetched::read(&files, &curve, &dirs, (day("2025-01-05"), day("2025-01-25")), OF);
+        let got = Prefetched::read(
+            &files,
+            &curve,
+            &dirs,
+            (day("2025-01-05"), day("2025-01-25")),
+            OF,
+        );
         assert!(got.pack(&file.path).is_some());
         // The pack, written last, is each tenor's first source.
         assert_eq!(got.segments(&jan)[0].path, file.path);
@@ -143,12 +169,24 @@ fn a_call_whose_days_a_pack_holds_reads_the_pack_and_no_segment() {
         assert!(got.take(&seg.path).is_none(), "the segment is not read");
 
         // A pack that lies is removed, and the tenors planned without it.
-        files.write(&file.path, Put::Replace, |out| out.write_all(b"junk")).unwrap();
-        let got = Prefetched::read(&files, &curve, &dirs, (day("2025-01-05"), day("2025-01-25")), OF);
+        files
+            .write(&file.path, Put::Replace, |out| out.write_all(b"junk"))
+            .unwrap();
+        let got = Prefetched::read(
+            &files,
+            &curve,
+            &dirs,
+            (day("2025-01-05"), day("2025-01-25")),
+            OF,
+        );
         assert!(got.pack(&file.path).is_none());
         assert_eq!(got.segments(&jan), vec![seg.clone()]);
         assert!(got.take(&seg.path).is_some(), "the segment is read instead");
-        assert_eq!(files.read(&file.path).unwrap(), None, "the corrupt pack is removed");
+        assert_eq!(
+            files.read(&file.path).unwrap(),
+            None,
+            "the corrupt pack is removed"
+        );
     }
 }
 
@@ -159,8 +197,14 @@ fn the_days_cached_count_packs_and_segments_once() {
         let jan = tenor_dir(&root, History::Settlements, "c1", "Jan 26");
         let seg = Segment::in_dir(&jan, day("2025-01-20"), day("2025-02-10"));
         let rows = [settlements("Jan 26", "2025-01-20", "2025-02-10")];
-        segment::write(&files, &seg, Put::Create, (History::Settlements, "c1", "Jan 26"), &rows)
-            .unwrap();
+        segment::write(
+            &files,
+            &seg,
+            Put::Create,
+            (History::Settlements, "c1", "Jan 26"),
+            &rows,
+        )
+        .unwrap();
         let tenors = two_tenors();
         let file = PackFile::of(&curve, &spans(&tenors)).unwrap();
         write(&files, &file, Put::Create, OF, &tenors).unwrap();

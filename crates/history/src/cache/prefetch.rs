@@ -70,7 +70,9 @@ impl Listing {
         }
         // The newest first: where packs overlap, the last written holds
         // what the service last said.
-        listing.packs.sort_by(|(a, x), (b, y)| b.cmp(a).then(y.path.cmp(&x.path)));
+        listing
+            .packs
+            .sort_by(|(a, x), (b, y)| b.cmp(a).then(y.path.cmp(&x.path)));
         listing
     }
 }
@@ -137,6 +139,33 @@ pub(super) struct Prefetched {
     packs: HashMap<PathBuf, Arc<Pack>>,
 }
 
+/// What a call reads of its curve before it knows its tenors (while the
+/// catalogue that names them is read): one listing, and the packs over its
+/// days.
+pub(crate) struct Early {
+    listing: Listing,
+    packs: Vec<(SystemTime, Arc<Pack>)>,
+}
+
+impl Early {
+    /// Lists `curve_dir` once and, if `packs`, reads its packs over
+    /// `start..=end` (blocking, as every operation of `files`).
+    pub(super) fn read(
+        files: &Files,
+        curve_dir: &Path,
+        days: (NaiveDate, NaiveDate),
+        of: (History, &str),
+        packs: bool,
+    ) -> Early {
+        let listing = Listing::of(files, curve_dir);
+        let packs = match packs {
+            true => read_packs(files, &listing, days, of),
+            false => Vec::new(),
+        };
+        Early { listing, packs }
+    }
+}
+
 impl Prefetched {
     /// Lists `curve_dir` once, reads its packs over `start..=end` when the
     /// call has `tenor_dirs` enough to be worth one, and the segments that
@@ -146,14 +175,23 @@ impl Prefetched {
         files: &Files,
         curve_dir: &Path,
         tenor_dirs: &[PathBuf],
-        (start, end): (NaiveDate, NaiveDate),
+        days: (NaiveDate, NaiveDate),
         of: (History, &str),
     ) -> Prefetched {
-        let listing = Listing::of(files, curve_dir);
-        let packs = match tenor_dirs.len() >= super::through_pack::PACK_TENORS {
-            true => read_packs(files, &listing, (start, end), of),
-            false => Vec::new(),
-        };
+        let packs = tenor_dirs.len() >= super::through_pack::PACK_TENORS;
+        let early = Early::read(files, curve_dir, days, of, packs);
+        Prefetched::planned(files, early, tenor_dirs, days)
+    }
+
+    /// From what was read early, the segments that the plans of
+    /// `tenor_dirs` over `start..=end` still need, read at once.
+    pub(super) fn planned(
+        files: &Files,
+        early: Early,
+        tenor_dirs: &[PathBuf],
+        (start, end): (NaiveDate, NaiveDate),
+    ) -> Prefetched {
+        let Early { listing, packs } = early;
         let segments = sources(&listing, &packs);
         let packs: HashMap<PathBuf, Arc<Pack>> = packs
             .into_iter()
@@ -260,7 +298,10 @@ pub fn cached_days(
     let listing = Listing::of(files, &dir);
     let mut held: BTreeMap<String, Vec<(NaiveDate, NaiveDate)>> = BTreeMap::new();
     for (tenor_dir, segments) in &listing.segments {
-        let name = tenor_dir.file_name().and_then(|n| n.to_str()).and_then(decode);
+        let name = tenor_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(decode);
         let Some(tenor) = name else {
             continue;
         };

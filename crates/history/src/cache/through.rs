@@ -17,8 +17,9 @@ use super::days::slice_batches;
 use super::files::Files;
 use super::layout::{curve_dir, segments, tenor_dir, History, Segment};
 use super::plan::{plan, Run};
-use super::prefetch::Prefetched;
+use super::prefetch::{Early, Prefetched};
 use super::segment::{self, ReadError};
+use super::through_pack::cached_spans;
 use super::{CacheMode, Dirs};
 use crate::rest::expired::Skipped;
 use crate::rest::progress::Progress;
@@ -88,6 +89,7 @@ impl Through<'_> {
         tenors: Vec<Tenor>,
         progress: &Progress,
         mode: CacheMode,
+        early: Option<Early>,
     ) -> Result<Table, ClientError> {
         let call = Call {
             history,
@@ -109,11 +111,12 @@ impl Through<'_> {
         };
         let prefetch = async {
             match mode.reads() && self.dirs.files.is_store() {
-                true => self.prefetch(call, &tenors).await.map(Some),
+                true => self.prefetch(call, &tenors, early).await.map(Some),
                 false => Ok(None),
             }
         };
-        let (licence, prefetched) = tokio::join!(licence, prefetch);
+        let (checked, licence, prefetched) = tokio::join!(self.dirs.check(), licence, prefetch);
+        checked?;
         licence?;
         let prefetched = &prefetched?;
         let skippable = query.contracts() != Contracts::Listed;
@@ -164,12 +167,42 @@ impl Through<'_> {
         Ok(super::counted::counted(table, cached, fetched))
     }
 
+    /// In a store, what a call of `query` reads of its curve before it
+    /// knows its tenors (`prefetch::Early`), so that the listing and the
+    /// packs are read while the catalogue is; None in a folder, in a mode
+    /// that does not read, or if it could not be read (the call then reads
+    /// as it would have).
+    pub(crate) async fn early(
+        &self,
+        history: History,
+        query: &HistoryQuery,
+        mode: CacheMode,
+    ) -> Option<Early> {
+        if !mode.reads() || !self.dirs.files.is_store() {
+            return None;
+        }
+        let files = self.dirs.files.clone();
+        let curve = curve_dir(&self.dirs.history, history, query.curve_id());
+        let days = (query.start(), query.end());
+        let curve_id = query.curve_id().to_owned();
+        // Tenors named: packs only if they are enough; else the curve's
+        // contracts, as many as its packs hold (a curve of few has none).
+        let packs = query
+            .tenors()
+            .is_none_or(|t| t.len() >= super::through_pack::PACK_TENORS);
+        let reading = tokio::task::spawn_blocking(move || {
+            Early::read(&files, &curve, days, (history, &curve_id), packs)
+        });
+        reading.await.ok()
+    }
+
     /// A store's files of the call's curve: one listing, the files the
     /// tenors' plans need read at once (`prefetch`).
     async fn prefetch(
         &self,
         call: &Call<'_>,
         tenors: &[Tenor],
+        early: Option<Early>,
     ) -> Result<Arc<Prefetched>, ClientError> {
         let files = self.dirs.files.clone();
         let curve = curve_dir(&self.dirs.history, call.history, call.curve_id);
@@ -181,7 +214,10 @@ impl Through<'_> {
         let (history, curve_id) = (call.history, call.curve_id.to_owned());
         tokio::task::spawn_blocking(move || {
             let of = (history, curve_id.as_str());
-            Arc::new(Prefetched::read(&files, &curve, &tenor_dirs, days, of))
+            Arc::new(match early {
+                Some(early) => Prefetched::planned(&files, early, &tenor_dirs, days),
+                None => Prefetched::read(&files, &curve, &tenor_dirs, days, of),
+            })
         })
         .await
         .map_err(|e| ClientError::internal("reading the cache", e))
@@ -431,21 +467,6 @@ fn push_missing(runs: &mut Vec<RunRows>, first: NaiveDate, last: NaiveDate) {
         }
     }
     runs.push(RunRows::Missing { first, last });
-}
-
-/// The runs of days read from the cache.
-fn cached_spans(runs: &[RunRows]) -> Vec<(NaiveDate, NaiveDate)> {
-    runs.iter()
-        .filter_map(|run| match run {
-            RunRows::Have {
-                first,
-                last,
-                cached: true,
-                ..
-            } => Some((*first, *last)),
-            _ => None,
-        })
-        .collect()
 }
 
 fn take_batches(runs: Vec<RunRows>) -> Vec<RecordBatch> {

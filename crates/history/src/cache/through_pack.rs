@@ -9,12 +9,14 @@
 
 use std::path::PathBuf;
 
+use chrono::NaiveDate;
+
 use super::days::slice_batches;
 use super::files::{Put, Written};
 use super::layout::curve_dir;
 use super::pack::{self, Pack, PackFile, TenorDays};
 use super::prefetch::{joined, Prefetched, READS_AT_ONCE};
-use super::through::{Call, TenorResult, Through};
+use super::through::{Call, RunRows, TenorResult, Through};
 use super::CacheMode;
 use domain::tenor::Tenor;
 
@@ -106,4 +108,19 @@ fn within(days: &TenorDays, spans: &[TenorDays]) -> bool {
         .iter()
         .find(inside)
         .is_some_and(|s: &TenorDays| s.first <= days.first && days.last <= s.last)
+}
+
+/// The runs of days read from the cache.
+pub(super) fn cached_spans(runs: &[RunRows]) -> Vec<(NaiveDate, NaiveDate)> {
+    runs.iter()
+        .filter_map(|run| match run {
+            RunRows::Have {
+                first,
+                last,
+                cached: true,
+                ..
+            } => Some((*first, *last)),
+            _ => None,
+        })
+        .collect()
 }
