@@ -173,3 +173,17 @@ def test_clear_cache_before_a_day_clears_packs_too(em, big, url, s3, bucket, s3_
             client.settlements(big, *MAY, cache="offline")
         client.clear_cache(big)
     assert _packs(s3, bucket) == []
+
+
+def test_a_refresh_removes_the_packs_over_its_days(em, big, url, s3, bucket, s3_options):
+    with em.client(cache_dir=url, storage_options=s3_options) as client:
+        client.settlements(big, *MAY)
+        assert len(_packs(s3, bucket)) == 1
+        tenors = client.settlements(big, *MAY).column("tenor").unique().to_pylist()[:2]
+        client.settlements(big, "2025-05-10", "2025-05-12", tenors, cache="refresh")
+        # Too few tenors to pack: May's pack is gone, its days in segments.
+        assert _packs(s3, bucket) == []
+        got, sent = count_requests(em, lambda: client.settlements(big, *MAY))
+        assert sent.settlements == 0
+        assert_same_table(got, client.settlements(big, *MAY, cache="off"))
+    assert len(_packs(s3, bucket)) == 1, "packed anew"

@@ -140,16 +140,20 @@ pub(super) struct Prefetched {
 }
 
 /// What a call reads of its curve before it knows its tenors (while the
-/// catalogue that names them is read): one listing, and the packs over its
-/// days.
+/// catalogue that names them is read): its packs over its days, found by
+/// one listing of the curve's own folder; or, for a call that reads no
+/// packs, the listing of everything under the curve.
 pub(crate) struct Early {
-    listing: Listing,
+    /// None until the whole curve is listed.
+    listing: Option<Listing>,
     packs: Vec<(SystemTime, Arc<Pack>)>,
 }
 
 impl Early {
-    /// Lists `curve_dir` once and, if `packs`, reads its packs over
-    /// `start..=end` (blocking, as every operation of `files`).
+    /// If `packs`, lists the curve's own folder (its packs, not its
+    /// tenors' files) and reads its packs over `start..=end`; else lists
+    /// everything under `curve_dir` (blocking, as every operation of
+    /// `files`).
     pub(super) fn read(
         files: &Files,
         curve_dir: &Path,
@@ -157,20 +161,37 @@ impl Early {
         of: (History, &str),
         packs: bool,
     ) -> Early {
-        let listing = Listing::of(files, curve_dir);
-        let packs = match packs {
-            true => read_packs(files, &listing, days, of),
-            false => Vec::new(),
-        };
-        Early { listing, packs }
+        if !packs {
+            let listing = Some(Listing::of(files, curve_dir));
+            return Early {
+                listing,
+                packs: Vec::new(),
+            };
+        }
+        let mut found: Vec<(SystemTime, PackFile)> = files
+            .list(curve_dir)
+            .into_iter()
+            .filter_map(|file| {
+                Some((
+                    file.written,
+                    PackFile::from_name(curve_dir, file.file_name())?,
+                ))
+            })
+            .collect();
+        found.sort_by(|(a, x), (b, y)| b.cmp(a).then(y.path.cmp(&x.path)));
+        let packs = read_packs(files, &found, days, of);
+        Early {
+            listing: None,
+            packs,
+        }
     }
 }
 
 impl Prefetched {
-    /// Lists `curve_dir` once, reads its packs over `start..=end` when the
-    /// call has `tenor_dirs` enough to be worth one, and the segments that
-    /// the plans of `tenor_dirs` still need (blocking: on a blocking
-    /// thread, as every operation of `files`).
+    /// Reads what the plans of `tenor_dirs` over `start..=end` need: the
+    /// curve's packs when the call has tenors enough to be worth one, and
+    /// the segments the plans still need (blocking: on a blocking thread,
+    /// as every operation of `files`).
     pub(super) fn read(
         files: &Files,
         curve_dir: &Path,
@@ -180,19 +201,36 @@ impl Prefetched {
     ) -> Prefetched {
         let packs = tenor_dirs.len() >= super::through_pack::PACK_TENORS;
         let early = Early::read(files, curve_dir, days, of, packs);
-        Prefetched::planned(files, early, tenor_dirs, days)
+        Prefetched::planned(files, curve_dir, early, tenor_dirs, days)
     }
 
-    /// From what was read early, the segments that the plans of
-    /// `tenor_dirs` over `start..=end` still need, read at once.
+    /// From what was read early: if the packs hold every day of every
+    /// tenor, nothing more (a refresh removes the packs over its days, so
+    /// no segment is newer than a pack of its days: `through_pack`); else
+    /// the whole curve listed once and the segments the plans of
+    /// `tenor_dirs` over `start..=end` still need read at once.
     pub(super) fn planned(
         files: &Files,
+        curve_dir: &Path,
         early: Early,
         tenor_dirs: &[PathBuf],
         (start, end): (NaiveDate, NaiveDate),
     ) -> Prefetched {
         let Early { listing, packs } = early;
-        let segments = sources(&listing, &packs);
+        let listed = listing.is_some();
+        let listing = listing.unwrap_or_default();
+        let mut segments = sources(&listing, &packs);
+        let covered = |segments: &HashMap<PathBuf, Vec<Segment>>| {
+            tenor_dirs.iter().all(|dir| {
+                let sources = segments.get(dir).map(Vec::as_slice).unwrap_or_default();
+                plan(sources, start, end)
+                    .iter()
+                    .all(|run| matches!(run, Run::Cached { .. }))
+            })
+        };
+        if !listed && !covered(&segments) {
+            segments = sources(&Listing::of(files, curve_dir), &packs);
+        }
         let packs: HashMap<PathBuf, Arc<Pack>> = packs
             .into_iter()
             .map(|(_, pack)| (pack.file.path.clone(), pack))
@@ -243,12 +281,11 @@ impl Prefetched {
 /// replaces it).
 fn read_packs(
     files: &Files,
-    listing: &Listing,
+    listed: &[(SystemTime, PackFile)],
     (start, end): (NaiveDate, NaiveDate),
     (history, curve_id): (History, &str),
 ) -> Vec<(SystemTime, Arc<Pack>)> {
-    let wanted: Vec<&(SystemTime, PackFile)> = listing
-        .packs
+    let wanted: Vec<&(SystemTime, PackFile)> = listed
         .iter()
         .filter(|(_, pack)| pack.first <= end && start <= pack.last)
         .take(PACKS_AT_ONCE)

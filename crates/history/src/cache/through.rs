@@ -147,6 +147,9 @@ impl Through<'_> {
         let cached: i64 = results.iter().map(|(_, r)| r.cached_days).sum();
         let fetched: i64 = results.iter().map(|(_, r)| r.fetched_days).sum();
         if mode != CacheMode::Offline && self.dirs.files.is_store() {
+            if mode == CacheMode::Refresh {
+                self.drop_packs_over(call).await;
+            }
             self.keep_pack(call, &results, prefetched.as_deref()).await;
         }
         log::debug!(
@@ -215,7 +218,7 @@ impl Through<'_> {
         tokio::task::spawn_blocking(move || {
             let of = (history, curve_id.as_str());
             Arc::new(match early {
-                Some(early) => Prefetched::planned(&files, early, &tenor_dirs, days),
+                Some(early) => Prefetched::planned(&files, &curve, early, &tenor_dirs, days),
                 None => Prefetched::read(&files, &curve, &tenor_dirs, days, of),
             })
         })

@@ -5,7 +5,9 @@
 //! once it is whole, the packs it covers (each of their tenors' days
 //! within its own) are removed, as a merge removes the segments it
 //! covers (`keep`). A failure to write is a warning: the call has its
-//! rows, and the tenors' segments hold the days.
+//! rows, and the tenors' segments hold the days. A refresh removes the
+//! packs over its days first: what the service says now is in its
+//! segments, newer than any pack.
 
 use std::path::PathBuf;
 
@@ -92,6 +94,31 @@ impl Through<'_> {
             }
         });
         let _ = writing.await;
+    }
+}
+
+impl Through<'_> {
+    /// After a refresh: the curve's packs over its days are removed (the
+    /// next call of many tenors packs them anew), so that no pack holds a
+    /// day older than a segment does, and a reader whose packs hold all it
+    /// needs may skip the segments (`prefetch`).
+    pub(super) async fn drop_packs_over(&self, call: &Call<'_>) {
+        let curve = curve_dir(&self.dirs.history, call.history, call.curve_id);
+        let (files, start, end) = (self.dirs.files.clone(), call.start, call.end);
+        let dropping = tokio::task::spawn_blocking(move || {
+            for file in files.list(&curve) {
+                let Some(pack) = PackFile::from_name(&curve, file.file_name()) else {
+                    continue;
+                };
+                if pack.first <= end && start <= pack.last {
+                    if let Err(e) = files.delete(&pack.path) {
+                        let path = files.shown(&pack.path);
+                        log::warn!(target: "marketcurves.cache", "cannot remove {path}: {e}");
+                    }
+                }
+            }
+        });
+        let _ = dropping.await;
     }
 }
 
