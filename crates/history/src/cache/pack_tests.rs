@@ -86,7 +86,7 @@ fn a_pack_reads_back_each_tenors_days_and_rows() {
         assert_eq!(written, Written::Whole);
         let pack = from_file(files.read(&file.path), files.is_store(), &file, OF).unwrap();
         let mut held: Vec<TenorDays> = pack.spans().cloned().collect();
-        held.sort_by(|a, b| a.first.cmp(&b.first));
+        held.sort_by_key(|d| d.first);
         assert_eq!(held, spans(&tenors));
         for (days, rows) in &tenors {
             assert_eq!(pack.rows(&days.tenor).unwrap(), rows.clone());
