@@ -86,8 +86,17 @@ impl RestClient {
         }
     }
 
-    /// Where the cache keeps this client's service's and account's files.
+    /// Where the cache keeps this client's service's and account's files,
+    /// the store checked (`Dirs::check`).
     async fn cache_dirs(&self) -> Result<&Dirs, ClientError> {
+        let dirs = self.unchecked_cache_dirs().await?;
+        dirs.check().await?;
+        Ok(dirs)
+    }
+
+    /// Where the cache keeps this client's service's and account's files,
+    /// for a call through the cache, which checks the store itself.
+    async fn unchecked_cache_dirs(&self) -> Result<&Dirs, ClientError> {
         let cache = self.cache.as_ref().ok_or_else(|| {
             ClientError::InvalidRequest(
                 Invalid::new(
@@ -102,11 +111,26 @@ impl RestClient {
         cache.dirs(http.base_url(), http.account()).await
     }
 
+    /// In a store's cache, what a call reads of its curve while its tenors
+    /// are learnt (`Through::early`); None otherwise.
+    async fn early(
+        &self,
+        history: History,
+        query: &HistoryQuery,
+        mode: CacheMode,
+    ) -> Option<crate::cache::prefetch::Early> {
+        if mode == CacheMode::Off || !self.cache.as_ref()?.is_store() {
+            return None;
+        }
+        let through = self.through_cache().await.ok()?;
+        through.early(history, query, mode).await
+    }
+
     /// The service through the cache of this client's service and account.
     async fn through_cache(&self) -> Result<Through<'_>, ClientError> {
         Ok(Through {
             service: &self.service,
-            dirs: self.cache_dirs().await?,
+            dirs: self.unchecked_cache_dirs().await?,
         })
     }
 
@@ -346,16 +370,18 @@ impl RestClient {
         mode: Option<CacheMode>,
     ) -> Result<Table, ClientError> {
         let mode = self.cache_mode(mode)?;
-        let tenors = self
-            .planned_tenors(History::Settlements, query, mode)
-            .await?;
+        let history = History::Settlements;
+        let (tenors, early) = tokio::join!(
+            self.planned_tenors(history, query, mode),
+            self.early(history, query, mode)
+        );
+        let tenors = tenors?;
         let table = match mode {
             CacheMode::Off => self.service.settlements(query, tenors, progress).await?,
             mode => {
                 let cached = self.through_cache().await?;
-                let history = History::Settlements;
                 cached
-                    .history(history, query, tenors, progress, mode)
+                    .history(history, query, tenors, progress, mode, early)
                     .await?
             }
         };
@@ -418,7 +444,12 @@ impl RestClient {
         };
         validate::intraday_span(query.start(), query.end())?;
         let mode = self.cache_mode(mode)?;
-        let tenors = self.planned_tenors(History::Intraday, query, mode).await?;
+        let history = History::Intraday;
+        let (tenors, early) = tokio::join!(
+            self.planned_tenors(history, query, mode),
+            self.early(history, query, mode)
+        );
+        let tenors = tenors?;
         let table = match mode {
             CacheMode::Off => {
                 let service = &self.service;
@@ -426,9 +457,8 @@ impl RestClient {
             }
             mode => {
                 let cached = self.through_cache().await?;
-                let history = History::Intraday;
                 cached
-                    .history(history, query, tenors, progress, mode)
+                    .history(history, query, tenors, progress, mode, early)
                     .await?
             }
         };

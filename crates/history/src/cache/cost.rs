@@ -4,19 +4,47 @@
 //! them (one request per run of settlements, one per 30-day window of a run
 //! of intraday values), plus, in a cache that accounts share, the one that
 //! confirms the account's licence for the curve where none is remembered.
-//! It reads the listings (a folder's or a store's), not the files.
+//! It reads the cache's listing of the curve and its packs' notes
+//! (`prefetch::cached_days`), not the rows.
 
 use chrono::NaiveDate;
 
 use super::catalogue;
-use super::layout::{catalogue_file, segments, tenor_dir, History};
-use super::plan::{plan, Run};
+use super::layout::{catalogue_file, History};
+use super::prefetch::cached_days;
 use super::through::Through;
 use super::CacheMode;
 use crate::rest::query::CatalogueQuery;
 use crate::rest::windows::{split, MAX_INTRADAY_DAYS};
 use domain::tenor::Tenor;
 use places::ClientError;
+
+/// The runs of `start..=end` that `held` (runs of days, in order, joined
+/// where they touch: `prefetch::cached_days`) does not cover.
+pub(crate) fn missing(
+    held: &[(NaiveDate, NaiveDate)],
+    start: NaiveDate,
+    end: NaiveDate,
+) -> Vec<(NaiveDate, NaiveDate)> {
+    let mut gaps = Vec::new();
+    let mut next = Some(start);
+    for &(first, last) in held {
+        let Some(from) = next.filter(|day| *day <= end) else {
+            break;
+        };
+        if last < from {
+            continue;
+        }
+        if first > from {
+            gaps.push((from, first.pred_opt().unwrap_or(first).min(end)));
+        }
+        next = last.succ_opt();
+    }
+    if let Some(from) = next.filter(|day| *day <= end) {
+        gaps.push((from, end));
+    }
+    gaps
+}
 
 /// The requests one run of missing days costs.
 pub(crate) fn run_requests(history: History, first: NaiveDate, last: NaiveDate) -> u64 {
@@ -44,18 +72,22 @@ impl Through<'_> {
         if !mode.reads() {
             return Ok(tenors.len() as u64 * run_requests(history, start, end));
         }
-        let dirs: Vec<_> = tenors
-            .iter()
-            .map(|t| tenor_dir(&self.dirs.history, history, curve_id, t.name()))
-            .collect();
         let files = self.dirs.files.clone();
+        let service = self.dirs.history.clone();
+        let (curve_id_owned, names) = (
+            curve_id.to_owned(),
+            tenors
+                .iter()
+                .map(|t| t.name().to_owned())
+                .collect::<Vec<_>>(),
+        );
         let counting = tokio::task::spawn_blocking(move || {
+            let held = cached_days(&files, &service, history, &curve_id_owned);
             let mut needed = 0;
-            for dir in dirs {
-                for run in plan(&segments(&files, &dir), start, end) {
-                    if let Run::Missing { first, last } = run {
-                        needed += run_requests(history, first, last);
-                    }
+            for name in names {
+                let runs = held.get(&name).map_or(&[][..], Vec::as_slice);
+                for (first, last) in missing(runs, start, end) {
+                    needed += run_requests(history, first, last);
                 }
             }
             needed

@@ -207,11 +207,40 @@ impl Files {
         }
     }
 
-    /// The files directly in `dir` (none if it is missing or unreadable).
+    /// The files directly in `dir` (none if it is missing or unreadable):
+    /// in a store, one delimited listing, which names the folders under
+    /// `dir` once each rather than every object in them.
     pub fn list(&self, dir: &Path) -> Vec<Listed> {
-        let mut found = self.walk(dir);
-        found.retain(|file| file.names.len() == 1);
-        found
+        let Files::Store(location) = self else {
+            let mut found = self.walk(dir);
+            found.retain(|file| file.names.len() == 1);
+            return found;
+        };
+        let prefix = key(location, dir);
+        let store = location.store.as_ref();
+        let depth = prefix.parts().count();
+        match wait(store.list_with_delimiter((depth > 0).then_some(&prefix))) {
+            Ok(listed) => listed
+                .objects
+                .into_iter()
+                .filter_map(|meta| {
+                    let name = unescaped(meta.location.parts().nth(depth)?.as_ref());
+                    Some(Listed {
+                        path: dir.join(&name),
+                        names: vec![name],
+                        bytes: meta.size,
+                        written: meta.last_modified.into(),
+                    })
+                })
+                .collect(),
+            Err(e) => {
+                log::warn!(
+                    target: "marketcurves.cache",
+                    "cannot list {}: {}", self.shown(dir), describe(&e)
+                );
+                Vec::new()
+            }
+        }
     }
 
     /// Every file under `dir`, at any depth (none if it is missing or

@@ -9,9 +9,13 @@ use std::time::{Duration, SystemTime};
 
 use chrono::NaiveDate;
 
+use arrow_array::RecordBatch;
+
 use super::days::slice_batches;
 use super::files::{Files, Listed, Put};
-use super::layout::{decode, segments, History, Segment};
+use super::layout::{curve_dir, decode, segments, History, Segment};
+use super::pack::{self, PackFile, TenorDays};
+use super::prefetch::cached_days;
 use super::{segment, Dirs};
 use places::storage::whole_file::is_temporary;
 
@@ -48,23 +52,42 @@ pub struct Cleared {
     pub bytes: u64,
 }
 
-/// The tenors' folders of each curve with history of one kind, by the
-/// curve's id and the tenor's name, in order.
-type Curves = BTreeMap<String, BTreeMap<String, PathBuf>>;
+/// What one curve has of one kind of history: its tenors' folders by the
+/// tenor's name, in order, and its packs (`pack`).
+#[derive(Default)]
+struct CurveFiles {
+    tenors: BTreeMap<String, PathBuf>,
+    packs: Vec<PackFile>,
+}
+
+/// The files of each curve with history of one kind, by the curve's id.
+type Curves = BTreeMap<String, CurveFiles>;
 
 fn curves(files: &Files, dirs: &Dirs, history: History) -> (Curves, Vec<Listed>) {
     let root = dirs.history.join(history.name());
     let listed = files.walk(&root);
     let mut found = Curves::new();
     for file in &listed {
-        let [curve, tenor, ..] = file.names.as_slice() else {
+        let Some(curve_id) = file.names.first().and_then(|c| decode(c)) else {
             continue;
         };
-        let (Some(curve_id), Some(tenor_name)) = (decode(curve), decode(tenor)) else {
-            continue;
-        };
-        let dir = root.join(curve).join(tenor);
-        found.entry(curve_id).or_default().insert(tenor_name, dir);
+        match file.names.as_slice() {
+            // A file in a curve's folder: a pack, if its name says so.
+            [curve, name] => {
+                if let Some(pack) = PackFile::from_name(&root.join(curve), name) {
+                    found.entry(curve_id).or_default().packs.push(pack);
+                }
+            }
+            [curve, tenor, _, ..] => {
+                let Some(tenor_name) = decode(tenor) else {
+                    continue;
+                };
+                let dir = root.join(curve).join(tenor);
+                let curve = found.entry(curve_id).or_default();
+                curve.tenors.insert(tenor_name, dir);
+            }
+            _ => {}
+        }
     }
     (found, listed)
 }
@@ -88,30 +111,36 @@ pub fn info(dirs: &Dirs) -> CacheInfo {
     let mut curves_found = Vec::new();
     for history in History::ALL {
         let (found, listed) = curves(files, dirs, history);
-        let size = sizes(&listed);
-        for (curve_id, tenors) in found {
-            let by_tenor: Vec<Vec<Segment>> =
-                tenors.values().map(|dir| segments(files, dir)).collect();
-            let days = by_tenor.iter().map(|s| days_held(s)).sum();
-            let segments: Vec<Segment> = by_tenor.into_iter().flatten().collect();
+        for (curve_id, curve) in found {
+            // Each tenor's days once, whether a segment or a pack holds them.
+            let held = cached_days(files, &dirs.history, history, &curve_id);
+            let days = held
+                .values()
+                .flatten()
+                .map(|(first, last)| (*last - *first).num_days() as u64 + 1)
+                .sum();
+            let runs = held.values().flatten();
             let (Some(first), Some(last)) = (
-                segments.iter().map(|s| s.first).min(),
-                segments.iter().map(|s| s.last).max(),
+                runs.clone().map(|(first, _)| *first).min(),
+                runs.map(|(_, last)| *last).max(),
             ) else {
                 continue;
             };
+            let root = dirs.history.join(history.name());
+            let curve_files: Vec<&Listed> = listed
+                .iter()
+                .filter(|f| f.names.first().and_then(|c| decode(c)).as_ref() == Some(&curve_id))
+                .filter(|f| is_held(&root, f, &curve))
+                .collect();
             curves_found.push(CachedCurve {
                 curve_id,
                 history,
-                tenors: tenors.len(),
+                tenors: held.len(),
                 days,
                 first,
                 last,
-                files: segments.len() as u64,
-                bytes: segments
-                    .iter()
-                    .map(|s| size.get(s.path.as_path()).copied().unwrap_or(0))
-                    .sum(),
+                files: curve_files.len() as u64,
+                bytes: curve_files.iter().map(|f| f.bytes).sum(),
             });
         }
     }
@@ -127,24 +156,16 @@ pub fn info(dirs: &Dirs) -> CacheInfo {
     }
 }
 
-/// The days a tenor's segments cover, each once: two segments may overlap
-/// for a moment (a merge writes the new one before removing the old).
-fn days_held(segments: &[Segment]) -> u64 {
-    let mut runs: Vec<(NaiveDate, NaiveDate)> =
-        segments.iter().map(|s| (s.first, s.last)).collect();
-    runs.sort_unstable();
-    let mut days = 0;
-    let mut counted_through: Option<NaiveDate> = None;
-    for (first, last) in runs {
-        let from = match counted_through {
-            Some(through) if through >= last => continue,
-            Some(through) if through >= first => through.succ_opt().unwrap_or(last),
-            _ => first,
-        };
-        days += (last - from).num_days() as u64 + 1;
-        counted_through = Some(last);
+/// Whether a listed file of a curve is one that holds its days: a
+/// segment in a tenor's folder, or one of its packs.
+fn is_held(root: &Path, file: &Listed, curve: &CurveFiles) -> bool {
+    match file.names.as_slice() {
+        [_, _] => curve.packs.iter().any(|p| p.path == file.path),
+        [_, tenor, name] => {
+            Segment::from_name(&root.join(&file.names[0]).join(tenor), name).is_some()
+        }
+        _ => false,
     }
-    days
 }
 
 fn remove(files: &Files, path: &Path, bytes: u64, cleared: &mut Cleared) {
@@ -185,6 +206,40 @@ fn trim(files: &Files, segment: &Segment, of: (History, &str, &str), before: Nai
     }
 }
 
+/// Keeps the days from `before` on of a pack that starts earlier: a new
+/// pack of each tenor's days from then (a pack that cannot be read is
+/// only removed: the tenors' segments hold its days).
+fn trim_pack(files: &Files, file: &PackFile, of: (History, &str), before: NaiveDate) {
+    let bytes = files.read(&file.path);
+    let Ok(pack) = pack::from_file(bytes, files.is_store(), file, of) else {
+        return;
+    };
+    let kept: Vec<(TenorDays, Vec<RecordBatch>)> = pack
+        .spans()
+        .filter(|days| days.last >= before)
+        .map(|days| {
+            let first = days.first.max(before);
+            let rows = pack.rows(&days.tenor).unwrap_or_default();
+            let rows = slice_batches(&rows, of.0, first, days.last);
+            let days = TenorDays {
+                tenor: days.tenor.clone(),
+                first,
+                last: days.last,
+            };
+            (days, rows)
+        })
+        .collect();
+    let spans: Vec<TenorDays> = kept.iter().map(|(d, _)| d.clone()).collect();
+    let curve_dir = file.path.parent().expect("a pack is in a folder");
+    let Some(trimmed) = PackFile::of(curve_dir, &spans) else {
+        return;
+    };
+    if let Err(e) = pack::write(files, &trimmed, Put::Create, of, &kept) {
+        let path = files.shown(&trimmed.path);
+        log::warn!(target: "marketcurves.cache", "cannot write {path}: {e}");
+    }
+}
+
 /// Removes the cached history of `curve_id` (every curve if None), of the
 /// days before `before` (every day if None); clearing everything removes
 /// the cached catalogues too.
@@ -194,10 +249,22 @@ pub fn clear(dirs: &Dirs, curve_id: Option<&str>, before: Option<NaiveDate>) -> 
     for history in History::ALL {
         let (found, listed) = curves(files, dirs, history);
         let size = sizes(&listed);
-        for (curve, tenors) in found {
+        for (curve, curve_files) in found {
             if curve_id.is_some_and(|wanted| wanted != curve) {
                 continue;
             }
+            for pack in &curve_files.packs {
+                match before {
+                    Some(before) if pack.first >= before => continue,
+                    Some(before) if pack.last >= before => {
+                        trim_pack(files, pack, (history, &curve), before);
+                    }
+                    _ => {}
+                }
+                let bytes = size.get(pack.path.as_path()).copied().unwrap_or(0);
+                remove(files, &pack.path, bytes, &mut cleared);
+            }
+            let tenors = curve_files.tenors;
             for (tenor, tenor_dir) in &tenors {
                 for segment in segments(files, tenor_dir) {
                     match before {
@@ -212,9 +279,8 @@ pub fn clear(dirs: &Dirs, curve_id: Option<&str>, before: Option<NaiveDate>) -> 
                 }
                 files.remove_empty_folder(tenor_dir);
             }
-            if let Some(curve_dir) = tenors.values().next().and_then(|d| d.parent()) {
-                files.remove_empty_folder(curve_dir);
-            }
+            let curve_dir = curve_dir(&dirs.history, history, &curve);
+            files.remove_empty_folder(&curve_dir);
         }
     }
     if curve_id.is_none() && before.is_none() {

@@ -34,8 +34,15 @@ const MERGE_ABOVE: usize = 4;
 impl Through<'_> {
     /// Keeps the final days of what was fetched, each run as a file; merges
     /// the request's files into one when there are many. A failure to
-    /// write is a warning: the call has its data either way.
-    pub(super) async fn keep(&self, call: &Call<'_>, tenor: &str, dir: &Path, runs: &[RunRows]) {
+    /// write is a warning: the call has its data either way. Returns the
+    /// runs of days the cache holds now, read or kept (a pack's, `through_pack`).
+    pub(super) async fn keep(
+        &self,
+        call: &Call<'_>,
+        tenor: &str,
+        dir: &Path,
+        runs: &[RunRows],
+    ) -> Vec<(NaiveDate, NaiveDate)> {
         let now = self.service.http().service_clock().now();
         let last_final = last_final_day(now, call.history.margin());
         let today = now.date_naive();
@@ -68,6 +75,10 @@ impl Through<'_> {
             written.push(Segment::in_dir(dir, rows.0, rows.1));
             kept.push(rows);
         }
+        let held = kept
+            .iter()
+            .map(|(first, last, _)| (*first, *last))
+            .collect();
         let merge = kept.len() > MERGE_ABOVE && contiguous(&kept);
         let files: Vec<(Segment, Vec<RecordBatch>)> = if merge {
             let (first, last) = (kept[0].0, kept[kept.len() - 1].1);
@@ -103,6 +114,7 @@ impl Through<'_> {
             write_segments(&store, put, (history, &curve_id, &tenor), &dir, files)
         });
         let _ = writing.await;
+        held
     }
 }
 

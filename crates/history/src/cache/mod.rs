@@ -17,8 +17,11 @@
 //!   the machine for a bounded time (`licence_memory`);
 //! - `finality`: when a day is final, and when the catalogue expires;
 //! - `plan`: which days a file holds and which must be fetched;
-//! - `prefetch`: in a store, a call's curve listed once and the files its
-//!   plans need read at once;
+//! - `prefetch`: in a store, a call's curve listed once, its packs and
+//!   the files its plans need read at once; `cached_days`, the days each
+//!   tenor has in the cache;
+//! - `pack`, `through_pack`: in a store, a curve's tenors' final days in
+//!   one file, written after a call from its rows, read in one request;
 //! - `segment`, `catalogue`: one file each, Parquet with a note in its
 //!   footer (`noted`), written whole (`files`), read back only if
 //!   whole and what they say they are;
@@ -42,12 +45,14 @@ mod licence;
 mod licence_memory;
 mod mode;
 mod noted;
+pub mod pack;
 pub mod plan;
-mod prefetch;
+pub mod prefetch;
 pub mod segment;
 pub mod through;
 mod through_catalogue;
 mod through_claim;
+mod through_pack;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -83,6 +88,8 @@ pub struct Dirs {
     /// In a shared cache, what the account was confirmed for (`licence`);
     /// None in a folder, whose history is the account's own.
     pub licences: Option<Arc<Licences>>,
+    /// Set once a store has answered its check (`check`).
+    pub(crate) checked: Arc<OnceCell<()>>,
 }
 
 impl Dirs {
@@ -90,6 +97,23 @@ impl Dirs {
     /// then served only once the account may read it (`licence`).
     pub fn shared(&self) -> bool {
         self.files.is_store()
+    }
+
+    /// Ok once the store is there and takes the credentials (a folder
+    /// always is): a missing bucket is an `InvalidRequest`, refused
+    /// credentials an `AuthError`, at each call until it answers. A cached
+    /// call runs it alongside its first reads of the store, which it does
+    /// not serve unless the check passes, so that the check's round trip is
+    /// not one more before them.
+    pub async fn check(&self) -> Result<(), ClientError> {
+        match &self.files {
+            Files::Folder => Ok(()),
+            Files::Store(location) => self
+                .checked
+                .get_or_try_init(|| location.check())
+                .await
+                .map(drop),
+        }
     }
 }
 
@@ -131,14 +155,19 @@ impl Cache {
         &self.root
     }
 
+    /// Whether it is in an object store.
+    pub fn is_store(&self) -> bool {
+        self.files.is_store()
+    }
+
     /// The mode of calls that do not choose one.
     pub fn mode(&self) -> CacheMode {
         self.mode
     }
 
-    /// Where the files of a service and account are, found on first use
-    /// (a store checked then, as the error of the design: a missing bucket
-    /// or refused credentials), with a note saying whose they are.
+    /// Where the files of a service and account are, found on first use,
+    /// with a note saying whose they are. A store is not checked here: see
+    /// [`Dirs::check`].
     pub(crate) async fn dirs(
         &self,
         base_url: &str,
@@ -146,15 +175,16 @@ impl Cache {
     ) -> Result<&Dirs, ClientError> {
         self.dirs
             .get_or_try_init(|| async {
-                let account = account.await?;
                 let (dirs, note) = match &self.files {
                     Files::Folder => {
+                        let account = account.await?;
                         let dir = layout::service_dir(&self.root, base_url, &account);
                         let note = serde_json::json!({ "base_url": base_url, "account": account });
                         (self.dirs_of(dir.clone(), dir, None), note)
                     }
-                    Files::Store(location) => {
-                        location.check().await?;
+                    Files::Store(_) => {
+                        // The store is checked by each call (`Dirs::check`).
+                        let account = account.await?;
                         let history = layout::shared_service_dir(&self.root, base_url);
                         let licences = Arc::new(Licences::of(base_url, &account));
                         let account = layout::shared_account_dir(&self.root, base_url, &account);
@@ -164,6 +194,7 @@ impl Cache {
                     }
                 };
                 let (files, path) = (dirs.files.clone(), dirs.history.join("service.json"));
+                let store = files.is_store();
                 let writing = tokio::task::spawn_blocking(move || {
                     let there = match &files {
                         Files::Folder => path.exists(),
@@ -180,7 +211,11 @@ impl Cache {
                         log::warn!(target: "marketcurves.cache", "cannot write {path}: {e}");
                     }
                 });
-                let _ = writing.await;
+                // A store's note (for people, created once) is not waited
+                // for: its request would delay every session's first call.
+                if !store {
+                    let _ = writing.await;
+                }
                 Ok::<_, ClientError>(dirs)
             })
             .await
@@ -192,6 +227,7 @@ impl Cache {
             history,
             account,
             licences,
+            checked: Arc::new(OnceCell::new()),
         }
     }
 }

@@ -27,7 +27,8 @@ fn one_listing_finds_each_tenors_segments_and_reads_those_its_plan_needs() {
         write(&late, "late");
         write(&other, "other");
         let days = (day("2025-02-01"), day("2025-03-15"));
-        let got = Prefetched::read(&files, &curve, &[jul.clone(), aug.clone()], days);
+        let of = (crate::cache::layout::History::Settlements, "c1");
+        let got = Prefetched::read(&files, &curve, &[jul.clone(), aug.clone()], days, of);
         assert_eq!(got.segments(&jul).len(), 2);
         assert_eq!(got.segments(&aug), vec![other.clone()]);
         assert!(got.segments(&curve.join("Q3%2025")).is_empty());

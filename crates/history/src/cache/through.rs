@@ -18,8 +18,9 @@ use super::days::slice_batches;
 use super::files::Files;
 use super::layout::{curve_dir, segments, tenor_dir, History, Segment};
 use super::plan::{plan, Run};
-use super::prefetch::Prefetched;
+use super::prefetch::{Early, Prefetched};
 use super::segment::{self, ReadError};
+use super::through_pack::cached_spans;
 use super::{CacheMode, Dirs};
 use crate::rest::expired::Skipped;
 use crate::rest::progress::Progress;
@@ -55,12 +56,14 @@ pub(super) enum RunRows {
 
 /// One tenor's share of a call.
 #[derive(Default)]
-struct TenorResult {
-    batches: Vec<RecordBatch>,
+pub(super) struct TenorResult {
+    pub(super) batches: Vec<RecordBatch>,
     cached_days: i64,
     fetched_days: i64,
     /// Offline: the runs of days the cache lacks.
     missing: Vec<(NaiveDate, NaiveDate)>,
+    /// The runs of days the cache holds now (read, or kept by the call).
+    pub(super) held: Vec<(NaiveDate, NaiveDate)>,
 }
 
 fn days_between(first: NaiveDate, last: NaiveDate) -> i64 {
@@ -89,6 +92,7 @@ impl Through<'_> {
         tenors: Vec<Tenor>,
         progress: &Progress,
         mode: CacheMode,
+        early: Option<Early>,
     ) -> Result<Table, ClientError> {
         let call = Call {
             history,
@@ -100,14 +104,25 @@ impl Through<'_> {
             claims_until: SystemTime::now() + super::claim::lifetime(),
         };
         let call = &call;
-        if mode.reads() {
-            self.may_serve(call, &tenors).await?;
-        }
-        let prefetched = match mode.reads() && self.dirs.files.is_store() {
-            true => Some(self.prefetch(call, &tenors).await?),
-            false => None,
+        // A store's files are read while the licence is confirmed (one
+        // request, at most, and not after the read); no row is served
+        // unless it is.
+        let licence = async {
+            match mode.reads() {
+                true => self.may_serve(call, &tenors).await,
+                false => Ok(()),
+            }
         };
-        let prefetched = &prefetched;
+        let prefetch = async {
+            match mode.reads() && self.dirs.files.is_store() {
+                true => self.prefetch(call, &tenors, early).await.map(Some),
+                false => Ok(None),
+            }
+        };
+        let (checked, licence, prefetched) = tokio::join!(self.dirs.check(), licence, prefetch);
+        checked?;
+        licence?;
+        let prefetched = &prefetched?;
         let skippable = query.contracts() != Contracts::Listed;
         let skipped = &Skipped::default();
         let results: Result<Vec<(Tenor, TenorResult)>, ClientError> = stream::iter(tenors)
@@ -135,6 +150,12 @@ impl Through<'_> {
         }
         let cached: i64 = results.iter().map(|(_, r)| r.cached_days).sum();
         let fetched: i64 = results.iter().map(|(_, r)| r.fetched_days).sum();
+        if mode != CacheMode::Offline && self.dirs.files.is_store() {
+            if mode == CacheMode::Refresh {
+                self.drop_packs_over(call).await;
+            }
+            self.keep_pack(call, &results, prefetched.as_deref()).await;
+        }
         log::debug!(
             target: "marketcurves.cache",
             "{} of {} from {} to {}: {} tenors, {cached} tenor-days from the cache, {fetched} fetched",
@@ -153,12 +174,42 @@ impl Through<'_> {
         Ok(super::counted::counted(table, cached, fetched))
     }
 
+    /// In a store, what a call of `query` reads of its curve before it
+    /// knows its tenors (`prefetch::Early`), so that the listing and the
+    /// packs are read while the catalogue is; None in a folder, in a mode
+    /// that does not read, or if it could not be read (the call then reads
+    /// as it would have).
+    pub(crate) async fn early(
+        &self,
+        history: History,
+        query: &HistoryQuery,
+        mode: CacheMode,
+    ) -> Option<Early> {
+        if !mode.reads() || !self.dirs.files.is_store() {
+            return None;
+        }
+        let files = self.dirs.files.clone();
+        let curve = curve_dir(&self.dirs.history, history, query.curve_id());
+        let days = (query.start(), query.end());
+        let curve_id = query.curve_id().to_owned();
+        // Tenors named: packs only if they are enough; else the curve's
+        // contracts, as many as its packs hold (a curve of few has none).
+        let packs = query
+            .tenors()
+            .is_none_or(|t| t.len() >= super::through_pack::PACK_TENORS);
+        let reading = tokio::task::spawn_blocking(move || {
+            Early::read(&files, &curve, days, (history, &curve_id), packs)
+        });
+        reading.await.ok()
+    }
+
     /// A store's files of the call's curve: one listing, the files the
     /// tenors' plans need read at once (`prefetch`).
     async fn prefetch(
         &self,
         call: &Call<'_>,
         tenors: &[Tenor],
+        early: Option<Early>,
     ) -> Result<Arc<Prefetched>, ClientError> {
         let files = self.dirs.files.clone();
         let curve = curve_dir(&self.dirs.history, call.history, call.curve_id);
@@ -167,8 +218,13 @@ impl Through<'_> {
             .map(|t| tenor_dir(&self.dirs.history, call.history, call.curve_id, t.name()))
             .collect();
         let days = (call.start, call.end);
+        let (history, curve_id) = (call.history, call.curve_id.to_owned());
         tokio::task::spawn_blocking(move || {
-            Arc::new(Prefetched::read(&files, &curve, &tenor_dirs, days))
+            let of = (history, curve_id.as_str());
+            Arc::new(match early {
+                Some(early) => Prefetched::planned(&files, &curve, early, &tenor_dirs, days),
+                None => Prefetched::read(&files, &curve, &tenor_dirs, days, of),
+            })
         })
         .await
         .map_err(|e| ClientError::internal("reading the cache", e))
@@ -227,12 +283,14 @@ impl Through<'_> {
                     RunRows::Have { .. } => None,
                 })
                 .collect();
+            let held = cached_spans(&runs);
             let batches = take_batches(runs);
             return Ok(TenorResult {
                 batches,
                 cached_days,
                 fetched_days: 0,
                 missing,
+                held,
             });
         }
         // Every run of missing days at once (the HTTP layer bounds them).
@@ -263,15 +321,17 @@ impl Through<'_> {
                 };
             }
         }
-        if fetched_days > 0 {
-            self.keep(call, tenor.name(), &dir, &runs).await;
-        }
+        let held = match fetched_days > 0 {
+            true => self.keep(call, tenor.name(), &dir, &runs).await,
+            false => cached_spans(&runs),
+        };
         super::through_claim::release(claim).await?;
         Ok(TenorResult {
             batches: take_batches(runs),
             cached_days,
             fetched_days,
             missing: Vec::new(),
+            held,
         })
     }
 
@@ -388,13 +448,17 @@ pub(super) async fn read_cached(
         .map_err(|e| ClientError::internal("reading the cache", e))
 }
 
-/// A segment, from what the call's prefetch read, else from its file.
+/// A segment, from what the call's prefetch read (a pack's share of the
+/// tenor, or a segment's file), else from its file.
 fn read_segment(
     files: &Files,
     prefetched: Option<&Prefetched>,
     segment: &Segment,
     what: (History, &str, &str),
 ) -> Result<Vec<RecordBatch>, ReadError> {
+    if let Some(pack) = prefetched.and_then(|p| p.pack(&segment.path)) {
+        return pack.rows(what.2).ok_or(ReadError::Gone);
+    }
     match prefetched.and_then(|p| p.take(&segment.path)) {
         Some(file) => segment::from_file(file, files.is_store(), segment, what),
         None => segment::read(files, segment, what.0, what.1, what.2),

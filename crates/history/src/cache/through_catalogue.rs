@@ -23,11 +23,17 @@ impl Through<'_> {
         let key = query.cache_key();
         let path = catalogue_file(&self.dirs.account, &key);
         let files = &self.dirs.files;
+        if !mode.reads() {
+            self.dirs.check().await?;
+        }
         if mode.reads() {
             let (store, file) = (files.clone(), path.clone());
-            let read = tokio::task::spawn_blocking(move || catalogue::read(&store, &file))
-                .await
-                .unwrap_or_else(|e| Err(e.to_string()));
+            let read = tokio::task::spawn_blocking(move || catalogue::read(&store, &file));
+            // The store's check rides alongside the read, which serves
+            // nothing unless the check passes.
+            let (checked, read) = tokio::join!(self.dirs.check(), read);
+            checked?;
+            let read = read.unwrap_or_else(|e| Err(e.to_string()));
             match read {
                 Ok(Some((fetched, curves))) => {
                     if !fetched.expired(self.service.http().service_clock().offset()) {
