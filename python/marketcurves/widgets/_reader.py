@@ -52,8 +52,8 @@ class FeedReader:
         # Each tenor's latest value read so far, for a widget shown later
         # (one entry per tenor: bounded), and the batch that last named the
         # feed's curves; carried on from a reader that stopped before.
-        self.book = before.book if before is not None else Book()
-        self.last = before.last if before is not None else None
+        self.book: Book = before.book if before is not None else Book()
+        self.last: Rows | None = before.last if before is not None else None
         # Held while a batch is taken and handed on: a listener that comes
         # meanwhile catches up after it, never before and again with it.
         self._lock = threading.Lock()
