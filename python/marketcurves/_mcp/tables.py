@@ -31,18 +31,43 @@ def iso(value: Any) -> Any:
 
 
 def rows(table: pyarrow.Table) -> list[dict[str, Any]]:
-    # Times and dates become text in Arrow, column by column: much quicker
-    # than a Python datetime a cell.
+    # Times and dates become text, and NaN null, in Arrow, column by column:
+    # much quicker than a look at each cell in Python. Only a column of
+    # another type (a list, a struct) is looked at a cell at a time.
     columns = []
+    cellwise = []
     for field, column in zip(table.schema, table.columns, strict=True):
         if pyarrow.types.is_timestamp(field.type):
             utc = column.cast(pyarrow.timestamp("us", tz="UTC"))
             column = pc.strftime(utc, format="%Y-%m-%dT%H:%M:%SZ")
         elif pyarrow.types.is_date(field.type):
             column = column.cast(pyarrow.string())
+        elif pyarrow.types.is_floating(field.type):
+            column = pc.if_else(pc.is_nan(column), pyarrow.scalar(None, field.type), column)
+        elif not (
+            pyarrow.types.is_integer(field.type)
+            or pyarrow.types.is_string(field.type)
+            or pyarrow.types.is_large_string(field.type)
+            or pyarrow.types.is_boolean(field.type)
+            or pyarrow.types.is_dictionary(field.type)
+        ):
+            cellwise.append(field.name)
         columns.append(column)
-    plain = pyarrow.table(columns, names=table.column_names)
-    return [{key: iso(value) for key, value in row.items()} for row in plain.to_pylist()]
+    listed = pyarrow.table(columns, names=table.column_names).to_pylist()
+    if cellwise:
+        for row in listed:
+            for name in cellwise:
+                row[name] = _cell(row[name])
+    return listed
+
+
+def _cell(value: Any) -> Any:
+    """A nested cell as JSON, each of its values by :func:`iso`."""
+    if isinstance(value, dict):
+        return {key: _cell(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_cell(item) for item in value]
+    return iso(value)
 
 
 def shaped(
