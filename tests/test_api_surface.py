@@ -64,6 +64,7 @@ WITHOUT_IO = {
     "LakeReport": "a result",
     "Tenor": "a tenor's name, parsed",
     "Emulator": "a test tool: the service in this process, its controls answered at once",
+    "WorkerSettings": "a client's settings, in memory",
 }
 
 #: Where public functions are defined, and whether they do I/O (and why not).
@@ -86,6 +87,7 @@ NOT_BLOCKING = {
     "Client.replay": "opens the replay, which reads in the background",
     "LiveFeed.stats": "reads the feed's counters",
     "LiveFeed.widget": "makes a widget, which reads the feed in the background",
+    "Client.worker_settings": "reads the client's settings",
 }
 
 #: What only the blocking form takes.
@@ -381,6 +383,7 @@ def test_the_rules_catch_what_they_are_for(sources: Any) -> None:
 #: its tenors, the range, the destination or source, the tables.
 DATA = {
     "base_url",
+    "settings",
     "feed",
     "curve",
     "curve_id",
@@ -424,6 +427,7 @@ CONSTRUCTED_BY_THE_PACKAGE = {
     "LakeReport",
     "LiveFeed",
     "RecordSummary",
+    "WorkerSettings",
 }
 
 

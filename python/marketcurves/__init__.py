@@ -8,6 +8,7 @@
 from marketcurves import curves, exceptions, plot, widgets
 from marketcurves._core import Tenor, Tick, __version__
 from marketcurves._polars import to_polars
+from marketcurves._worker_settings import WorkerSettings
 from marketcurves.backfill import BackfillSummary
 from marketcurves.bulk import BulkJob, BulkResult, read_bulk, read_bulk_async
 from marketcurves.catalogue import Catalogue, Curve
@@ -63,6 +64,7 @@ __all__ = [
     "ServiceError",
     "Tenor",
     "Tick",
+    "WorkerSettings",
     "__version__",
     "check_lake",
     "check_lake_async",

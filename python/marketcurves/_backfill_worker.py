@@ -21,9 +21,10 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-from marketcurves import _core, _environment
-from marketcurves._options import ClientOptions, Credentials
-from marketcurves.exceptions import InvalidRequest, MissingWorkerCredentials
+from marketcurves import _core
+from marketcurves._options import ClientOptions
+from marketcurves._worker_settings import worker_credentials
+from marketcurves.exceptions import InvalidRequest
 
 __all__ = ["MARK_NAME", "check_mark", "core_client", "folder", "run_task"]
 
@@ -75,21 +76,6 @@ def _settings_key(settings: dict[str, Any]) -> bytes:
     return hashlib.sha256(cloudpickle.dumps(sorted(settings.items()))).digest()
 
 
-def _credentials(settings: dict[str, Any]) -> Credentials:
-    """The driver's token provider, else the worker's environment's."""
-    provider = settings.get("token_provider")
-    if provider is not None:
-        return {"token_provider": provider}
-    found = _environment.credentials()
-    if found is None:
-        raise MissingWorkerCredentials(
-            "a backfill worker has no credentials: give the client a token_provider "
-            "(it is called on the workers), or set MARKETCURVES_TOKEN (or "
-            "MARKETCURVES_EMAIL and MARKETCURVES_PASSWORD) in the workers' environment"
-        )
-    return found
-
-
 def _new_core_client(settings: dict[str, Any]) -> _core.CoreClient:
     """A core client of the driver's settings (checked there), with the
     driver's cache if it is shared (an object store, ``_worker_cache``:
@@ -99,7 +85,7 @@ def _new_core_client(settings: dict[str, Any]) -> _core.CoreClient:
         "token_provider": None,
         "email": None,
         "password": None,
-        **_credentials(settings),
+        **worker_credentials(settings),
         "max_concurrency": settings["max_concurrency"],
         "timeout": settings["timeout"],
         "max_retries": settings["max_retries"],

@@ -27,6 +27,7 @@ from marketcurves._options import (
     ReplayOptions,
 )
 from marketcurves._worker_cache import worker_cache
+from marketcurves._worker_settings import WorkerSettings, worker_credentials
 
 # Annotations name these classes, not bulk.X or live.X: in the class body the
 # methods Client.bulk and Client.live hide the modules of those names.
@@ -1252,6 +1253,76 @@ class Client:
         """The settings a backfill's workers make their clients from, a copy
         (on a closed client too: the core refuses the backfill itself)."""
         return dict(self._settings)
+
+    def worker_settings(self) -> WorkerSettings:
+        """This client's settings without its secrets, for clients of the
+        same service and history cache in other processes: a Dask task of
+        yours makes its client with :meth:`from_worker_settings`, as a
+        backfill's workers do. They hold the addresses, the limits, the
+        request budget, a token provider if the client has one, and the
+        history cache if it is in an object store (its URL and the storage
+        options that are no credentials); a folder cache stays this
+        machine's. Safe in a task graph: no token, password or store key.
+
+        Returns:
+            The settings, picklable.
+
+        Examples:
+            >>> settings = client.worker_settings()
+            >>> settings.base_url == client.base_url
+            True
+        """
+        return WorkerSettings({**self._settings, "max_requests": self._max_requests})
+
+    @classmethod
+    def from_worker_settings(cls, settings: WorkerSettings) -> Client:
+        """A client made from another's :meth:`worker_settings`, in a worker
+        process: the same service, limits and budget, and the same history
+        cache when it is shared (an object store), whose credentials come
+        from this process's environment (the cloud's variables). The
+        service's credentials are the settings' token provider, else this
+        process's ``MARKETCURVES_TOKEN`` (or ``MARKETCURVES_EMAIL`` and
+        ``MARKETCURVES_PASSWORD``).
+
+        Args:
+            settings: what :meth:`worker_settings` gave.
+
+        Returns:
+            A client; close it (or use it in a ``with`` block) when done.
+
+        Raises:
+            InvalidType: ``settings`` is not a :class:`~marketcurves.WorkerSettings`.
+            MissingWorkerCredentials: no token provider in the settings and
+                no credentials in this process's environment.
+            InvalidRequest: a setting does not hold here (a ``ca_bundle``
+                path this machine lacks).
+
+        Examples:
+            >>> settings = client.worker_settings()  # on the driver
+            >>> with mc.Client.from_worker_settings(settings) as worker_client:  # on a worker
+            ...     table = worker_client.settlements(curve, "2026-01-12", "2026-01-14")
+        """
+        if not isinstance(settings, WorkerSettings):
+            raise InvalidType(
+                "settings must be what Client.worker_settings() gave, "
+                f"not {type(settings).__name__}"
+            )
+        values = settings.values()
+        cache_dir = values.get("cache_dir")
+        return cls(
+            values["base_url"],
+            live_url=values.get("live_url"),
+            **worker_credentials(values),
+            max_concurrency=values["max_concurrency"],
+            timeout=values["timeout"],
+            max_retries=values["max_retries"],
+            ca_bundle=values["ca_bundle"],
+            cache_dir=cache_dir[0] if isinstance(cache_dir, tuple) else cache_dir,
+            storage_options=values.get("cache_storage_options"),
+            cache=values.get("cache", "off"),
+            max_response_bytes=values["max_response_bytes"],
+            max_requests=values.get("max_requests"),
+        )
 
     def record(
         self,

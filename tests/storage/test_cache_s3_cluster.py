@@ -22,6 +22,7 @@ from cluster_helpers import (
 )
 from storage_helpers import ACCESS_KEY_ID, SECRET_ACCESS_KEY, list_keys
 
+import marketcurves as mc
 from marketcurves.testing import Emulator
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "backfill"))
@@ -113,3 +114,55 @@ def test_an_obstore_cache_built_with_keys_travels_as_its_url_without_them(
     assert_secret_free(spy.pickles, em.token(), SECRET_ACCESS_KEY, ACCESS_KEY_ID)
     intraday = [k for k in list_keys(bucket, "", s3=s3) if "/intraday/" in k]
     assert len(intraday) >= len(pairs), intraday
+
+
+def test_a_users_own_dask_tasks_share_the_drivers_bucket_cache_and_no_secret(
+    em, cluster, spy, bucket, s3_options
+):
+    url = f"s3://{bucket}/own-tasks"
+
+    def pull(settings: mc.WorkerSettings, curve_id: str, tenor: str) -> dict:
+        # On a worker: its client from the driver's settings, the service's
+        # token and the store's keys from the worker's environment.
+        with mc.Client.from_worker_settings(settings) as worker_client:
+            table = worker_client.settlements(curve_id, FIRST, LAST, tenor)
+            return {"rows": table.num_rows, **(worker_client.last_call_stats or {})}
+
+    with em.client(cache_dir=url, storage_options=s3_options) as client:
+        settings = client.worker_settings()
+        assert settings.cache_dir == url and settings.base_url == client.base_url
+        pairs = two_tenors(client)
+        futures = cluster.map(pull, [settings] * len(pairs), *zip(*pairs, strict=True))
+        pulled = cluster.gather(futures, errors="raise")
+        assert all(p["rows"] > 0 and p["days_from_service"] > 0 for p in pulled), pulled
+        assert len(spy.pickles) >= len(pairs)
+
+        # What the workers kept, the driver reads: nothing sent.
+        (curve_id, _), tenors = pairs[0], [t for _, t in pairs]
+        before = em.request_count("/historical/settlements")
+        table = client.settlements(curve_id, FIRST, LAST, tenors)
+        assert em.request_count("/historical/settlements") == before
+        assert table.num_rows == sum(p["rows"] for p in pulled)
+        assert client.last_call_stats == {
+            "days_from_cache": sum(p["days_from_service"] for p in pulled),
+            "days_from_service": 0,
+        }
+    assert_secret_free(spy.pickles, em.token(), SECRET_ACCESS_KEY, ACCESS_KEY_ID)
+
+
+def test_worker_settings_are_refused_for_anything_else_and_need_credentials(
+    em, monkeypatch, tmp_path
+):
+    with pytest.raises(mc.InvalidType, match="worker_settings"):
+        mc.Client.from_worker_settings({"base_url": em.base_url})  # type: ignore[arg-type]
+    with em.client(cache_dir=tmp_path / "cache") as client:
+        settings = client.worker_settings()
+    # A folder cache stays the driver's machine's.
+    assert settings.cache_dir is None
+    for name in ("MARKETCURVES_TOKEN", "MARKETCURVES_EMAIL", "MARKETCURVES_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(mc.MissingWorkerCredentials, match="MARKETCURVES_TOKEN"):
+        mc.Client.from_worker_settings(settings)
+    monkeypatch.setenv("MARKETCURVES_TOKEN", em.token())
+    with mc.Client.from_worker_settings(settings) as worker_client:
+        assert worker_client.catalogue()

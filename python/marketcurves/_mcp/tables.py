@@ -53,7 +53,7 @@ def rows(table: pyarrow.Table) -> list[dict[str, Any]]:
         ):
             cellwise.append(field.name)
         columns.append(column)
-    listed = pyarrow.table(columns, names=table.column_names).to_pylist()
+    listed: list[dict[str, Any]] = pyarrow.table(columns, names=table.column_names).to_pylist()
     if cellwise:
         for row in listed:
             for name in cellwise:
