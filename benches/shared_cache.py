@@ -25,6 +25,7 @@ of ``--repeats`` runs. Run it on an optimised build:
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import shutil
 import statistics
@@ -76,7 +77,7 @@ def pull(args: argparse.Namespace) -> None:
                 raise SystemExit("never let go")
             time.sleep(0.002)
         started = time.perf_counter()
-    table = client.settlements(args.curve, str(FIRST), str(END))
+    table = client.settlements(args.curve, args.first or str(FIRST), args.last or str(END))
     seconds = time.perf_counter() - started
     stats = client.last_call_stats
     client.close()
@@ -86,9 +87,17 @@ def pull(args: argparse.Namespace) -> None:
 # The script.
 
 
-def command(base_url: str, curve: str, cache_dir: str, options: dict[str, str] | None) -> list:
+def command(
+    base_url: str,
+    curve: str,
+    cache_dir: str,
+    options: dict[str, str] | None,
+    days: tuple[dt.date, dt.date] | None = None,
+) -> list:
     argv = [sys.executable, __file__, "--role", "pull", "--base-url", base_url]
     argv += ["--curve", curve, "--cache-dir", cache_dir]
+    if days is not None:
+        argv += ["--first", str(days[0]), "--last", str(days[1])]
     return argv + (["--options", json.dumps(options)] if options else [])
 
 
@@ -106,8 +115,9 @@ def counted(em: Emulator, argv: list[str]) -> dict[str, Any]:
     return result
 
 
-def race(em: Emulator, argv: list[str], racers: int, scratch: Path) -> tuple[int, list[dict]]:
-    """``racers`` processes, let go at once: their requests, together."""
+def race(em: Emulator, argvs: list[list[str]], scratch: Path) -> tuple[int, list[dict]]:
+    """A process per command, let go at once: their requests, together."""
+    racers = len(argvs)
     go = scratch / f"go-{racers}-{time.monotonic_ns()}"
     procs = [
         subprocess.Popen(
@@ -116,7 +126,7 @@ def race(em: Emulator, argv: list[str], racers: int, scratch: Path) -> tuple[int
             stderr=subprocess.PIPE,
             text=True,
         )
-        for i in range(racers)
+        for i, argv in enumerate(argvs)
     ]
     try:
         deadline = time.monotonic() + GO_WITHIN
@@ -144,7 +154,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--racers", type=int, default=10)
-    for hidden in ("--role", "--base-url", "--curve", "--cache-dir", "--options", "--go", "--name"):
+    hidden_options = ("--role", "--base-url", "--curve", "--cache-dir", "--options", "--go")
+    for hidden in (*hidden_options, "--name", "--first", "--last"):
         parser.add_argument(hidden, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.role == "pull":
@@ -185,15 +196,33 @@ def main() -> int:
             # 2. Racing clients on one range, each time an empty bucket.
             need = colds[0]["requests"]
             for racers in sorted({2, args.racers}):
-                sent, results = race(
-                    em, command(em.base_url, curve.id, bucket(), options), racers, scratch
-                )
+                argv = command(em.base_url, curve.id, bucket(), options)
+                sent, results = race(em, [argv] * racers, scratch)
                 fetched = sum(r["stats"]["days_from_service"] for r in results)
                 print(
                     f"2. {racers} clients racing: {sent} requests against {need} for one:"
                     f" {sent / need:.2f}x (target <= 1.2x for ten); tenor-days fetched"
                     f" {fetched:,} by all"
                 )
+            # Two clients on unequal ranges that overlap by half: the days of
+            # both, fetched once between them (one client would fetch the
+            # first range, then the rest of the second).
+            third = (END - FIRST) // 3
+            early, late = (FIRST, END - third), (FIRST + third, END)
+            url = bucket()
+            sent, results = race(
+                em,
+                [command(em.base_url, curve.id, url, options, days) for days in (early, late)],
+                scratch,
+            )
+            fetched = sum(r["stats"]["days_from_service"] for r in results)
+            union = colds[0]["stats"]["days_from_service"]
+            print(
+                f"2. 2 clients racing on overlapping ranges ({early[0]}..{early[1]} and"
+                f" {late[0]}..{late[1]}): tenor-days fetched {fetched:,} against {union:,} of"
+                f" both ranges: {fetched / union:.2f}x; {sent} requests against {2 * need}"
+                f" for one client pulling one range then the other"
+            )
 
             # 3. Warm reads: the bucket against a folder of the same days.
             url, folder = bucket(), str(scratch / "folder")

@@ -67,8 +67,12 @@ pub(super) fn claim_path(
 pub(super) enum Taken {
     /// The days are this client's to fetch; release the claim after.
     Mine(Claim),
-    /// Another holds them, until the time its claim says (if it says).
-    Held { until: Option<SystemTime> },
+    /// Another holds them (or days among them), by the claim at `path`,
+    /// until the time it says (if it says).
+    Held {
+        path: PathBuf,
+        until: Option<SystemTime>,
+    },
     /// The store did not answer: fetch without a claim, as before claims.
     Unanswered,
 }
@@ -90,12 +94,27 @@ pub(super) fn take(files: &Files, path: &Path) -> Taken {
         write!(out, "{millis}")
     });
     match written {
-        Ok(Written::Whole) => Taken::Mine(Claim {
-            files: files.clone(),
-            path: path.to_owned(),
-        }),
+        Ok(Written::Whole) => {
+            let claim = Claim {
+                files: files.clone(),
+                path: path.to_owned(),
+            };
+            match older_overlapping(files, path) {
+                // Another's claim on some of these days came first: this
+                // one goes, and its holder fetches them.
+                Some(other) => {
+                    claim.release();
+                    Taken::Held {
+                        until: held_until(files, &other),
+                        path: other,
+                    }
+                }
+                None => Taken::Mine(claim),
+            }
+        }
         Ok(Written::Lost) => Taken::Held {
             until: held_until(files, path),
+            path: path.to_owned(),
         },
         Err(why) => {
             log::debug!(
@@ -106,6 +125,45 @@ pub(super) fn take(files: &Files, path: &Path) -> Taken {
             Taken::Unanswered
         }
     }
+}
+
+/// A claim's tenor (all of its name but its days) and days, from its name.
+fn parts(name: &str) -> Option<(&str, NaiveDate, NaiveDate)> {
+    let mut parts = name.rsplitn(3, '_');
+    let last = parts.next()?.parse().ok()?;
+    let first = parts.next()?.parse().ok()?;
+    Some((parts.next()?, first, last))
+}
+
+/// The claim of the same tenor whose days overlap those of the claim at
+/// `path` (just made) and that came before it: made earlier, or, made
+/// within the store's clock's precision, first by name. Two clients
+/// claiming unequal but overlapping days at once both see both claims, and
+/// agree on which stands. From one listing of the claims' folder (which
+/// holds only the claims in force); None if it cannot be listed.
+fn older_overlapping(files: &Files, path: &Path) -> Option<PathBuf> {
+    let dir = path.parent()?;
+    let name = path.file_name()?.to_str()?;
+    let (tenor, first, last) = parts(name)?;
+    let listed = files.list(dir);
+    let written = |wanted: &str| {
+        listed
+            .iter()
+            .find(|l| l.file_name() == wanted)
+            .map(|l| l.written)
+    };
+    // Not listed yet: taken as the newest, so it gives way to any other.
+    let newest = SystemTime::now() + Duration::from_secs(86_400);
+    let mine = written(name).unwrap_or(newest);
+    listed
+        .iter()
+        .filter(|other| other.file_name() != name)
+        .filter(|other| {
+            parts(other.file_name()).is_some_and(|(t, f, l)| t == tenor && f <= last && l >= first)
+        })
+        .filter(|other| (other.written, other.file_name()) < (mine, name))
+        .min_by(|a, b| (a.written, a.file_name()).cmp(&(b.written, b.file_name())))
+        .map(|other| dir.join(other.file_name()))
 }
 
 /// Until when the claim at `path` holds, as it says; None when it is gone

@@ -38,7 +38,10 @@ fn one_writer_holds_a_claim_and_the_others_are_told_until_when() {
     let Taken::Mine(claim) = take(&files, &path) else {
         panic!("the first claim is the first writer's");
     };
-    let Taken::Held { until: Some(until) } = take(&files, &path) else {
+    let Taken::Held {
+        until: Some(until), ..
+    } = take(&files, &path)
+    else {
         panic!("a second writer finds it held");
     };
     assert!(until > SystemTime::now());
@@ -94,4 +97,54 @@ fn a_waiter_past_its_calls_deadline_gives_up_and_leaves_the_claim() {
         files.read(&path).unwrap().is_some(),
         "the claim is its holder's"
     );
+}
+
+#[test]
+fn of_overlapping_claims_on_a_tenor_the_first_stands_and_the_next_gives_way() {
+    let (files, root) = store();
+    let service = root.join("svc");
+    let claim = |first, last| {
+        claim_path(
+            &service,
+            History::Settlements,
+            "c-1",
+            "Jul 25",
+            (day(first), day(last)),
+        )
+    };
+    let Taken::Mine(first) = take(&files, &claim(1, 20)) else {
+        panic!("the first claim stands");
+    };
+    // Days 10 to 31 overlap the first's: its holder fetches them.
+    let Taken::Held { path, .. } = take(&files, &claim(10, 31)) else {
+        panic!("an overlapping claim gives way");
+    };
+    assert_eq!(path, claim(1, 20));
+    assert_eq!(
+        files.read(&claim(10, 31)).unwrap(),
+        None,
+        "the second's claim is gone"
+    );
+    // Days beside them, and another tenor's, are claimed at once.
+    assert!(matches!(take(&files, &claim(21, 31)), Taken::Mine(_)));
+    let other_tenor = claim_path(
+        &service,
+        History::Settlements,
+        "c-1",
+        "Aug 25",
+        (day(1), day(31)),
+    );
+    assert!(matches!(take(&files, &other_tenor), Taken::Mine(_)));
+    first.release();
+    assert!(matches!(take(&files, &claim(10, 20)), Taken::Mine(_)));
+}
+
+#[test]
+fn a_claims_name_gives_its_tenor_and_days() {
+    let name = "settlements_c-1_Jul%2025_2025-01-01_2025-01-31";
+    assert_eq!(
+        parts(name),
+        Some(("settlements_c-1_Jul%2025", day(1), day(31)))
+    );
+    assert_eq!(parts("junk"), None);
 }

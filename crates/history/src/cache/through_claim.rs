@@ -70,7 +70,7 @@ impl Through<'_> {
                     }
                     return Ok((runs, Some(claim)));
                 }
-                Taken::Held { until } => {
+                Taken::Held { path, until } => {
                     let (files, give_up) = (files.clone(), call.claims_until);
                     blocking(move || claim::wait_gone(&files, &path, until, give_up)).await?;
                     runs = self.reread(call, tenor, dir).await?;
