@@ -67,13 +67,20 @@ class FeedReader:
     def stopping(self) -> bool:
         return self._stop.is_set() or self.ended is not None
 
-    def _attach(self, listener: Listener) -> None:
+    def _attach(self, listener: Listener) -> bool:
+        """Takes ``listener`` on, after what was read before it came; False
+        if this reader is stopping or has ended (checked under the lock its
+        end is told under: no listener comes between its end and the
+        telling, to wait for an end already told)."""
         with self._lock:
+            if self.stopping:
+                return False
             if self.book.values:
                 listener._catch_up(self.book.values, self.last)
             self._listeners.append(listener)
         if self.thread.ident is None:
             self.thread.start()
+        return True
 
     def detach(self, listener: Listener) -> None:
         """Stops handing batches to ``listener``; the last one to leave stops
@@ -83,10 +90,6 @@ class FeedReader:
                 self._listeners.remove(listener)
             if not self._listeners:
                 self._stop.set()
-
-    def _each(self) -> list[Listener]:
-        with self._lock:
-            return list(self._listeners)
 
     def _run(self) -> None:
         how = "closed"
@@ -112,8 +115,10 @@ class FeedReader:
             log.exception("widget: reading the feed failed")
             how = "stopped: the widget failed (see the marketcurves.widgets log)"
         finally:
-            self.ended = how
-        for listener in self._each():
+            with self._lock:
+                self.ended = how
+                listeners = list(self._listeners)
+        for listener in listeners:
             listener._on_end(how)
 
 
@@ -129,10 +134,12 @@ def attach(feed: LiveFeed, listener: Listener) -> FeedReader:
     every tenor's latest value all the same."""
     with _readers_lock:
         reader = _readers.get(feed)
-        if reader is None or reader.stopping:
-            if reader is not None and reader.thread.is_alive():
-                # Stopping: gone within one poll of the feed.
-                reader.thread.join(timeout=10 * POLL + 1.0)
-            reader = _readers[feed] = FeedReader(feed, before=reader)
+        if reader is not None and reader._attach(listener):
+            return reader
+        if reader is not None and reader.thread.is_alive():
+            # Stopping: gone within one poll of the feed.
+            reader.thread.join(timeout=10 * POLL + 1.0)
+        reader = _readers[feed] = FeedReader(feed, before=reader)
+        # A new reader, not started: it takes its first listener.
         reader._attach(listener)
         return reader
