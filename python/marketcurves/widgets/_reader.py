@@ -95,13 +95,15 @@ class FeedReader:
         how = "closed"
         try:
             for batch in live.polled_batches(self._feed, max_rows=ROWS, poll=POLL):
-                if self._stop.is_set():
-                    return
                 rows = Rows(batch) if batch is not None and batch.num_rows else None
                 with self._lock:
+                    # Kept even when no widget is left: a reader started
+                    # later for the feed goes on from here, with them.
                     if rows is not None:
                         self.book.add(rows)
                         self.last = rows
+                    if self._stop.is_set():
+                        return
                     for listener in self._listeners:
                         listener._on_batch(rows)
             how = live.ending(self._feed)
