@@ -166,12 +166,16 @@ def keepalive(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def positive_int(text: str) -> int:
+    return _whole_number(text, minimum=1)
+
+
+def _whole_number(text: str, *, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"expected {minimum} or more, not {value}")
     return value
 
 
@@ -186,13 +190,7 @@ def add_max_requests(parser: argparse.ArgumentParser, counted: str) -> None:
 
 
 def requests_budget(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
-    return value
+    return _whole_number(text, minimum=0)
 
 
 def positive_seconds(text: str) -> float:

@@ -161,15 +161,17 @@ def forward_curve(desk: Desk, args: dict[str, Any]) -> Answer:
         "date": on_day,
         **desk.table(table, ["price"], "tenor", "forward curve"),
     }
-    first, last = (
-        table.slice(0, 1).to_pylist()[0],
-        table.slice(table.num_rows - 1, 1).to_pylist()[0],
-    )
+    first, last = _first_and_last(table)
     text = (
         f"{curve.name} settlement of {on_day}, {table.num_rows} contracts in {curve.units}: "
         f"{first['tenor']} {number(first['price'])} ... {last['tenor']} {number(last['price'])}"
     )
     return out, text
+
+
+def _first_and_last(table: pyarrow.Table) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A table's first and last rows (it has one at least), for a tool's text."""
+    return table.slice(0, 1).to_pylist()[0], table.slice(table.num_rows - 1, 1).to_pylist()[0]
 
 
 def _settlements(
@@ -324,10 +326,7 @@ def build_curve(desk: Desk, args: dict[str, Any]) -> Answer:
         "date": on.isoformat(),
         **desk.table(table, ["forward"], None, "daily forward curve"),
     }
-    first, last = (
-        table.slice(0, 1).to_pylist()[0],
-        table.slice(table.num_rows - 1, 1).to_pylist()[0],
-    )
+    first, last = _first_and_last(table)
     text = (
         f"{curve.name} daily forward curve ({args['method']}) of {on}, {table.num_rows} days in {curve.units}: "
         f"{first['delivery']} {number(first['forward'])} ... {last['delivery']} {number(last['forward'])}"
