@@ -9,6 +9,9 @@ import pytest
 from marketcurves._mcp.redact import HIDDEN, Redactor
 
 QUOTED = 'pa"ss\\word-1234'
+#: Escaped in JSON otherwise than by a backslash before it: a control
+#: character, and a letter outside ASCII that JSON may or may not escape.
+ODD = "s\u00e9\tcret-5678"
 
 
 def test_a_clean_output_is_given_back_as_it_is():
@@ -21,12 +24,13 @@ def test_a_clean_output_is_given_back_as_it_is():
     ("nested", "hidden"),
     [
         ({"rows": [{"note": f"token {QUOTED} here"}]}, QUOTED),
+        ({"rows": [{"note": f"token {ODD} here", "n": 1.5}]}, ODD),
         ([["x", {"url": "https://files.example/a.parquet?X-Amz-Signature=abc"}]], "X-Amz"),
         ({"error": ["Bearer abc.def.ghi"]}, "abc.def"),
         ({"k": {"jwt": "eyJhbGciOi.eyJzdWIiOiIx.c2ln"}}, "eyJhbGciOi"),
     ],
 )
 def test_a_secret_nested_anywhere_is_hidden(nested, hidden):
-    redacted = Redactor([QUOTED]).value(nested)
+    redacted = Redactor([QUOTED, ODD]).value(nested)
     assert hidden not in repr(redacted)
     assert HIDDEN in repr(redacted)

@@ -25,13 +25,15 @@ _KINDS = {
 _UNITS = {"enum": ["c/gal", "$/gal", "$/bbl", "$/mt"]}
 
 #: What every table output holds: rows inline, or a summary and a resource.
+#: Arrays of objects say so in words rather than with ``items``: a client
+#: checks each item against an ``items`` schema, which took it longer than
+#: the library took to answer (benches/mcp.py).
 _TABLE = {
     "row_count": {"type": "integer"},
     "columns": {"type": "array", "items": {"type": "string"}},
     "rows": {
         "type": "array",
-        "items": {"type": "object"},
-        "description": "inline rows, up to max_rows",
+        "description": "inline rows, up to max_rows: objects of column name to value",
     },
     "summary": {
         "type": "object",
@@ -79,7 +81,11 @@ TOOLS: dict[str, dict[str, Any]] = {
         "output": _out(
             {
                 "matches": {"type": "integer"},
-                "curves": {"type": "array", "items": {"type": "object"}},
+                "curves": {
+                    "type": "array",
+                    "description": "objects: id, name, vertical, quotation, region, units, "
+                    "contracts, score",
+                },
             }
         ),
     },
@@ -93,7 +99,10 @@ TOOLS: dict[str, dict[str, Any]] = {
                 "name": {"type": "string"},
                 "units": {"type": ["string", "null"]},
                 "kinds": {"type": "object"},
-                "contracts": {"type": "array", "items": {"type": "object"}},
+                "contracts": {
+                    "type": "array",
+                    "description": "objects: tenor, kind, start, end",
+                },
             }
         ),
     },

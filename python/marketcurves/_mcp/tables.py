@@ -38,8 +38,12 @@ def rows(table: pyarrow.Table) -> list[dict[str, Any]]:
     cellwise = []
     for field, column in zip(table.schema, table.columns, strict=True):
         if pyarrow.types.is_timestamp(field.type):
-            utc = column.cast(pyarrow.timestamp("us", tz="UTC"))
-            column = pc.strftime(utc, format="%Y-%m-%dT%H:%M:%SZ")
+            # As text through a zoneless time of the same instant: strftime,
+            # or a cast of a zoned time, looks the zone up for every value,
+            # ten times slower.
+            utc = column.cast(pyarrow.timestamp("us", tz="UTC")).cast(pyarrow.timestamp("us"))
+            text = pc.replace_substring(utc.cast(pyarrow.string()), " ", "T", max_replacements=1)
+            column = pc.binary_join_element_wise(text, "Z", "")
         elif pyarrow.types.is_date(field.type):
             column = column.cast(pyarrow.string())
         elif pyarrow.types.is_floating(field.type):

@@ -150,10 +150,9 @@ def forward_curve(desk: Desk, args: dict[str, Any]) -> Answer:
         raise ToolProblem(
             f"{curve.name} has no settlement on {args['date']} (a weekend or holiday?)"
         )
-    sorted_rows = sorted(
-        range(table.num_rows), key=lambda i: Tenor.parse(table["tenor"][i].as_py(), strict=False)
-    )
-    table = table.take(sorted_rows).select(_FORWARD)
+    table = table.select(_FORWARD)
+    names = table["tenor"].to_pylist()
+    table = table.take(sorted(range(len(names)), key=lambda i: Tenor.parse(names[i], strict=False)))
     on_day = table["generated_on"][0].as_py().date().isoformat()
     out = {
         "curve": _brief(curve),

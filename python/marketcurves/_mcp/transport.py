@@ -5,6 +5,7 @@ that a non-loopback host requires: a request without it is answered 401."""
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
 import socket
@@ -74,8 +75,14 @@ class BearerGuard:
 def serve_stdio(server: Any) -> None:
     from mcp.server.stdio import stdio_server
 
+    from marketcurves._mcp import stdio
+
     async def run() -> None:
-        async with stdio_server() as (read, write):
+        async with contextlib.AsyncExitStack() as stack:
+            given: tuple[Any, Any] = (None, None)
+            if stdio.loop_can_serve():
+                given = await stack.enter_async_context(stdio.wire())
+            read, write = await stack.enter_async_context(stdio_server(*given))
             await server.run(read, write, server.create_initialization_options())
 
     anyio.run(run)
