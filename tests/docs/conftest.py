@@ -14,9 +14,11 @@ pages pull and the day's London settlement; the working directory and
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -56,10 +58,38 @@ def reader_env(
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
     """The site as ``mkdocs build --strict`` makes it, built once for the
-    suite (test_site.py and test_reference_pages.py read it)."""
-    out = tmp_path_factory.mktemp("site")
+    run (test_site.py and test_reference_pages.py read it). pytest-xdist may
+    give those files to two workers: the first to take the lock builds in
+    the run's folder, which the workers share, and the other reads that."""
+    root = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        root = root.parent  # the run's, above each worker's own
+    out, built = root / "site", root / "site.built"
+    with open(root / "site.lock", "a") as lock:
+        deadline = time.monotonic() + SITE_BUILD_BOUND
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                assert time.monotonic() < deadline, "another worker's build of the site never ended"
+                time.sleep(0.2)
+        try:
+            if not built.exists():
+                _build_site(out)
+                built.touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return out
+
+
+#: The longest a build of the site may take (and another worker wait on it).
+SITE_BUILD_BOUND = 300
+
+
+def _build_site(out: Path) -> None:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     build = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
@@ -67,7 +97,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         env=env,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=SITE_BUILD_BOUND,
     )
     assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stdout}{build.stderr}"
-    return out
