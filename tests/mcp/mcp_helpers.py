@@ -22,6 +22,17 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 #: A store secret in the server's environment, which must never show.
 STORE_SECRET = "store-secret-4f1c9e2a"
+#: A client's first request, as JSON-RPC (for the tests that speak it raw).
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
 #: The longest any step waits: only so that a broken server fails, not hangs.
 BOUND = 120.0
 

@@ -21,19 +21,9 @@ import pytest
 import requests
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from mcp_helpers import BOUND, server_env
+from mcp_helpers import BOUND, INITIALIZE, server_env
 
 TOKEN = "http-token-7d3b9a51e0"
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 

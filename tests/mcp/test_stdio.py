@@ -12,25 +12,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from mcp_helpers import BOUND, server_env
+from mcp_helpers import BOUND, INITIALIZE, server_env
 
 from marketcurves._mcp.stdio import LONGEST_LINE
 from marketcurves.testing import Emulator
 
 SERVER = [sys.executable, "-m", "marketcurves", "mcp"]
-OPENING = [
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "a test", "version": "1"},
-        },
-    },
-    {"jsonrpc": "2.0", "method": "notifications/initialized"},
-]
+OPENING = [INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
 LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 
 
