@@ -19,6 +19,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+#: The longest the server waits, as it stops, for its last answers to go.
+LAST_WRITE_BOUND = 5.0
 #: The longest message read: a request is a few kilobytes, and a longer
 #: line is refused rather than held.
 LONGEST_LINE = 4 * 1024 * 1024
@@ -85,6 +87,7 @@ async def wire() -> AsyncIterator[tuple[Any, Any]]:
     os.close(devnull)
     loop = asyncio.get_running_loop()
     transports: list[asyncio.BaseTransport] = []
+    put: asyncio.WriteTransport | None = None
     try:
         reader = asyncio.StreamReader(limit=LONGEST_LINE)
         read_pipe = os.fdopen(wire_in, "rb", buffering=0, closefd=False)
@@ -98,6 +101,12 @@ async def wire() -> AsyncIterator[tuple[Any, Any]]:
         writer = asyncio.StreamWriter(put, protocol, None, loop)
         yield Lines(reader), Out(writer)
     finally:
+        if put is not None:
+            # What is written but still buffered goes out first, unless the
+            # client has stopped reading.
+            deadline = loop.time() + LAST_WRITE_BOUND
+            while put.get_write_buffer_size() and not put.is_closing() and loop.time() < deadline:
+                await asyncio.sleep(0.01)
         for transport in transports:
             transport.close()
         # The pipes' descriptions are shared with fds 0 and 1: blocking
