@@ -1,12 +1,12 @@
-"""The places tests/conftest.py names (for marks and for the order files
-run in) are files and folders of the suite: a name left behind by a move
-would mark or order nothing, silently."""
+"""The places tests/suite_places.py names (for marks and for the order
+files run in) are files and folders of the suite: a name left behind by a
+move would mark or order nothing, silently."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import MARKS_BY_PATH, SLOWEST_FIRST
+from suite_places import MARKS_BY_PATH, SLOWEST_FIRST
 
 ROOT = Path(__file__).resolve().parent.parent
 
