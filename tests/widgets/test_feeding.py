@@ -50,12 +50,21 @@ def replayed(client: mc.Client, lake: dict[str, Any], curve: mc.Curve) -> list[m
         return list(feed)
 
 
+def replay_and_truth(
+    client: mc.Client, lake: dict[str, Any]
+) -> tuple[mc.Curve, list[mc.Tick], mc.LiveFeed]:
+    """The lake's curve, every tick of its replay, and a second replay of
+    it subscribed to that curve, for widgets to read."""
+    curve = curve_of(client)
+    ticks = replayed(client, lake, curve)
+    feed = replay(client, lake)
+    feed.subscribe(curve)
+    return curve, ticks, feed
+
+
 def test_a_replay_ends_with_each_tenors_last_value(em: Emulator, lake: dict[str, Any]) -> None:
     with em.client() as client:
-        curve = curve_of(client)
-        ticks = replayed(client, lake, curve)
-        feed = replay(client, lake)
-        feed.subscribe(curve)
+        curve, ticks, feed = replay_and_truth(client, lake)
         chart = mc.widgets.LiveCurve(feed, curve, kinds="all")
         board = mc.widgets.LiveBoard(feed)
         assert wait_ended(chart) == "end of replay"
@@ -86,10 +95,7 @@ def test_a_widget_shown_after_the_replay_ended_shows_what_it_delivered(
     # The feed was read to its end by the first widget: the second, shown
     # only then, is handed what that reading gave, not an empty board.
     with em.client() as client:
-        curve = curve_of(client)
-        ticks = replayed(client, lake, curve)
-        feed = replay(client, lake)
-        feed.subscribe(curve)
+        curve, ticks, feed = replay_and_truth(client, lake)
         chart = mc.widgets.LiveCurve(feed, curve, kinds="all")
         assert wait_ended(chart) == "end of replay"
         board = mc.widgets.LiveBoard(feed)

@@ -40,13 +40,18 @@ class Redactor:
         for value in list(found):
             if os.sep in value or value.startswith("~"):
                 found.add(os.path.realpath(os.path.expanduser(value)))
-        # Longest first, so that a path's parent does not leave its tail showing.
-        self._secrets = sorted((v for v in found if len(v) >= _SHORTEST), key=len, reverse=True)
+        self._hide(v for v in found if len(v) >= _SHORTEST)
 
     def add(self, *values: str | None) -> None:
         """Hides these values too (a folder made later)."""
-        more = [v for v in values if v and len(v) >= _SHORTEST]
-        self._secrets = sorted({*self._secrets, *more}, key=len, reverse=True)
+        self._hide([*self._secrets, *(v for v in values if v and len(v) >= _SHORTEST)])
+
+    def _hide(self, secrets: Iterable[str]) -> None:
+        # Longest first, so that a path's parent does not leave its tail showing.
+        self._secrets = sorted(set(secrets), key=len, reverse=True)
+        # Each as it shows inside JSON text (quotes and backslashes escaped),
+        # for the scan of a whole output.
+        self._in_json = [pydantic_core.to_json(s).decode()[1:-1] for s in self._secrets]
 
     def text(self, text: str) -> str:
         for secret in self._secrets:
@@ -69,9 +74,8 @@ class Redactor:
 
     def _shows(self, text: str) -> bool:
         """Whether ``text`` (JSON) shows a secret or a pattern ``text`` hides."""
-        for secret in self._secrets:
-            # In JSON, a secret's quotes and backslashes are escaped.
-            if secret in text or pydantic_core.to_json(secret).decode()[1:-1] in text:
+        for secret, in_json in zip(self._secrets, self._in_json, strict=True):
+            if secret in text or in_json in text:
                 return True
         # Each pattern only where its cheap sign shows: a search of the
         # whole output by each took milliseconds.

@@ -64,6 +64,31 @@ fn spans(tenors: &[(TenorDays, Vec<RecordBatch>)]) -> Vec<TenorDays> {
     tenors.iter().map(|(d, _)| d.clone()).collect()
 }
 
+/// A segment of Jan 26 over `first..=last` of curve c1, then the pack of
+/// [`two_tenors`] beside it: what a cold pull leaves.
+fn a_segment_then_the_pack(
+    files: &Files,
+    root: &Path,
+    (first, last): (&str, &str),
+) -> (Segment, PackFile) {
+    let jan = tenor_dir(root, History::Settlements, "c1", "Jan 26");
+    let seg = Segment::in_dir(&jan, day(first), day(last));
+    let rows = [settlements("Jan 26", first, last)];
+    segment::write(
+        files,
+        &seg,
+        Put::Create,
+        (History::Settlements, "c1", "Jan 26"),
+        &rows,
+    )
+    .unwrap();
+    let tenors = two_tenors();
+    let curve = curve_dir(root, History::Settlements, "c1");
+    let file = PackFile::of(&curve, &spans(&tenors)).unwrap();
+    write(files, &file, Put::Create, OF, &tenors).unwrap();
+    (seg, file)
+}
+
 #[test]
 fn a_pack_reads_back_each_tenors_days_and_rows() {
     for (files, root) in both("pack-roundtrip") {
@@ -137,19 +162,7 @@ fn a_call_whose_days_a_pack_holds_reads_the_pack_and_no_segment() {
         let jan = tenor_dir(&root, History::Settlements, "c1", "Jan 26");
         let feb = tenor_dir(&root, History::Settlements, "c1", "Feb 26");
         // The segments a cold pull keeps, then its pack.
-        let seg = Segment::in_dir(&jan, day("2025-01-01"), day("2025-01-31"));
-        let rows = [settlements("Jan 26", "2025-01-01", "2025-01-31")];
-        segment::write(
-            &files,
-            &seg,
-            Put::Create,
-            (History::Settlements, "c1", "Jan 26"),
-            &rows,
-        )
-        .unwrap();
-        let tenors = two_tenors();
-        let file = PackFile::of(&curve, &spans(&tenors)).unwrap();
-        write(&files, &file, Put::Create, OF, &tenors).unwrap();
+        let (seg, file) = a_segment_then_the_pack(&files, &root, ("2025-01-01", "2025-01-31"));
         // A call of more tenors than one round of reads: packs are read.
         let mut dirs = vec![jan.clone(), feb.clone()];
         let others =
@@ -193,21 +206,7 @@ fn a_call_whose_days_a_pack_holds_reads_the_pack_and_no_segment() {
 #[test]
 fn the_days_cached_count_packs_and_segments_once() {
     for (files, root) in both("pack-days") {
-        let curve = curve_dir(&root, History::Settlements, "c1");
-        let jan = tenor_dir(&root, History::Settlements, "c1", "Jan 26");
-        let seg = Segment::in_dir(&jan, day("2025-01-20"), day("2025-02-10"));
-        let rows = [settlements("Jan 26", "2025-01-20", "2025-02-10")];
-        segment::write(
-            &files,
-            &seg,
-            Put::Create,
-            (History::Settlements, "c1", "Jan 26"),
-            &rows,
-        )
-        .unwrap();
-        let tenors = two_tenors();
-        let file = PackFile::of(&curve, &spans(&tenors)).unwrap();
-        write(&files, &file, Put::Create, OF, &tenors).unwrap();
+        a_segment_then_the_pack(&files, &root, ("2025-01-20", "2025-02-10"));
         let held = cached_days(&files, &root, History::Settlements, "c1");
         assert_eq!(held["Jan 26"], vec![(day("2025-01-01"), day("2025-02-10"))]);
         assert_eq!(held["Feb 26"], vec![(day("2025-01-10"), day("2025-01-31"))]);
